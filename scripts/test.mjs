@@ -1,0 +1,68 @@
+// `npm test`: every suite, then one summary line `N passed, N failed` over all of them.
+// Static checks count as one test each; vitest reports its own counts (JSON reporter).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+
+const results = { passed: 0, failed: 0 };
+const failures = [];
+
+function run(label, command, args) {
+  console.log(`\n=== ${label}: ${command} ${args.join(' ')}`);
+  const started = Date.now();
+  const res = spawnSync(command, args, { stdio: 'inherit', env: process.env });
+  console.log(
+    `=== ${label}: ${res.status === 0 ? 'ok' : `FAILED (exit ${res.status})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+  return res.status === 0;
+}
+
+function check(label, command, args) {
+  if (run(label, command, args)) results.passed += 1;
+  else {
+    results.failed += 1;
+    failures.push(label);
+  }
+}
+
+function countedSuite(label, command, args, reportFile, read) {
+  rmSync(reportFile, { force: true });
+  const ok = run(label, command, args);
+  if (!existsSync(reportFile)) {
+    // The runner died before reporting: count the whole suite as one failure rather than zero.
+    results.failed += 1;
+    failures.push(`${label} (no report)`);
+    return;
+  }
+  const { passed, failed } = read(JSON.parse(readFileSync(reportFile, 'utf8')));
+  results.passed += passed;
+  results.failed += failed;
+  if (failed > 0 || !ok) failures.push(label);
+  if (!ok && failed === 0) {
+    results.failed += 1; // exit code says failure (e.g. an error outside a test)
+  }
+}
+
+mkdirSync('test-results', { recursive: true });
+const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+
+check('typecheck', npx, ['tsc', '-p', 'tsconfig.node.json', '--noEmit']);
+check('typecheck (web)', npx, ['tsc', '-p', 'tsconfig.web.json', '--noEmit']);
+check('lint', npx, ['eslint', '.', '--max-warnings', '0']);
+check('format', npx, ['prettier', '--check', '.', '--log-level', 'warn']);
+countedSuite(
+  'unit and gateway tests',
+  npx,
+  [
+    'vitest',
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    '--outputFile.json=test-results/vitest.json',
+  ],
+  'test-results/vitest.json',
+  (report) => ({ passed: report.numPassedTests, failed: report.numFailedTests }),
+);
+
+if (failures.length > 0) console.log(`\nfailed suites: ${failures.join(', ')}`);
+console.log(`${results.passed} passed, ${results.failed} failed`);
+process.exit(results.failed > 0 ? 1 : 0);

@@ -1,0 +1,40 @@
+import { runKeysCommand } from './cli/keys';
+import { processIo, type CliIo } from './cli/io';
+import { runPricesCommand } from './cli/prices';
+import { runServeCommand } from './cli/serve';
+import { VERSION } from './version';
+
+const HELP = `atelier ${VERSION}: a local image gateway with an OpenAI-compatible /v1 API
+
+usage:
+  atelier serve [--host 127.0.0.1] [--port 8787] [--data-dir DIR]   run the gateway and the web studio
+  atelier keys create --name NAME [--group G] [--data-dir DIR]      make an API key (printed once)
+  atelier keys list | disable ID | enable ID | delete ID
+  atelier prices list | set MODEL --image-output 30 ...             the price table used for cost
+
+Data lives in the platform's app-data folder unless --data-dir or ATELIER_DATA_DIR says otherwise.`;
+
+export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'serve':
+      return runServeCommand(rest, io);
+    case 'keys':
+      return runKeysCommand(rest, io);
+    case 'prices':
+      return runPricesCommand(rest, io);
+    case '--version':
+    case '-v':
+      io.stdout(VERSION);
+      return 0;
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      io.stdout(HELP);
+      return 0;
+    default:
+      io.stderr(`atelier: unknown command '${command}'\n\n${HELP}`);
+      return 2;
+  }
+}

@@ -1,0 +1,21 @@
+/** Everything a gateway instance needs, resolved by its entry point (CLI or Electron main). */
+export interface GatewayConfig {
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  dataDir: string;
+  /** Built studio to serve at `/`; omitted where no build exists. */
+  staticDir?: string;
+  /** Extra origins allowed to call `/v1` from a browser (the studio's own origin always is). */
+  allowedOrigins?: string[];
+  /**
+   * Where to send image work. Omitted: start the built-in offline simulator in-process and use it.
+   */
+  upstreamBaseUrl?: string;
+  /** Bearer key for `upstreamBaseUrl` (from the environment, never from the database). */
+  upstreamApiKey?: string;
+  /** Simulator latency multiplier when the gateway starts it (0 = no artificial delay). */
+  simulatorSpeed?: number;
+  /** Where log lines go; defaults to stderr. Never receives secrets. */
+  log?: (line: string) => void;
+}

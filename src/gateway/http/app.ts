@@ -1,0 +1,85 @@
+import express, { type Express } from 'express';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ERROR_CODES, ERROR_TYPES } from '../../shared/errors';
+import type { UpstreamPool } from '../dispatch/pool';
+import { ApiError } from '../errors';
+import type { Inflight } from '../usage/inflight';
+import type { UsageDraft } from '../usage/draft';
+import { usageRecorder, type FinalStatus } from '../usage/recorder';
+import { requireApiKey, type KeyAuthenticator } from './auth';
+import { errorHandler } from './errorHandler';
+import { hostGuard } from './hostGuard';
+import { originGuard } from './originGuard';
+import { requestId } from './requestId';
+import { imagesRouter } from './routes/images';
+import { modelsRouter } from './routes/models';
+import { responsesRouter } from './routes/responses';
+
+export interface AppDeps {
+  pool: UpstreamPool;
+  keys: KeyAuthenticator;
+  inflight: Inflight;
+  writeUsage: (draft: UsageDraft, final: FinalStatus) => void;
+  textModels: () => readonly string[];
+  allowedHosts: () => Set<string>;
+  ownOrigins: () => Set<string>;
+  allowedOrigins: () => readonly string[];
+  status: () => Record<string, unknown>;
+  staticDir?: string;
+  now: () => number;
+  log: (line: string) => void;
+}
+
+/** Middleware order is the security model: id, Host, Origin, then per-area auth. */
+export function createApp(deps: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(requestId);
+  app.use(hostGuard(deps.allowedHosts));
+  app.use(originGuard(deps.ownOrigins, deps.allowedOrigins));
+
+  const v1 = express.Router();
+  v1.use(
+    usageRecorder({
+      inflight: deps.inflight,
+      now: deps.now,
+      write: deps.writeUsage,
+      log: deps.log,
+    }),
+  );
+  v1.use(requireApiKey(deps.keys, deps.now));
+  v1.use(imagesRouter({ pool: deps.pool, now: deps.now }));
+  v1.use(responsesRouter({ pool: deps.pool, textModels: deps.textModels, now: deps.now }));
+  v1.use(modelsRouter(deps.textModels));
+  v1.use((req) => {
+    throw new ApiError(404, `Unknown endpoint ${req.method} /v1${req.path}.`, {
+      type: ERROR_TYPES.notFound,
+      code: ERROR_CODES.notFound,
+    });
+  });
+  app.use('/v1', v1);
+
+  app.get('/api/status', (_req, res) => {
+    res.json(deps.status());
+  });
+
+  if (deps.staticDir && fs.existsSync(path.join(deps.staticDir, 'index.html'))) {
+    const index = path.join(deps.staticDir, 'index.html');
+    app.use(express.static(deps.staticDir, { index: 'index.html', maxAge: 0 }));
+    // The studio routes (/keys, /gallery, ...) are client-side: serve the app shell for them.
+    app.get(/^\/(?!v1\/|api\/).*/, (_req, res) => {
+      res.sendFile(index);
+    });
+  }
+
+  app.use((req) => {
+    throw new ApiError(404, `Unknown path ${req.method} ${req.path}.`, {
+      type: ERROR_TYPES.notFound,
+      code: ERROR_CODES.notFound,
+    });
+  });
+  app.use(errorHandler(deps.log));
+  return app;
+}

@@ -1,0 +1,69 @@
+import type { NextFunction, Request, Response } from 'express';
+import { ERROR_CODES, ERROR_TYPES } from '../../shared/errors';
+import { ApiError } from '../errors';
+
+/** Errors thrown by express's body parsers carry a `type` such as `entity.parse.failed`. */
+interface ParserError {
+  type?: string;
+  status?: number;
+  limit?: number;
+}
+
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  const parser = error as ParserError;
+  if (parser?.type === 'entity.parse.failed') {
+    return new ApiError(400, 'The request body is not valid JSON.', {
+      type: ERROR_TYPES.invalidRequest,
+      code: ERROR_CODES.invalidValue,
+    });
+  }
+  if (parser?.type === 'entity.too.large') {
+    return new ApiError(
+      413,
+      `The request body is larger than the ${parser.limit ?? ''} byte limit of this endpoint.`,
+      {
+        type: ERROR_TYPES.invalidRequest,
+        code: ERROR_CODES.fileTooLarge,
+      },
+    );
+  }
+  if (parser?.type === 'encoding.unsupported' || parser?.type === 'charset.unsupported') {
+    return new ApiError(415, 'Unsupported request encoding.', {
+      type: ERROR_TYPES.invalidRequest,
+      code: ERROR_CODES.invalidValue,
+    });
+  }
+  return new ApiError(
+    500,
+    'Internal error in the gateway. The request id identifies it in the log.',
+    {
+      type: ERROR_TYPES.server,
+      code: ERROR_CODES.internal,
+    },
+  );
+}
+
+/**
+ * The one place errors become responses. Middleware and handlers only throw; this writes the
+ * OpenAI-style body and remembers the code for the usage record.
+ */
+export function errorHandler(log: (line: string) => void) {
+  return (error: unknown, _req: Request, res: Response, next: NextFunction): void => {
+    const apiError = toApiError(error);
+    res.locals.errorCode = apiError.code;
+    res.locals.errorMessage = apiError.message;
+    if (apiError.status >= 500 && !(error instanceof ApiError)) {
+      log(
+        `request ${String(res.locals.requestId)} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
+    }
+    if (res.headersSent) {
+      // A stream already under way reports the error as an event (see sse.ts); here we can only close.
+      next(error);
+      return;
+    }
+    for (const [name, value] of Object.entries(apiError.headers)) res.setHeader(name, value);
+    res.status(apiError.status).json(apiError.toBody());
+  };
+}

@@ -1,0 +1,67 @@
+import express, { Router, type Request, type Response } from 'express';
+import { invalidParam } from '../../errors';
+import type { UsageDraft } from '../../usage/draft';
+import { track } from '../../usage/recorder';
+import { parseEditJson, parseEditMultipart } from '../../validation/editRequest';
+import { parseGenerationRequest } from '../../validation/generationRequest';
+import { serveImages, type ServeImagesDeps } from './serveImages';
+
+/**
+ * Generation bodies are small. The JSON edit form carries its images as base64 text, and the body
+ * becomes one JavaScript string: V8 caps strings near 512 MB, so the JSON form stops at 400 MB and
+ * multipart (which has no such cap) is the form for many large references.
+ */
+const GENERATION_BODY_LIMIT = '1mb';
+const EDIT_JSON_BODY_LIMIT = '400mb';
+
+export function imagesRouter(deps: ServeImagesDeps): Router {
+  const router = Router();
+
+  router.post(
+    '/images/generations',
+    express.json({ limit: GENERATION_BODY_LIMIT }),
+    async (req, res) => {
+      noteRawFields(req, res);
+      if (!req.is('application/json')) throw notJson();
+      const options = parseGenerationRequest(req.body);
+      await track(res, serveImages(res, deps, { operation: 'generate', options, images: [] }));
+    },
+  );
+
+  router.post('/images/edits', express.json({ limit: EDIT_JSON_BODY_LIMIT }), async (req, res) => {
+    const edit = await parseEdit(req, res);
+    await track(res, serveImages(res, deps, { operation: 'edit', ...edit }));
+  });
+
+  return router;
+}
+
+/** Edits come as multipart (files as they are) or JSON (images as data URLs). */
+async function parseEdit(req: Request, res: Response) {
+  if (req.is('multipart/form-data')) return parseEditMultipart(req);
+  noteRawFields(req, res);
+  if (!req.is('application/json')) {
+    throw invalidParam(
+      'image',
+      'Edits take multipart/form-data (image[] files, optional mask) or a JSON body with images[].image_url.',
+    );
+  }
+  return parseEditJson(req.body);
+}
+
+function notJson() {
+  return invalidParam(
+    'body',
+    'This endpoint takes a JSON body with Content-Type: application/json.',
+  );
+}
+
+/** Even a request that fails validation is recorded with the model and size it asked for. */
+function noteRawFields(req: Request, res: Response): void {
+  const draft = res.locals.usage as UsageDraft;
+  const body = (req.body ?? {}) as Record<string, unknown>;
+  if (typeof body.model === 'string') draft.model = body.model.slice(0, 100);
+  if (typeof body.size === 'string') draft.size = body.size.slice(0, 20);
+  if (typeof body.n === 'number') draft.n = body.n;
+  if (body.stream === true) draft.stream = true;
+}

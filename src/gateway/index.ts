@@ -1,0 +1,208 @@
+import { EventEmitter } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Agent } from 'undici';
+import { DEFAULT_TEXT_MODELS } from '../shared/models';
+import { startSimulator, type Simulator } from '../simulator';
+import { costMicros } from './billing/cost';
+import type { GatewayConfig } from './config';
+import { databasePath } from './dataDir';
+import { singleUpstreamPool, type UpstreamPool } from './dispatch/pool';
+import { createApp } from './http/app';
+import { allowedHosts } from './http/hostGuard';
+import { openDatabase } from './storage/db';
+import { createKeysRepository } from './storage/keysRepository';
+import { createPricesRepository } from './storage/pricesRepository';
+import { createUsageRepository } from './storage/usageRepository';
+import { createApiKeyUpstream } from './upstream/apiKeyImages';
+import { totalUsage, type UsageDraft } from './usage/draft';
+import { createInflight } from './usage/inflight';
+import type { FinalStatus } from './usage/recorder';
+import { VERSION } from './version';
+
+export type { GatewayConfig } from './config';
+
+export interface Gateway {
+  /** http://HOST:PORT once listening. */
+  readonly url: string;
+  readonly port: number;
+  listen(): Promise<string>;
+  /** Stops accepting, lets in-flight requests finish (or cancels and records them), then closes. */
+  close(graceMs?: number): Promise<void>;
+  /** The built-in simulator when it serves as the upstream (tests script faults through it). */
+  readonly simulator: Simulator | null;
+  /** Emits `usage` with each request id once its usage record is written (the live request log). */
+  readonly events: EventEmitter<{ usage: [requestId: string] }>;
+}
+
+const DEFAULT_SHUTDOWN_GRACE_MS = 30_000;
+
+export async function createGateway(config: GatewayConfig): Promise<Gateway> {
+  const log = config.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const now = () => Date.now();
+  const db = openDatabase(databasePath(config.dataDir));
+  const keys = createKeysRepository(db);
+  const usage = createUsageRepository(db);
+  const prices = createPricesRepository(db);
+  // One connection pool for all upstream calls. Timeouts are per request (they depend on size),
+  // and the connection itself never times a long image out.
+  const dispatcher = new Agent({
+    connections: 64,
+    keepAliveTimeout: 30_000,
+    headersTimeout: 0,
+    bodyTimeout: 0,
+  });
+
+  let simulator: Simulator | null = null;
+  let pool: UpstreamPool;
+  if (config.upstreamBaseUrl) {
+    pool = singleUpstreamPool(
+      createApiKeyUpstream(
+        {
+          id: 'upstream',
+          name: new URL(config.upstreamBaseUrl).host,
+          kind: 'api_key',
+          baseUrl: config.upstreamBaseUrl,
+          credential: config.upstreamApiKey ?? '',
+          modelMap: {},
+        },
+        { dispatcher, now },
+      ),
+    );
+  } else {
+    simulator = await startSimulator({ speed: config.simulatorSpeed ?? 1 });
+    pool = singleUpstreamPool(
+      createApiKeyUpstream(
+        {
+          id: 'simulator',
+          name: 'Offline simulator',
+          kind: 'simulator',
+          baseUrl: `${simulator.url}/v1`,
+          credential: 'sk-sim-local',
+          modelMap: {},
+        },
+        { dispatcher, now },
+      ),
+    );
+  }
+
+  const events = new EventEmitter<{ usage: [requestId: string] }>();
+  const writeUsage = (draft: UsageDraft, final: FinalStatus) => {
+    const total = totalUsage(draft.parts);
+    let cost = 0;
+    for (const part of draft.parts) {
+      const price = prices.get(part.model);
+      if (price) cost += costMicros(part.usage, price);
+    }
+    usage.insert({
+      requestId: draft.requestId,
+      createdAt: draft.startedAt,
+      endpoint: draft.endpoint,
+      model: draft.model,
+      size: draft.size,
+      deliveredSize: draft.deliveredSize,
+      quality: draft.quality,
+      outputFormat: draft.outputFormat,
+      n: draft.n,
+      stream: draft.stream,
+      status: final.status,
+      errorCode: final.errorCode,
+      errorMessage: final.errorMessage,
+      inputTokens: total.input_tokens,
+      inputTextTokens: total.input_tokens_details.text_tokens,
+      inputImageTokens: total.input_tokens_details.image_tokens,
+      outputTokens: total.output_tokens,
+      outputTextTokens: total.output_tokens_details.text_tokens,
+      outputImageTokens: total.output_tokens_details.image_tokens,
+      totalTokens: total.total_tokens,
+      images: draft.images,
+      latencyMs: final.latencyMs,
+      upstreamAccountId: draft.accountId,
+      upstreamAccountName: draft.accountName,
+      groupName: draft.groupName,
+      user: draft.user,
+      apiKeyId: draft.apiKeyId,
+      costMicros: cost,
+      priceModel: draft.parts.map((p) => p.model).join(',') || null,
+      fallbackStep: null,
+    });
+    events.emit('usage', draft.requestId);
+  };
+
+  const inflight = createInflight();
+  let port = config.port;
+  let hosts = allowedHosts(config.host, port);
+  let origins = new Set<string>();
+  const urlFor = (p: number) =>
+    `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${p}`;
+
+  const app = createApp({
+    pool,
+    keys: {
+      authenticate: (presented) => {
+        const record = keys.authenticate(presented);
+        return record ? { id: record.id, group: record.group } : null;
+      },
+      touch: (id, at) => keys.touch(id, at),
+    },
+    inflight,
+    writeUsage,
+    textModels: () => DEFAULT_TEXT_MODELS,
+    allowedHosts: () => hosts,
+    ownOrigins: () => origins,
+    allowedOrigins: () => config.allowedOrigins ?? [],
+    status: () => ({
+      name: 'Atelier',
+      version: VERSION,
+      upstream: pool.describe(),
+      address: urlFor(port),
+    }),
+    staticDir: config.staticDir,
+    now,
+    log,
+  });
+
+  const server = http.createServer(app);
+  // Node's default 5-minute request timeout would cut a legitimate 4K generation (spec 7.1).
+  server.requestTimeout = 0;
+  server.timeout = 0;
+  server.headersTimeout = 60_000;
+  server.keepAliveTimeout = 5_000;
+
+  let closing: Promise<void> | null = null;
+  const gateway: Gateway = {
+    get url() {
+      return urlFor(port);
+    },
+    get port() {
+      return port;
+    },
+    simulator,
+    events,
+    listen: () =>
+      new Promise<string>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(config.port, config.host, () => {
+          server.off('error', reject);
+          port = (server.address() as AddressInfo).port;
+          hosts = allowedHosts(config.host, port);
+          origins = new Set([...hosts].map((h) => `http://${h}`));
+          resolve(urlFor(port));
+        });
+      }),
+    close(graceMs = DEFAULT_SHUTDOWN_GRACE_MS) {
+      closing ??= (async () => {
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        await inflight.drain(graceMs);
+        server.closeAllConnections();
+        await stopped;
+        await dispatcher.close();
+        if (simulator) await simulator.close();
+        db.close();
+      })();
+      return closing;
+    },
+  };
+  return gateway;
+}

@@ -1,0 +1,131 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from './db';
+import { MIGRATIONS, runMigrations, type Migration } from './migrations';
+import { tempDir } from './testing';
+
+describe('openDatabase', () => {
+  it('creates the parent folders and sets WAL, foreign keys, busy timeout and NORMAL sync', () => {
+    const file = path.join(tempDir(), 'a', 'b', 'atelier.db');
+    const db = openDatabase(file);
+    try {
+      expect(fs.existsSync(file)).toBe(true);
+      expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+      expect(db.pragma('busy_timeout', { simple: true })).toBe(5000);
+      expect(db.pragma('synchronous', { simple: true })).toBe(1); // 1 = NORMAL
+    } finally {
+      db.close();
+    }
+    // WAL is a property of the file: a plain connection sees it too.
+    const raw = new Database(file, { readonly: true });
+    expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
+    raw.close();
+  });
+
+  it('applies every migration once and is idempotent across reopening', () => {
+    const file = path.join(tempDir(), 'atelier.db');
+    openDatabase(file).close();
+    const db = openDatabase(file);
+    try {
+      const rows = db
+        .prepare('SELECT version, name, applied_at FROM schema_migrations ORDER BY version')
+        .all();
+      expect(rows).toEqual(
+        MIGRATIONS.map((m) => ({
+          version: m.version,
+          name: m.name,
+          applied_at: expect.any(Number),
+        })),
+      );
+      const tables = db
+        .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`)
+        .pluck()
+        .all();
+      expect(tables).toEqual([
+        'api_keys',
+        'prices',
+        'schema_migrations',
+        'settings',
+        'usage_records',
+      ]);
+      expect(runMigrations(db)).toEqual([]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('seeds the default prices once, and a reopen keeps edited prices', () => {
+    const file = path.join(tempDir(), 'atelier.db');
+    const first = openDatabase(file);
+    const seeded = first.prepare('SELECT * FROM prices WHERE model = ?').get('image-model-2');
+    expect(seeded).toMatchObject({
+      text_input: 5_000_000,
+      image_input: 8_000_000,
+      text_output: 10_000_000,
+      image_output: 30_000_000,
+    });
+    expect(first.prepare('SELECT model FROM prices ORDER BY model').pluck().all()).toEqual([
+      'agent-model-1',
+      'agent-model-1-mini',
+      'image-model-2',
+      'image-model-2-2026-04-21',
+    ]);
+    first.prepare('UPDATE prices SET image_output = 1 WHERE model = ?').run('image-model-2');
+    first.close();
+
+    const second = openDatabase(file);
+    expect(
+      second
+        .prepare('SELECT image_output FROM prices WHERE model = ?')
+        .pluck()
+        .get('image-model-2'),
+    ).toBe(1);
+    second.close();
+  });
+
+  it('refuses a database written by a newer schema instead of touching it', () => {
+    const file = path.join(tempDir(), 'atelier.db');
+    const db = openDatabase(file);
+    db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+      MIGRATIONS.length + 1,
+      'from-the-future',
+      0,
+    );
+    db.close();
+    expect(() => openDatabase(file)).toThrow(/newer Atelier/);
+  });
+});
+
+describe('runMigrations', () => {
+  it('rolls a failing migration back completely and applies nothing of it', () => {
+    const db = new Database(path.join(tempDir(), 'fail.db'));
+    const failing: Migration[] = [
+      { version: 1, name: 'ok', up: (d) => d.exec('CREATE TABLE one (x INTEGER)') },
+      {
+        version: 2,
+        name: 'broken',
+        up: (d) => {
+          d.exec('CREATE TABLE two (x INTEGER)');
+          throw new Error('boom');
+        },
+      },
+    ];
+    expect(() => runMigrations(db, failing)).toThrow('boom');
+    const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).pluck().all();
+    expect(tables).toContain('one');
+    expect(tables).not.toContain('two');
+    expect(db.prepare('SELECT version FROM schema_migrations').pluck().all()).toEqual([1]);
+    db.close();
+  });
+
+  it('rejects migrations that are not numbered 1, 2, 3...', () => {
+    const db = new Database(':memory:');
+    expect(() => runMigrations(db, [{ version: 2, name: 'gap', up: () => {} }])).toThrow(
+      /numbered 2, expected 1/,
+    );
+    db.close();
+  });
+});

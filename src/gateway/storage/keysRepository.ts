@@ -1,0 +1,214 @@
+import { invalidParam } from '../errors';
+import {
+  digestsEqual,
+  generateApiKey,
+  generateKeyId,
+  hashApiKey,
+  keyDisplayPrefix,
+  looksLikeApiKey,
+} from '../keys/apiKeys';
+import type { Db } from './db';
+
+export type ApiKeyStatus = 'active' | 'disabled' | 'deleted';
+
+/** A key as everyone but its owner sees it: never the plaintext, never the hash. */
+export interface ApiKeyRecord {
+  id: string;
+  name: string;
+  group: string;
+  /** First 8 characters after `atl_`, for display as `atl_AbCd1234…` (see maskedKey). */
+  prefix: string;
+  status: ApiKeyStatus;
+  createdAt: number;
+  lastUsedAt: number | null;
+  /** Requests this key may have in flight at once; null = no per-key cap. */
+  concurrencyLimit: number | null;
+}
+
+export interface NewApiKey {
+  name: string;
+  group?: string;
+  concurrencyLimit?: number | null;
+}
+
+export type ApiKeyPatch = Partial<NewApiKey>;
+
+export interface KeysRepository {
+  /** `key` is the plaintext: return it to the user once; it cannot be recovered afterwards. */
+  create(input: NewApiKey): { key: string; record: ApiKeyRecord };
+  /** Oldest first. Deleted keys only on request (usage history still names them). */
+  list(opts?: { includeDeleted?: boolean }): ApiKeyRecord[];
+  /** Any key, deleted ones included, so usage rows can always show their key's name. */
+  get(id: string): ApiKeyRecord | null;
+  /** null for an unknown or deleted key. */
+  update(id: string, patch: ApiKeyPatch): ApiKeyRecord | null;
+  /** null for an unknown or deleted key: a deleted key never comes back. */
+  setStatus(id: string, status: 'active' | 'disabled'): ApiKeyRecord | null;
+  /** Soft delete; false for an unknown or already deleted key. */
+  remove(id: string): boolean;
+  /** The key's record when `presented` is an active key, else null. */
+  authenticate(presented: string): ApiKeyRecord | null;
+  /** Records use, at most once a minute per key; returns whether it wrote. */
+  touch(id: string, now: number): boolean;
+}
+
+interface KeyRow {
+  id: string;
+  name: string;
+  group_name: string;
+  prefix: string;
+  hash: Buffer;
+  status: ApiKeyStatus;
+  created_at: number;
+  last_used_at: number | null;
+  concurrency_limit: number | null;
+}
+
+const MAX_LABEL_LENGTH = 100;
+/** last_used_at is precise to a minute: one write per key per minute, not one per request. */
+const TOUCH_INTERVAL_MS = 60_000;
+const PUBLIC_COLUMNS =
+  'id, name, group_name, prefix, status, created_at, last_used_at, concurrency_limit';
+
+export function createKeysRepository(db: Db, clock: () => number = Date.now): KeysRepository {
+  const insert = db.prepare(
+    `INSERT INTO api_keys (id, name, group_name, prefix, hash, status, created_at, concurrency_limit)
+     VALUES (@id, @name, @group_name, @prefix, @hash, 'active', @created_at, @concurrency_limit)`,
+  );
+  const selectOne = db.prepare(`SELECT ${PUBLIC_COLUMNS} FROM api_keys WHERE id = ?`);
+  const selectAll = db.prepare(
+    `SELECT ${PUBLIC_COLUMNS} FROM api_keys WHERE status != 'deleted' OR @all ORDER BY created_at, id`,
+  );
+  const selectByHash = db.prepare(`SELECT ${PUBLIC_COLUMNS}, hash FROM api_keys WHERE hash = ?`);
+  const updateLabels = db.prepare(
+    `UPDATE api_keys SET name = @name, group_name = @group_name, concurrency_limit = @concurrency_limit
+     WHERE id = @id AND status != 'deleted'`,
+  );
+  const updateStatus = db.prepare(
+    `UPDATE api_keys SET status = ? WHERE id = ? AND status != 'deleted'`,
+  );
+  // The WHERE repeats the once-a-minute rule so that two processes sharing the file agree.
+  const updateLastUsed = db.prepare(
+    `UPDATE api_keys SET last_used_at = @now
+     WHERE id = @id AND (last_used_at IS NULL OR last_used_at <= @now - ${TOUCH_INTERVAL_MS})`,
+  );
+  /** Last touch per key in this process: skips even the UPDATE statement (and its lock) between. */
+  const lastTouched = new Map<string, number>();
+
+  const get = (id: string): ApiKeyRecord | null => {
+    const row = selectOne.get(id) as KeyRow | undefined;
+    return row ? toRecord(row) : null;
+  };
+
+  return {
+    create(input) {
+      const key = generateApiKey();
+      const record: ApiKeyRecord = {
+        id: generateKeyId(),
+        name: label('name', input.name),
+        group: label('group', input.group ?? 'default'),
+        prefix: keyDisplayPrefix(key),
+        status: 'active',
+        createdAt: clock(),
+        lastUsedAt: null,
+        concurrencyLimit: concurrency(input.concurrencyLimit ?? null),
+      };
+      insert.run({
+        id: record.id,
+        name: record.name,
+        group_name: record.group,
+        prefix: record.prefix,
+        hash: hashApiKey(key),
+        created_at: record.createdAt,
+        concurrency_limit: record.concurrencyLimit,
+      });
+      return { key, record };
+    },
+
+    list(opts = {}) {
+      return (selectAll.all({ all: opts.includeDeleted ? 1 : 0 }) as KeyRow[]).map(toRecord);
+    },
+
+    get,
+
+    update(id, patch) {
+      const current = get(id);
+      if (!current || current.status === 'deleted') return null;
+      updateLabels.run({
+        id,
+        name: patch.name === undefined ? current.name : label('name', patch.name),
+        group_name: patch.group === undefined ? current.group : label('group', patch.group),
+        concurrency_limit:
+          patch.concurrencyLimit === undefined
+            ? current.concurrencyLimit
+            : concurrency(patch.concurrencyLimit),
+      });
+      return get(id);
+    },
+
+    setStatus(id, status) {
+      return updateStatus.run(status, id).changes === 1 ? get(id) : null;
+    },
+
+    remove(id) {
+      lastTouched.delete(id);
+      return updateStatus.run('deleted', id).changes === 1;
+    },
+
+    authenticate(presented) {
+      if (!looksLikeApiKey(presented)) return null;
+      const digest = hashApiKey(presented);
+      const row = selectByHash.get(digest) as KeyRow | undefined;
+      // The indexed lookup compares SHA-256 digests, so its timing tells an attacker nothing
+      // about any key; the constant-time comparison makes the match explicit and keeps it so if
+      // the lookup ever changes (a prefix index, a cache).
+      if (!row || !digestsEqual(row.hash, digest)) return null;
+      return row.status === 'active' ? toRecord(row) : null;
+    },
+
+    touch(id, now) {
+      const last = lastTouched.get(id);
+      if (last !== undefined && now - last < TOUCH_INTERVAL_MS) return false;
+      lastTouched.set(id, now);
+      return updateLastUsed.run({ id, now }).changes === 1;
+    },
+  };
+}
+
+function toRecord(row: KeyRow): ApiKeyRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    group: row.group_name,
+    prefix: row.prefix,
+    status: row.status,
+    createdAt: row.created_at,
+    lastUsedAt: row.last_used_at,
+    concurrencyLimit: row.concurrency_limit,
+  };
+}
+
+/** Names and groups: trimmed, 1..100 characters, no control characters (they show in tables). */
+function label(field: 'name' | 'group', value: string): string {
+  const trimmed = typeof value === 'string' ? value.trim() : '';
+  const characters = [...trimmed].length; // code points, so an emoji counts as one
+  if (characters < 1 || characters > MAX_LABEL_LENGTH) {
+    throw invalidParam(field, `Key ${field} must be 1 to ${MAX_LABEL_LENGTH} characters long.`);
+  }
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(trimmed)) {
+    throw invalidParam(field, `Key ${field} must not contain control characters.`);
+  }
+  return trimmed;
+}
+
+function concurrency(value: number | null): number | null {
+  if (value === null) return null;
+  if (!Number.isInteger(value) || value < 1 || value > 1000) {
+    throw invalidParam(
+      'concurrency_limit',
+      'Concurrency limit must be a whole number from 1 to 1000, or none.',
+    );
+  }
+  return value;
+}

@@ -1,0 +1,149 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import { DEFAULT_PRICES } from '../billing/prices';
+
+type Db = BetterSqlite3.Database;
+
+/**
+ * One schema step. Migrations are append-only: a shipped migration is never edited, a change is a
+ * new migration with the next number, because users' databases already ran the old text.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  up(db: Db, now: number): void;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'initial',
+    up(db, now) {
+      // STRICT tables reject a value of the wrong type instead of storing it silently.
+      db.exec(`
+        CREATE TABLE api_keys (
+          id TEXT PRIMARY KEY,
+          name TEXT NOT NULL,
+          group_name TEXT NOT NULL DEFAULT 'default',
+          prefix TEXT NOT NULL,
+          hash BLOB NOT NULL UNIQUE,
+          status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'disabled', 'deleted')),
+          created_at INTEGER NOT NULL,
+          last_used_at INTEGER,
+          concurrency_limit INTEGER CHECK (concurrency_limit IS NULL OR concurrency_limit > 0)
+        ) STRICT;
+
+        -- No foreign key to api_keys: a usage row must never be lost because of what happened to
+        -- a key, and keys are only ever soft-deleted anyway, so the name stays resolvable.
+        CREATE TABLE usage_records (
+          id INTEGER PRIMARY KEY,
+          request_id TEXT NOT NULL UNIQUE,
+          created_at INTEGER NOT NULL,
+          endpoint TEXT NOT NULL,
+          model TEXT,
+          size TEXT,
+          delivered_size TEXT,
+          quality TEXT,
+          output_format TEXT,
+          n INTEGER NOT NULL DEFAULT 1,
+          stream INTEGER NOT NULL DEFAULT 0 CHECK (stream IN (0, 1)),
+          status INTEGER NOT NULL,
+          error_code TEXT,
+          error_message TEXT,
+          input_tokens INTEGER NOT NULL DEFAULT 0,
+          input_text_tokens INTEGER NOT NULL DEFAULT 0,
+          input_image_tokens INTEGER NOT NULL DEFAULT 0,
+          output_tokens INTEGER NOT NULL DEFAULT 0,
+          output_text_tokens INTEGER NOT NULL DEFAULT 0,
+          output_image_tokens INTEGER NOT NULL DEFAULT 0,
+          total_tokens INTEGER NOT NULL DEFAULT 0,
+          images INTEGER NOT NULL DEFAULT 0,
+          latency_ms INTEGER NOT NULL DEFAULT 0,
+          upstream_account_id TEXT,
+          upstream_account_name TEXT,
+          group_name TEXT,
+          user TEXT,
+          api_key_id TEXT,
+          cost_micros INTEGER NOT NULL DEFAULT 0,
+          price_model TEXT,
+          fallback_step TEXT
+        ) STRICT;
+        CREATE INDEX usage_records_created_at ON usage_records (created_at);
+        CREATE INDEX usage_records_api_key_id ON usage_records (api_key_id, created_at);
+        CREATE INDEX usage_records_model ON usage_records (model, created_at);
+
+        CREATE TABLE prices (
+          model TEXT PRIMARY KEY,
+          text_input INTEGER NOT NULL CHECK (text_input >= 0),
+          image_input INTEGER NOT NULL CHECK (image_input >= 0),
+          text_output INTEGER NOT NULL CHECK (text_output >= 0),
+          image_output INTEGER NOT NULL CHECK (image_output >= 0),
+          updated_at INTEGER NOT NULL
+        ) STRICT;
+
+        CREATE TABLE settings (
+          key TEXT PRIMARY KEY,
+          value TEXT NOT NULL CHECK (json_valid(value))
+        ) STRICT;
+      `);
+      // Seeded from the default table as it stands when this database is created; changing the
+      // defaults for existing databases later takes a migration of its own.
+      const seed = db.prepare(
+        `INSERT INTO prices (model, text_input, image_input, text_output, image_output, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?)`,
+      );
+      for (const [model, p] of DEFAULT_PRICES) {
+        seed.run(model, p.textInput, p.imageInput, p.textOutput, p.imageOutput, now);
+      }
+    },
+  },
+];
+
+/**
+ * Brings a database up to the latest schema and returns the versions it applied. Each migration
+ * runs in its own IMMEDIATE transaction that re-checks whether it is applied, so two processes
+ * opening the same file at once (the app and `atelier keys`) cannot both apply it.
+ */
+export function runMigrations(
+  db: Db,
+  migrations: readonly Migration[] = MIGRATIONS,
+  now: () => number = Date.now,
+): number[] {
+  migrations.forEach((m, i) => {
+    if (m.version !== i + 1)
+      throw new Error(`Migration ${m.name} is numbered ${m.version}, expected ${i + 1}`);
+  });
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS schema_migrations (
+      version INTEGER PRIMARY KEY,
+      name TEXT NOT NULL,
+      applied_at INTEGER NOT NULL
+    ) STRICT
+  `);
+  const latest = (
+    db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null }
+  ).v;
+  if (latest !== null && latest > migrations.length) {
+    // A downgrade: running an older build on a newer database would corrupt it.
+    throw new Error(
+      `The database schema is version ${latest} but this build of Atelier knows only up to ` +
+        `${migrations.length}. Use a newer Atelier or another data directory.`,
+    );
+  }
+
+  const isApplied = db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').pluck();
+  const record = db.prepare(
+    'INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)',
+  );
+  const applied: number[] = [];
+  for (const m of migrations) {
+    const apply = db.transaction(() => {
+      if (isApplied.get(m.version) !== undefined) return;
+      const at = now();
+      m.up(db, at);
+      record.run(m.version, m.name, at);
+      applied.push(m.version);
+    });
+    apply.immediate();
+  }
+  return applied;
+}

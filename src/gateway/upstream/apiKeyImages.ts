@@ -1,0 +1,249 @@
+import { Readable } from 'node:stream';
+import { request, type Dispatcher } from 'undici';
+import { normaliseUsage } from '../billing/normaliseUsage';
+import { UpstreamError } from './errors';
+import { failureFromResponse, failureFromThrown } from './httpFailure';
+import { parseSplicedJson, splicedBytes, type SplicedJson } from './jsonSplice';
+import { buildMultipart, type MultipartPart } from './multipartBody';
+import { readAll, readErrorText } from './readBody';
+import { parseSse } from './sseParser';
+import type {
+  CallOptions,
+  ImageJob,
+  ImageOutcome,
+  ImageUpstream,
+  ResponsesReply,
+  UpstreamAccount,
+} from './types';
+
+const MIME = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' } as const;
+
+export interface HttpDeps {
+  dispatcher: Dispatcher;
+  now: () => number;
+}
+
+/**
+ * The platform Images API (and `/responses`) with a bearer key, at a configurable base URL that
+ * ends in `/v1`, so any OpenAI-compatible relay, a self-hosted engine, or the built-in simulator
+ * can stand behind it. Only `model` is rewritten; everything else is the caller's request.
+ */
+export function createApiKeyUpstream(account: UpstreamAccount, deps: HttpDeps): ImageUpstream {
+  const base = account.baseUrl.replace(/\/+$/, '');
+  const auth = { authorization: `Bearer ${account.credential}` };
+
+  async function post(
+    path: string,
+    body: { contentType: string; chunks: Buffer[]; length: number },
+    opts: CallOptions,
+    accept: string,
+  ) {
+    try {
+      const res = await request(`${base}${path}`, {
+        method: 'POST',
+        dispatcher: deps.dispatcher,
+        signal: opts.signal,
+        headersTimeout: opts.timeoutMs,
+        bodyTimeout: opts.timeoutMs,
+        headers: {
+          ...auth,
+          'content-type': body.contentType,
+          'content-length': String(body.length),
+          accept,
+        },
+        // Several chunks (a multipart edit) go out as they are: no copy of the file bytes.
+        body:
+          body.chunks.length === 1
+            ? body.chunks[0]
+            : Readable.from(body.chunks, { objectMode: false }),
+      });
+      if (res.statusCode >= 400) {
+        const text = await readErrorText(res.body);
+        throw failureFromResponse(res.statusCode, res.headers, text, deps.now());
+      }
+      return res;
+    } catch (error) {
+      throw failureFromThrown(error, opts.signal);
+    }
+  }
+
+  return {
+    account,
+
+    async generateImage(job: ImageJob, opts: CallOptions): Promise<ImageOutcome> {
+      const stream = job.partialImages > 0 && opts.onPartial !== undefined;
+      const body =
+        job.operation === 'generate' ? jsonBody(job, stream) : multipartBody(job, stream);
+      const path = job.operation === 'generate' ? '/images/generations' : '/images/edits';
+      const res = await post(path, body, opts, stream ? 'text/event-stream' : 'application/json');
+      try {
+        return stream
+          ? await readImageStream(res.body, opts)
+          : outcomeFromJson(parseSplicedJson(await readAll(res.body)));
+      } catch (error) {
+        throw failureFromThrown(error, opts.signal);
+      }
+    },
+
+    async responses(payload, opts): Promise<ResponsesReply> {
+      const bytes = Buffer.from(JSON.stringify(payload));
+      const res = await post(
+        '/responses',
+        { contentType: 'application/json', chunks: [bytes], length: bytes.length },
+        { signal: opts.signal, timeoutMs: opts.timeoutMs },
+        opts.stream ? 'text/event-stream' : 'application/json',
+      );
+      const contentType = String(res.headers['content-type'] ?? 'application/json');
+      if (opts.stream) return { status: res.statusCode, contentType, events: parseSse(res.body) };
+      return { status: res.statusCode, contentType, body: await readAll(res.body) };
+    },
+  };
+}
+
+function scalarFields(job: ImageJob, stream: boolean): Record<string, string | number | boolean> {
+  const fields: Record<string, string | number | boolean> = {
+    model: job.model,
+    prompt: job.prompt,
+    n: 1,
+    size: job.size,
+  };
+  if (job.quality) fields.quality = job.quality;
+  if (job.outputFormat) fields.output_format = job.outputFormat;
+  if (job.outputCompression !== undefined) fields.output_compression = job.outputCompression;
+  if (job.background) fields.background = job.background;
+  if (job.moderation) fields.moderation = job.moderation;
+  if (job.user) fields.user = job.user;
+  if (stream) {
+    fields.stream = true;
+    fields.partial_images = job.partialImages;
+  }
+  return fields;
+}
+
+function jsonBody(job: ImageJob, stream: boolean) {
+  const bytes = Buffer.from(JSON.stringify(scalarFields(job, stream)));
+  return { contentType: 'application/json', chunks: [bytes], length: bytes.length };
+}
+
+function multipartBody(job: ImageJob, stream: boolean) {
+  const parts: MultipartPart[] = Object.entries(scalarFields(job, stream)).map(([name, v]) => ({
+    name,
+    value: String(v),
+  }));
+  job.images.forEach((image, i) =>
+    parts.push({
+      name: 'image[]',
+      value: {
+        bytes: image.bytes,
+        filename: image.filename || `image-${i}.${image.format}`,
+        contentType: MIME[image.format],
+      },
+    }),
+  );
+  if (job.mask) {
+    parts.push({
+      name: 'mask',
+      value: {
+        bytes: job.mask.bytes,
+        filename: `mask.${job.mask.format}`,
+        contentType: MIME[job.mask.format],
+      },
+    });
+  }
+  return buildMultipart(parts);
+}
+
+interface ImagesResponseShape {
+  created?: number;
+  data?: Array<{ b64_json?: unknown; revised_prompt?: unknown }>;
+  background?: unknown;
+  output_format?: unknown;
+  quality?: unknown;
+  size?: unknown;
+  usage?: unknown;
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+function outcomeFromJson(doc: SplicedJson<ImagesResponseShape>): ImageOutcome {
+  const item = doc.value.data?.[0];
+  const b64 = item ? splicedBytes(doc, item.b64_json) : null;
+  if (!b64 || b64.length === 0) {
+    throw new UpstreamError({
+      kind: 'no_image',
+      message: 'the upstream answered without image data',
+    });
+  }
+  return {
+    b64,
+    created:
+      typeof doc.value.created === 'number' ? doc.value.created : Math.floor(Date.now() / 1000),
+    revisedPrompt: str(item?.revised_prompt),
+    size: str(doc.value.size),
+    quality: str(doc.value.quality),
+    background: str(doc.value.background),
+    outputFormat: str(doc.value.output_format),
+    usage: normaliseUsage(doc.value.usage, { imageModel: true }),
+  };
+}
+
+interface StreamEventShape extends ImagesResponseShape {
+  type?: string;
+  b64_json?: unknown;
+  partial_image_index?: number;
+  revised_prompt?: unknown;
+  created_at?: number;
+  error?: { message?: string; code?: string; type?: string };
+}
+
+async function readImageStream(
+  body: AsyncIterable<Buffer>,
+  opts: CallOptions,
+): Promise<ImageOutcome> {
+  for await (const event of parseSse(body)) {
+    if (event.data.length === 0 || event.data.toString('latin1', 0, 6) === '[DONE]') continue;
+    const doc = parseSplicedJson<StreamEventShape>(event.data);
+    const type = doc.value.type ?? event.event ?? '';
+    if (doc.value.error || type === 'error') {
+      const e = doc.value.error ?? {};
+      const refused = e.code === 'moderation_blocked' || e.type === 'image_generation_user_error';
+      throw new UpstreamError(
+        refused
+          ? { kind: 'refused', message: e.message ?? 'the upstream refused the prompt' }
+          : {
+              kind: 'http',
+              status: 502,
+              code: e.code ?? null,
+              message: e.message ?? 'upstream stream error',
+              param: null,
+              type: e.type ?? null,
+            },
+      );
+    }
+    if (type.endsWith('.partial_image')) {
+      const b64 = splicedBytes(doc, doc.value.b64_json);
+      if (b64) opts.onPartial?.({ b64, index: doc.value.partial_image_index ?? 0 });
+    } else if (type.endsWith('.completed')) {
+      const b64 = splicedBytes(doc, doc.value.b64_json);
+      if (!b64 || b64.length === 0)
+        throw new UpstreamError({
+          kind: 'no_image',
+          message: 'the completed event carried no image',
+        });
+      return {
+        b64,
+        created: doc.value.created_at ?? Math.floor(Date.now() / 1000),
+        revisedPrompt: str(doc.value.revised_prompt) ?? null,
+        size: str(doc.value.size),
+        quality: str(doc.value.quality),
+        background: str(doc.value.background),
+        outputFormat: str(doc.value.output_format),
+        usage: normaliseUsage(doc.value.usage, { imageModel: true }),
+      };
+    }
+  }
+  throw new UpstreamError({
+    kind: 'no_image',
+    message: 'the upstream stream ended without a completed image',
+  });
+}

@@ -1,0 +1,31 @@
+/**
+ * What went wrong upstream, as a closed set. Dispatch decides from the kind alone whether to
+ * retry, cool an account down, or answer the caller; adapters never make that call.
+ */
+export type UpstreamFailure =
+  | { kind: 'usage_limit'; resetAt: number | null; message: string }
+  | { kind: 'rate_limited'; retryAfterMs: number | null; message: string }
+  | {
+      kind: 'http';
+      status: number;
+      code: string | null;
+      message: string;
+      param: string | null;
+      type: string | null;
+    }
+  | { kind: 'network'; message: string }
+  | { kind: 'timeout'; message: string }
+  | { kind: 'no_image'; message: string }
+  | { kind: 'refused'; message: string }
+  | { kind: 'bad_response'; message: string }
+  | { kind: 'unauthorized'; message: string }
+  | { kind: 'cancelled'; message: string };
+
+export class UpstreamError extends Error {
+  readonly failure: UpstreamFailure;
+  constructor(failure: UpstreamFailure) {
+    super(failure.message);
+    this.name = 'UpstreamError';
+    this.failure = failure;
+  }
+}

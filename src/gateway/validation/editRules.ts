@@ -1,0 +1,82 @@
+import { invalidParam, type ApiError } from '../errors';
+import type { InputImage } from '../upstream/types';
+import { ERROR_CODES } from '../../shared/errors';
+import { LIMITS } from '../../shared/imageParams';
+import { inspectImage } from './imageInspect';
+import type { ImageOptions } from './imageOptions';
+
+/** POST /v1/images/edits, after validation: options, input images in order, optional mask. */
+export interface EditRequest {
+  options: ImageOptions;
+  images: InputImage[];
+  mask?: InputImage;
+}
+
+/** A received file before sniffing: `param` is what a 400 about it names. */
+export interface ReceivedFile {
+  bytes: Buffer;
+  filename: string;
+  param: string;
+}
+
+const FORMAT_NAMES = { png: 'PNG', jpeg: 'JPEG', webp: 'WebP' } as const;
+
+export function formatLimit(bytes: number): string {
+  return `${bytes / (1024 * 1024)} MiB (${bytes} bytes)`;
+}
+
+export function fileTooLarge(param: string, what: string): ApiError {
+  return invalidParam(
+    param,
+    `${what} is too large: files must be under ${formatLimit(LIMITS.maxInputFileBytes)}`,
+    ERROR_CODES.fileTooLarge,
+  );
+}
+
+/** Sniffs the format from the bytes: the MIME type and file name a client sent mean nothing. */
+export function toInputImage(file: ReceivedFile, what: string, isMask: boolean): InputImage {
+  if (file.bytes.length >= LIMITS.maxInputFileBytes) throw fileTooLarge(file.param, what);
+  const code = isMask ? ERROR_CODES.invalidMask : ERROR_CODES.invalidImage;
+  if (file.bytes.length === 0) throw invalidParam(file.param, `${what} is empty`, code);
+  const info = inspectImage(file.bytes);
+  if (!info) {
+    throw invalidParam(
+      file.param,
+      `${what} is not a PNG, JPEG or WebP image (the format is read from the file's bytes,` +
+        ' not its name or content type), or its header is damaged',
+      code,
+    );
+  }
+  return { bytes: file.bytes, filename: file.filename, ...info };
+}
+
+/** Spec 4.2: same format and dimensions as the (first) image, and an alpha channel. */
+export function checkMask(mask: InputImage, image: InputImage, param: string): void {
+  const fail = (message: string) => invalidParam(param, message, ERROR_CODES.invalidMask);
+  if (mask.format !== image.format) {
+    throw fail(
+      `mask is ${FORMAT_NAMES[mask.format]} but the first image is ${FORMAT_NAMES[image.format]}:` +
+        ' the mask must have the same format as the image',
+    );
+  }
+  if (mask.width !== image.width || mask.height !== image.height) {
+    throw fail(
+      `mask is ${mask.width}x${mask.height} but the first image is ${image.width}x${image.height}:` +
+        ' the mask must have the same dimensions as the image',
+    );
+  }
+  if (!mask.hasAlpha) {
+    const hint =
+      mask.format === 'jpeg'
+        ? ' (JPEG cannot carry one: send the image and mask as PNG or WebP)'
+        : ': export it as PNG with transparency where the image should change';
+    throw fail(`mask has no alpha channel${hint}`);
+  }
+}
+
+export function tooManyImages(count: number, param: string): ApiError {
+  return invalidParam(
+    param,
+    `Too many input images: ${count}; at most ${LIMITS.maxInputImages} are allowed`,
+  );
+}

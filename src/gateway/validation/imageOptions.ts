@@ -1,0 +1,231 @@
+import { invalidParam } from '../errors';
+import { ERROR_CODES } from '../../shared/errors';
+import {
+  BACKGROUNDS,
+  LIMITS,
+  MODERATIONS,
+  OUTPUT_FORMATS,
+  QUALITIES,
+  type Background,
+  type Moderation,
+  type OutputFormat,
+  type Quality,
+} from '../../shared/imageParams';
+import { IMAGE_MODELS, isImageModel, type ImageModel } from '../../shared/models';
+import { checkSize } from '../../shared/sizeRules';
+import {
+  describeValue,
+  isAbsent,
+  missingParam,
+  readBoolean,
+  readEnum,
+  readInteger,
+  readString,
+  unknownParameter,
+  type ReadMode,
+} from './fields';
+
+/** The scalar parameters of generations and edits (spec 4.1, 4.2), typed and defaulted. */
+export interface ImageOptions {
+  model: ImageModel;
+  prompt: string;
+  n: number;
+  /** `auto` or `<width>x<height>` that passed every size rule of spec 8.1. */
+  size: string;
+  quality?: Quality;
+  outputFormat: OutputFormat;
+  outputCompression?: number;
+  background?: Background;
+  moderation?: Moderation;
+  stream: boolean;
+  partialImages: number;
+  user?: string;
+}
+
+export interface ImageOptionsContext {
+  endpoint: 'generations' | 'edits';
+  /** Multipart bodies carry every value as a string: accept `"2"`, `"true"`. Never for JSON. */
+  coerceStrings?: boolean;
+}
+
+export const MAX_PROMPT_CHARS = 32_000;
+export const MAX_USER_CHARS = 256;
+
+export const IMAGE_PARAMETERS = [
+  'model',
+  'prompt',
+  'n',
+  'size',
+  'quality',
+  'output_format',
+  'output_compression',
+  'background',
+  'moderation',
+  'stream',
+  'partial_images',
+  'user',
+  'response_format',
+  'input_fidelity',
+] as const;
+
+export function parseImageOptions(
+  fields: Record<string, unknown>,
+  ctx: ImageOptionsContext,
+): ImageOptions {
+  const mode: ReadMode = { coerceStrings: ctx.coerceStrings === true };
+  const where = `/v1/images/${ctx.endpoint}`;
+  for (const name of Object.keys(fields)) {
+    if (!(IMAGE_PARAMETERS as readonly string[]).includes(name)) {
+      throw unknownParameter(name, IMAGE_PARAMETERS, where);
+    }
+  }
+  // A form cannot send null: an empty optional text field is the multipart spelling of "absent".
+  const get = (name: string): unknown => {
+    const value = fields[name];
+    if (mode.coerceStrings && value === '') return undefined;
+    return isAbsent(value) ? undefined : value;
+  };
+
+  const model = readImageModel(get('model'), 'model', where);
+  const prompt = readPrompt(fields.prompt);
+  const n = isAbsent(get('n')) ? 1 : readInteger(get('n'), 'n', LIMITS.nMin, LIMITS.nMax, mode);
+  const size = isAbsent(get('size')) ? 'auto' : readSize(get('size'), 'size');
+  const quality = optional(get('quality'), (v) => readEnum(v, 'quality', QUALITIES));
+  const outputFormat =
+    optional(get('output_format'), (v) => readEnum(v, 'output_format', OUTPUT_FORMATS)) ?? 'png';
+  const outputCompression = optional(get('output_compression'), (v) =>
+    readCompression(v, 'output_compression', outputFormat, mode),
+  );
+  const background = optional(get('background'), (v) => readBackground(v, 'background'));
+  const moderation = optional(get('moderation'), (v) => readEnum(v, 'moderation', MODERATIONS));
+  const stream = isAbsent(get('stream')) ? false : readBoolean(get('stream'), 'stream', mode);
+  const partialImages = isAbsent(get('partial_images'))
+    ? 0
+    : readPartialImages(get('partial_images'), 'partial_images', mode);
+  if (partialImages > 0 && !stream) {
+    throw invalidParam(
+      'partial_images',
+      `partial_images ${partialImages} needs stream: true (partial images are only sent as stream events)`,
+    );
+  }
+  const user = optional(get('user'), readUser);
+  readResponseFormat(get('response_format'));
+  if (!isAbsent(get('input_fidelity'))) {
+    throw invalidParam(
+      'input_fidelity',
+      'input_fidelity must not be sent: the model processes input images at high fidelity automatically',
+      ERROR_CODES.unsupportedParameter,
+    );
+  }
+
+  const options: ImageOptions = { model, prompt, n, size, outputFormat, stream, partialImages };
+  if (quality !== undefined) options.quality = quality;
+  if (outputCompression !== undefined) options.outputCompression = outputCompression;
+  if (background !== undefined) options.background = background;
+  if (moderation !== undefined) options.moderation = moderation;
+  if (user !== undefined) options.user = user;
+  return options;
+}
+
+function optional<T>(value: unknown, read: (value: unknown) => T): T | undefined {
+  return isAbsent(value) ? undefined : read(value);
+}
+
+export function readImageModel(value: unknown, param: string, where: string): ImageModel {
+  if (isAbsent(value)) {
+    throw missingParam(param, `${param} is required: one of ${IMAGE_MODELS.join(', ')}`);
+  }
+  const model = readString(value, param);
+  if (!isImageModel(model)) {
+    throw invalidParam(
+      param,
+      `Model '${model}' is not available on ${where}. Valid models: ${IMAGE_MODELS.join(', ')}`,
+      ERROR_CODES.unknownModel,
+    );
+  }
+  return model;
+}
+
+function readPrompt(value: unknown): string {
+  if (isAbsent(value)) throw missingParam('prompt', 'prompt is required: describe the image');
+  const prompt = readString(value, 'prompt');
+  if (prompt.trim() === '') throw missingParam('prompt', 'prompt must not be empty');
+  // UTF-16 length is never below the character count, so only long prompts are counted.
+  if (prompt.length > MAX_PROMPT_CHARS) {
+    const chars = [...prompt].length;
+    if (chars > MAX_PROMPT_CHARS) {
+      throw invalidParam(
+        'prompt',
+        `prompt is ${chars} characters; the maximum is ${MAX_PROMPT_CHARS}`,
+      );
+    }
+  }
+  return prompt;
+}
+
+/** Size rules live in src/shared/sizeRules.ts; the message is the failing rule's own message. */
+export function readSize(value: unknown, param: string): string {
+  const size = readString(value, param);
+  const check = checkSize(size);
+  if (!check.ok) throw invalidParam(param, check.message, ERROR_CODES.invalidSize);
+  return size;
+}
+
+export function readCompression(
+  value: unknown,
+  param: string,
+  outputFormat: OutputFormat,
+  mode: ReadMode,
+): number {
+  const compression = readInteger(value, param, LIMITS.compressionMin, LIMITS.compressionMax, mode);
+  if (outputFormat === 'png') {
+    throw invalidParam(
+      param,
+      `${param} applies only to jpeg and webp output; the output format is png` +
+        ' (set output_format to jpeg or webp, or leave out output_compression)',
+    );
+  }
+  return compression;
+}
+
+export function readBackground(value: unknown, param: string): Background {
+  if (value === 'transparent') {
+    throw invalidParam(
+      param,
+      `${param} 'transparent' is not supported by this model: transparent backgrounds are not` +
+        ` available; use 'auto' or 'opaque'`,
+    );
+  }
+  return readEnum(value, param, BACKGROUNDS);
+}
+
+export function readPartialImages(value: unknown, param: string, mode: ReadMode): number {
+  return readInteger(value, param, LIMITS.partialImagesMin, LIMITS.partialImagesMax, mode);
+}
+
+function readUser(value: unknown): string {
+  const user = readString(value, 'user');
+  if (user.length > MAX_USER_CHARS) {
+    throw invalidParam(
+      'user',
+      `user is ${user.length} characters; the maximum is ${MAX_USER_CHARS}`,
+    );
+  }
+  return user;
+}
+
+/** Images are always returned as base64: `b64_json` is accepted and changes nothing. */
+function readResponseFormat(value: unknown): void {
+  if (isAbsent(value) || value === 'b64_json') return;
+  if (value === 'url') {
+    throw invalidParam(
+      'response_format',
+      "response_format 'url' is not supported: images are always returned as base64 in data[].b64_json",
+      ERROR_CODES.unsupportedParameter,
+    );
+  }
+  throw invalidParam(
+    'response_format',
+    `response_format must be 'b64_json' (images are always returned as base64); got ${describeValue(value)}`,
+  );
+}

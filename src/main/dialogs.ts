@@ -1,0 +1,77 @@
+import { stat, writeFile } from 'node:fs/promises';
+import { isAbsolute, join, normalize } from 'node:path';
+import { app, dialog, ipcMain, shell, type BrowserWindow, type IpcMainInvokeEvent } from 'electron';
+import { IPC, type SaveFileResult } from './channels';
+import { isSameOrigin } from './policy';
+
+/** Larger than any image the gateway produces, small enough to refuse nonsense. */
+export const MAX_SAVE_BYTES = 256 * 1024 * 1024;
+const MAX_NAME_LENGTH = 255;
+const MAX_PATH_LENGTH = 4096;
+
+export class InvalidArgumentError extends Error {
+  override name = 'InvalidArgumentError';
+}
+
+/** A save request carries a bare file name (the user picks the folder) and non-empty bytes. */
+export function parseSaveArgs(name: unknown, bytes: unknown): { name: string; bytes: Uint8Array } {
+  if (typeof name !== 'string' || name.trim() === '' || name.length > MAX_NAME_LENGTH) {
+    throw new InvalidArgumentError(`name must be a file name of 1-${MAX_NAME_LENGTH} characters`);
+  }
+  if (/[/\\\0]/.test(name) || name === '.' || name === '..') {
+    throw new InvalidArgumentError('name must be a plain file name, not a path');
+  }
+  if (!(bytes instanceof Uint8Array) || bytes.byteLength === 0) {
+    throw new InvalidArgumentError('bytes must be a non-empty Uint8Array');
+  }
+  if (bytes.byteLength > MAX_SAVE_BYTES) {
+    throw new InvalidArgumentError(`bytes must be at most ${MAX_SAVE_BYTES} bytes`);
+  }
+  return { name, bytes };
+}
+
+/** A reveal request carries an absolute path; `..` segments are resolved before use. */
+export function parseRevealArgs(path: unknown): string {
+  if (typeof path !== 'string' || path === '' || path.length > MAX_PATH_LENGTH) {
+    throw new InvalidArgumentError('path must be a non-empty string');
+  }
+  if (path.includes('\0') || !isAbsolute(path)) {
+    throw new InvalidArgumentError('path must be an absolute file path');
+  }
+  return normalize(path);
+}
+
+export interface DialogHandlerOptions {
+  /** Only frames from the gateway's origin may call these handlers. */
+  origin: string;
+  getWindow: () => BrowserWindow | undefined;
+}
+
+export function registerDialogHandlers({ origin, getWindow }: DialogHandlerOptions): void {
+  const assertTrusted = (event: IpcMainInvokeEvent) => {
+    const url = event.senderFrame?.url ?? '';
+    if (!isSameOrigin(url, origin)) throw new Error(`IPC refused for untrusted frame: ${url}`);
+  };
+
+  ipcMain.handle(IPC.saveFile, async (event, name: unknown, bytes: unknown) => {
+    assertTrusted(event);
+    const file = parseSaveArgs(name, bytes);
+    const options = { defaultPath: join(app.getPath('downloads'), file.name) };
+    const window = getWindow();
+    const choice = window
+      ? await dialog.showSaveDialog(window, options)
+      : await dialog.showSaveDialog(options);
+    if (choice.canceled || !choice.filePath) return { saved: false } satisfies SaveFileResult;
+    await writeFile(choice.filePath, file.bytes);
+    return { saved: true, path: choice.filePath } satisfies SaveFileResult;
+  });
+
+  ipcMain.handle(IPC.revealInFolder, async (event, path: unknown) => {
+    assertTrusted(event);
+    const target = parseRevealArgs(path);
+    await stat(target).catch(() => {
+      throw new InvalidArgumentError(`path does not exist: ${target}`);
+    });
+    shell.showItemInFolder(target);
+  });
+}

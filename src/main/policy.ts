@@ -1,0 +1,83 @@
+import type { BrowserWindowConstructorOptions } from 'electron';
+
+/**
+ * Pure security decisions for the desktop shell, kept apart from Electron so each rule is
+ * unit-tested on its own. The renderer's index.html carries the same policy in a meta tag for
+ * browsers that open the gateway directly.
+ */
+export const CONTENT_SECURITY_POLICY =
+  "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self'";
+
+/** The only places a link in the studio may open, always in the user's browser. */
+export const EXTERNAL_HOSTS: readonly string[] = [
+  'github.com',
+  'platform.openai.com',
+  'help.openai.com',
+];
+
+function parseUrl(url: string): URL | undefined {
+  try {
+    return new URL(url);
+  } catch {
+    return undefined;
+  }
+}
+
+/** https only, an exact allow-listed host, no credentials and no unusual port. */
+export function isAllowedExternalUrl(url: string, hosts: readonly string[] = EXTERNAL_HOSTS) {
+  const parsed = parseUrl(url);
+  if (!parsed || parsed.protocol !== 'https:') return false;
+  if (parsed.username !== '' || parsed.password !== '' || parsed.port !== '') return false;
+  return hosts.includes(parsed.hostname);
+}
+
+/** True when `url` has exactly the origin (scheme, host, port) of `origin`. */
+export function isSameOrigin(url: string, origin: string): boolean {
+  const a = parseUrl(url);
+  const b = parseUrl(origin);
+  if (!a || !b || a.origin === 'null') return false;
+  return a.origin === b.origin;
+}
+
+/** The studio may write to the clipboard (copy the address); every other permission is denied. */
+export function isPermissionAllowed(permission: string, requestingUrl: string, origin: string) {
+  return permission === 'clipboard-sanitized-write' && isSameOrigin(requestingUrl, origin);
+}
+
+export function buildWindowOptions(
+  preload: string,
+  dark: boolean,
+): BrowserWindowConstructorOptions {
+  return {
+    width: 1180,
+    height: 780,
+    minWidth: 720,
+    minHeight: 480,
+    title: 'Atelier',
+    show: false,
+    // Matches the studio's own background so the first frame does not flash.
+    backgroundColor: dark ? '#16161a' : '#f7f7f9',
+    webPreferences: {
+      preload,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+    },
+  };
+}
+
+/** Response headers with any existing CSP (in whatever casing) replaced by ours. */
+export function withContentSecurityPolicy(
+  headers: Record<string, string | string[]> | undefined,
+): Record<string, string | string[]> {
+  const result: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (name.toLowerCase() !== 'content-security-policy') result[name] = value;
+  }
+  result['Content-Security-Policy'] = [CONTENT_SECURITY_POLICY];
+  return result;
+}

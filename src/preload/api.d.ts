@@ -1,0 +1,18 @@
+/**
+ * What the desktop shell adds to the studio's window. Absent when the studio is opened in a plain
+ * browser, so every caller checks `window.atelier` first.
+ */
+interface AtelierDesktopApi {
+  /** Asks where to save `bytes` (suggesting `name`); resolves `saved: false` if cancelled. */
+  saveFile(
+    name: string,
+    bytes: Uint8Array,
+  ): Promise<{ saved: true; path: string } | { saved: false }>;
+  /** Shows the file at an absolute `path` in the system file manager. */
+  revealInFolder(path: string): Promise<void>;
+  readonly platform: 'darwin' | 'win32' | 'linux' | (string & {});
+}
+
+interface Window {
+  atelier?: AtelierDesktopApi;
+}

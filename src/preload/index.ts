@@ -1,0 +1,11 @@
+import { contextBridge, ipcRenderer } from 'electron';
+import { IPC } from '../main/channels';
+
+// Named functions only: the renderer never sees ipcRenderer or a channel name.
+const api: AtelierDesktopApi = {
+  saveFile: (name, bytes) => ipcRenderer.invoke(IPC.saveFile, name, bytes),
+  revealInFolder: (path) => ipcRenderer.invoke(IPC.revealInFolder, path),
+  platform: process.platform,
+};
+
+contextBridge.exposeInMainWorld('atelier', api);

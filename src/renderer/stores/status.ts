@@ -1,0 +1,28 @@
+import { create } from 'zustand';
+import { fetchStatus, type GatewayStatus } from '../lib/api';
+
+export interface StatusState {
+  phase: 'idle' | 'loading' | 'ready' | 'error';
+  status: GatewayStatus | null;
+  error: string | null;
+  load: () => Promise<void>;
+}
+
+export function createStatusStore(fetchStatusImpl: () => Promise<GatewayStatus> = fetchStatus) {
+  return create<StatusState>()((set, get) => ({
+    phase: 'idle',
+    status: null,
+    error: null,
+    load: async () => {
+      if (get().phase === 'loading') return;
+      set({ phase: 'loading', error: null });
+      try {
+        set({ phase: 'ready', status: await fetchStatusImpl() });
+      } catch (error) {
+        set({ phase: 'error', error: error instanceof Error ? error.message : String(error) });
+      }
+    },
+  }));
+}
+
+export const useStatusStore = createStatusStore();

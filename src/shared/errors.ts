@@ -1,0 +1,58 @@
+/**
+ * The one error body shape of the service (OpenAI style), and the codes Atelier answers with.
+ * Clients key off `code`; `param` names the offending field for 400s.
+ */
+export interface ErrorBody {
+  error: {
+    message: string;
+    type: string;
+    param: string | null;
+    code: string | null;
+  };
+}
+
+export const ERROR_TYPES = {
+  invalidRequest: 'invalid_request_error',
+  authentication: 'authentication_error',
+  permission: 'permission_error',
+  notFound: 'not_found_error',
+  usageLimit: 'usage_limit_reached',
+  rateLimit: 'rate_limit_error',
+  upstream: 'upstream_error',
+  server: 'server_error',
+  moderation: 'image_generation_user_error',
+} as const;
+
+/** Codes of 502 `Upstream request failed`, one per failure a user must tell apart. */
+export const UPSTREAM_FAILURE_CODES = [
+  'upstream_no_image',
+  'upstream_refused',
+  'upstream_network_error',
+  'upstream_timeout',
+  'upstream_http_error',
+  'upstream_bad_response',
+  'upstream_size_mismatch',
+  'upstream_partial_failure',
+] as const;
+export type UpstreamFailureCode = (typeof UPSTREAM_FAILURE_CODES)[number];
+
+export const ERROR_CODES = {
+  invalidApiKey: 'INVALID_API_KEY',
+  usageLimitReached: 'usage_limit_reached',
+  invalidValue: 'invalid_value',
+  missingParameter: 'missing_required_parameter',
+  unsupportedParameter: 'unsupported_parameter',
+  unknownParameter: 'unknown_parameter',
+  invalidSize: 'invalid_size',
+  invalidImage: 'invalid_image',
+  invalidMask: 'invalid_mask',
+  fileTooLarge: 'file_too_large',
+  unknownModel: 'model_not_found',
+  wrongModelKind: 'model_not_supported',
+  forbiddenHost: 'forbidden_host',
+  forbiddenOrigin: 'forbidden_origin',
+  notFound: 'not_found',
+  internal: 'internal_error',
+  cancelled: 'client_cancelled',
+  contentPolicy: 'content_policy_violation',
+} as const;

@@ -1,0 +1,64 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FaultScriptImpl } from './faults';
+import type { OAuthStore } from './oauthStore';
+import type { ResolvedOptions, SimCall, SimCallKind } from './types';
+
+/** Everything one simulator instance owns; handlers receive it through the request context. */
+export interface SimState {
+  opts: ResolvedOptions;
+  faults: FaultScriptImpl;
+  calls: SimCall[];
+  oauth: OAuthStore;
+  /** Bearer tokens that answer 401 from now on. */
+  revoked: Set<string>;
+  /** Set once listening; the OAuth issuer and JWT `iss`. */
+  url: string;
+}
+
+export interface Ctx {
+  req: IncomingMessage;
+  res: ServerResponse;
+  url: URL;
+  state: SimState;
+  requestId: string;
+  /** Aborted when the client goes away or the simulator closes: stops timers and rendering. */
+  signal: AbortSignal;
+  call?: SimCall;
+}
+
+/** Logs the call on arrival; the caller fills in parameters once it has parsed them. */
+export function recordCall(ctx: Ctx, kind: SimCallKind): SimCall {
+  const call: SimCall = {
+    path: ctx.url.pathname,
+    kind,
+    n: 1,
+    partialImages: 0,
+    stream: false,
+    hasMask: false,
+    imageCount: 0,
+    at: Date.now(),
+  };
+  ctx.call = call;
+  ctx.state.calls.push(call);
+  ctx.res.once('finish', () => {
+    call.status = ctx.res.statusCode;
+  });
+  return call;
+}
+
+const asString = (value: unknown): string | undefined =>
+  typeof value === 'string' ? value : undefined;
+
+/** Copies image parameters as sent into the log, before validation, so rejected calls show them. */
+export function noteImageParams(call: SimCall, raw: Record<string, unknown>): void {
+  call.model = asString(raw.model);
+  call.prompt = asString(raw.prompt);
+  call.size = asString(raw.size);
+  call.quality = asString(raw.quality);
+  call.outputFormat = asString(raw.output_format);
+  const n = Number(raw.n ?? 1);
+  call.n = Number.isFinite(n) ? n : 1;
+  const partials = Number(raw.partial_images ?? 0);
+  call.partialImages = Number.isFinite(partials) ? partials : 0;
+  call.stream = raw.stream === true || raw.stream === 'true';
+}

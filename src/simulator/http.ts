@@ -1,0 +1,73 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SimHttpError, invalidRequest } from './errors';
+
+/** Sixteen edit images of up to 50 MB each, base64-encoded in one JSON body, plus room for fields. */
+export const MAX_JSON_BYTES = Math.ceil((16 * 50 * 1024 * 1024 * 4) / 3) + 1024 * 1024;
+
+export function newId(prefix: string): string {
+  return `${prefix}_${randomBytes(12).toString('hex')}`;
+}
+
+export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) {
+      throw new SimHttpError(
+        413,
+        'invalid_request_error',
+        'request_too_large',
+        `Request body exceeds ${limit} bytes.`,
+      );
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+export function isJson(req: IncomingMessage): boolean {
+  return (req.headers['content-type'] ?? '').toLowerCase().includes('application/json');
+}
+
+/** Parses a JSON object body; anything else is the provider's 400. */
+export async function readJsonObject(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const text = (await readBody(req, MAX_JSON_BYTES)).toString('utf8');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw invalidRequest(null, 'We could not parse the JSON body of your request.', 'invalid_json');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw invalidRequest(null, 'The request body must be a JSON object.', 'invalid_json');
+  }
+  return value as Record<string, unknown>;
+}
+
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    ...headers,
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}
+
+export function bearerToken(req: IncomingMessage): string | null {
+  const header = req.headers.authorization ?? '';
+  const match = /^Bearer\s+(\S.*)$/i.exec(header.trim());
+  return match ? match[1]!.trim() : null;
+}
+
+export function headerValue(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}

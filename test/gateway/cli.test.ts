@@ -1,0 +1,114 @@
+import fs from 'node:fs';
+import OpenAI, { toFile } from 'openai';
+import sharp from 'sharp';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli, startServe, type ServeProcess } from '../support/cli';
+import { tempDir } from '../support/gateway';
+import { decodeB64, diffByRegion, rectMask, stripedPng } from '../support/images';
+
+const dataDir = tempDir('atelier-cli-');
+const servers: ServeProcess[] = [];
+afterAll(() => {
+  for (const s of servers) s.child.kill('SIGKILL');
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('the atelier CLI, as a new user runs it', () => {
+  let key = '';
+
+  it('keys create prints the key alone on the last line', () => {
+    const res = runCli(['keys', 'create', '--name', 'demo', '--data-dir', dataDir]);
+    expect(res.status).toBe(0);
+    const lines = res.stdout.trimEnd().split('\n');
+    key = lines[lines.length - 1]!;
+    expect(key).toMatch(/^atl_[A-Za-z0-9]{40,}$/);
+  });
+
+  it('keys list never shows the key', () => {
+    const res = runCli(['keys', 'list', '--data-dir', dataDir]);
+    expect(res.status).toBe(0);
+    expect(res.stdout).toContain('demo');
+    expect(res.stdout).not.toContain(key);
+  });
+
+  it('serve --port 0 serves the official client: a 1536x1024 WebP and a masked edit', async () => {
+    const server = await startServe(['--port', '0', '--data-dir', dataDir]);
+    servers.push(server);
+    expect(server.output()).toMatch(/Offline simulator/);
+    const client = new OpenAI({ apiKey: key, baseURL: `${server.url}/v1`, maxRetries: 0 });
+
+    const gen = await client.images.generate({
+      model: 'image-model-2',
+      prompt: 'a red tram in the rain',
+      size: '1536x1024',
+      output_format: 'webp',
+    });
+    const image = await decodeB64(gen.data![0]!.b64_json!);
+    expect([image.width, image.height, image.format]).toEqual([1536, 1024, 'webp']);
+
+    const source = await stripedPng(1024, 1024);
+    const hole = { x: 100, y: 600, w: 300, h: 250 };
+    const edit = await client.images.edit({
+      model: 'image-model-2',
+      prompt: 'a cat on the sill',
+      image: await toFile(source, 'room.png'),
+      mask: await toFile(await rectMask(1024, 1024, hole), 'mask.png'),
+    });
+    const edited = await decodeB64(edit.data![0]!.b64_json!);
+    const diff = diffByRegion(
+      await sharp(source).ensureAlpha().raw().toBuffer(),
+      edited.pixels,
+      1024,
+      hole,
+    );
+    expect(diff.outside).toBe(0);
+    expect(diff.inside).toBeGreaterThan(0);
+
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+  });
+
+  it('SIGTERM lets an in-flight request finish before exiting', async () => {
+    // A slow simulator makes the request still be running when the signal arrives.
+    const server = await startServe([
+      '--port',
+      '0',
+      '--data-dir',
+      dataDir,
+      '--simulator-speed',
+      '1',
+    ]);
+    servers.push(server);
+    const client = new OpenAI({ apiKey: key, baseURL: `${server.url}/v1`, maxRetries: 0 });
+    const pending = client.images.generate({
+      model: 'image-model-2',
+      prompt: 'a slow sunrise',
+      size: '1024x1024',
+      quality: 'high',
+    });
+    // Signal only once the upstream call is under way.
+    await waitForSimulatorCall(server);
+    server.child.kill('SIGTERM');
+    const res = await pending;
+    expect(res.data).toHaveLength(1);
+    expect(await server.exited).toBe(0);
+    expect(server.output()).toContain('finishing in-flight requests');
+  });
+
+  it('rejects an unknown command and bad flags with a usage message', () => {
+    expect(runCli(['frobnicate']).status).toBe(2);
+    const res = runCli(['serve', '--port', 'eighty']);
+    expect(res.status).toBe(2);
+    expect(res.stderr).toContain('--port');
+  });
+});
+
+/** Polls the simulator's own call log (the signal that the upstream call has started). */
+async function waitForSimulatorCall(server: ServeProcess): Promise<void> {
+  const simUrl = /Offline simulator \(.*\) at (http:\/\/\S+)/.exec(server.output())![1]!;
+  for (;;) {
+    const { calls } = (await (await fetch(`${simUrl}/__sim/calls`)).json()) as { calls: unknown[] };
+    if (calls.length > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -1,0 +1,125 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { createFakeElectron, type FakeElectron } from './fakeElectron';
+
+const GATEWAY_URL = 'http://127.0.0.1:8787';
+
+let electron: FakeElectron;
+let closeGateway: ReturnType<typeof vi.fn<(graceMs?: number) => Promise<void>>>;
+let createGateway: ReturnType<typeof vi.fn>;
+
+beforeEach(() => {
+  vi.resetModules();
+  vi.stubEnv('ATELIER_DATA_DIR', '');
+  // Stand-in for `electron`: its binary cannot be downloaded or run here (see fakeElectron.ts).
+  electron = createFakeElectron();
+  vi.doMock('electron', () => electron);
+  // Stand-in for the gateway: main only composes it, and the real gateway has its own tests
+  // over real HTTP (test/gateway). Here we check what main asks of it, and in which order.
+  closeGateway = vi.fn(async (_graceMs?: number) => {});
+  createGateway = vi.fn(async () => ({
+    url: GATEWAY_URL,
+    listen: vi.fn(async () => GATEWAY_URL),
+    close: closeGateway,
+  }));
+  vi.doMock('../../src/gateway', () => ({ createGateway }));
+});
+
+/** Runs the composition root (src/main/index.ts) as Electron would, and waits for startup. */
+async function startMain() {
+  const { started } = await import('../../src/main/index');
+  await started;
+}
+
+describe('startup', () => {
+  it('starts the gateway on 127.0.0.1 in userData, then opens the window on its URL', async () => {
+    await startMain();
+    expect(createGateway).toHaveBeenCalledOnce();
+    const config = createGateway.mock.calls[0]?.[0] as Record<string, unknown>;
+    expect(config).toMatchObject({ host: '127.0.0.1', port: 8787, dataDir: '/fake/userData' });
+    expect(config.staticDir).toMatch(/[/\\]renderer$/);
+    expect(electron.app.getPath).toHaveBeenCalledWith('userData');
+
+    const window = electron.windows[0]!;
+    expect(window.loadURL).toHaveBeenCalledWith(GATEWAY_URL);
+    expect(window.options.webPreferences).toMatchObject({
+      preload: expect.stringMatching(/[/\\]preload[/\\]index\.cjs$/),
+    });
+    expect([...electron.ipcHandlers.keys()].sort()).toEqual([
+      'atelier:reveal-in-folder',
+      'atelier:save-file',
+    ]);
+    expect(electron.trays[0]?.toolTip).toContain(GATEWAY_URL);
+  });
+
+  it('uses ATELIER_DATA_DIR when set, like the CLI', async () => {
+    vi.stubEnv('ATELIER_DATA_DIR', '/data/atelier');
+    await startMain();
+    expect(createGateway.mock.calls[0]?.[0]).toMatchObject({ dataDir: '/data/atelier' });
+  });
+});
+
+describe('single instance', () => {
+  it('quits without starting anything when another instance holds the lock', async () => {
+    electron.app.hasLock = false;
+    await startMain();
+    expect(electron.app.quit).toHaveBeenCalled();
+    expect(createGateway).not.toHaveBeenCalled();
+    expect(electron.windows).toHaveLength(0);
+  });
+
+  it('focuses the existing window when a second instance starts', async () => {
+    await startMain();
+    const window = electron.windows[0]!;
+    window.minimized = true;
+    electron.app.emit('second-instance', {}, [], '/');
+    expect(window.restore).toHaveBeenCalled();
+    expect(window.focus).toHaveBeenCalled();
+    expect(electron.windows).toHaveLength(1);
+  });
+});
+
+describe('quitting', () => {
+  it('closes the gateway before the process exits', async () => {
+    let finishClose!: () => void;
+    closeGateway.mockImplementationOnce(() => new Promise<void>((r) => (finishClose = r)));
+    await startMain();
+
+    electron.app.quit();
+    expect(closeGateway).toHaveBeenCalledExactlyOnceWith(5_000);
+    expect(electron.app.exit).not.toHaveBeenCalled();
+    expect(electron.trays[0]?.toolTip).toContain('Stopping');
+
+    electron.app.quit(); // a second request while stopping does not close twice
+    expect(closeGateway).toHaveBeenCalledOnce();
+
+    finishClose();
+    expect(await electron.app.exited).toBe(0);
+  });
+
+  it('still exits, with status 1, when the gateway fails to close', async () => {
+    closeGateway.mockRejectedValueOnce(new Error('disk gone'));
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    await startMain();
+    electron.app.quit();
+    expect(await electron.app.exited).toBe(1);
+  });
+
+  it('quits when the last window closes (except on macOS)', async () => {
+    await startMain();
+    electron.app.emit('window-all-closed');
+    if (process.platform === 'darwin') expect(electron.app.quit).not.toHaveBeenCalled();
+    else expect(electron.app.quit).toHaveBeenCalled();
+  });
+
+  it('exits with status 1 when the gateway cannot start', async () => {
+    createGateway.mockRejectedValueOnce(new Error('port in use'));
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    await startMain();
+    expect(electron.app.exit).toHaveBeenCalledWith(1);
+    expect(electron.dialog.showErrorBox).toHaveBeenCalledWith(
+      'Atelier could not start',
+      'port in use',
+    );
+    expect(electron.windows).toHaveLength(0);
+  });
+});

@@ -1,0 +1,194 @@
+import { createHash, randomBytes } from 'node:crypto';
+import sharp from 'sharp';
+import { decodeJwt, AUTH_CLAIMS } from '../../src/simulator';
+import type { Simulator } from '../../src/simulator';
+
+/** Helpers for the simulator's own tests: real HTTP, real SSE parsing, real image decoding. */
+
+export const API_KEY = 'sk-test-simulator';
+
+export async function postJson(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = { authorization: `Bearer ${API_KEY}` },
+): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+export interface SseEvent {
+  event: string;
+  data: Record<string, unknown>;
+}
+
+/** Reads a whole SSE body and splits it the way the SDKs do: blank-line separated blocks. */
+export async function readSse(response: Response): Promise<SseEvent[]> {
+  const text = await response.text();
+  return text
+    .split('\n\n')
+    .filter((block) => block.trim() !== '')
+    .map((block) => {
+      const lines = block.split('\n');
+      const event = lines.find((l) => l.startsWith('event: '))?.slice(7) ?? '';
+      const data = lines
+        .filter((l) => l.startsWith('data: '))
+        .map((l) => l.slice(6))
+        .join('\n');
+      return { event, data: JSON.parse(data) as Record<string, unknown> };
+    });
+}
+
+export interface Decoded {
+  format: string | undefined;
+  width: number;
+  height: number;
+  channels: number;
+  raw: Buffer;
+}
+
+/** Decodes base64 image bytes to RGB so pixels can be compared across formats. */
+export async function decode(b64: string): Promise<Decoded> {
+  const bytes = Buffer.from(b64, 'base64');
+  const meta = await sharp(bytes).metadata();
+  const { data, info } = await sharp(bytes)
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return {
+    format: meta.format,
+    width: info.width,
+    height: info.height,
+    channels: info.channels,
+    raw: data,
+  };
+}
+
+/** Mean absolute difference per channel value, 0..255. */
+export function meanDiff(a: Buffer, b: Buffer): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i += 1) sum += Math.abs(a[i]! - b[i]!);
+  return sum / a.length;
+}
+
+/** A deterministic test picture: horizontal and vertical ramps, so every pixel is distinct-ish. */
+export async function testPicture(
+  width: number,
+  height: number,
+  format: 'png' | 'jpeg' = 'png',
+): Promise<Buffer> {
+  const raw = Buffer.alloc(width * height * 3);
+  for (let y = 0; y < height; y += 1) {
+    for (let x = 0; x < width; x += 1) {
+      const o = (y * width + x) * 3;
+      raw[o] = (x * 255) / width;
+      raw[o + 1] = (y * 255) / height;
+      raw[o + 2] = ((x + y) * 7) % 256;
+    }
+  }
+  const image = sharp(raw, { raw: { width, height, channels: 3 } });
+  return format === 'png' ? image.png().toBuffer() : image.jpeg().toBuffer();
+}
+
+/** An RGBA mask, opaque everywhere except the given rectangle (fully transparent: to be edited). */
+export async function rectMask(
+  width: number,
+  height: number,
+  hole: { left: number; top: number; width: number; height: number },
+): Promise<Buffer> {
+  const raw = Buffer.alloc(width * height * 4, 255);
+  for (let y = hole.top; y < hole.top + hole.height; y += 1) {
+    for (let x = hole.left; x < hole.left + hole.width; x += 1) raw[(y * width + x) * 4 + 3] = 0;
+  }
+  return sharp(raw, { raw: { width, height, channels: 4 } })
+    .png()
+    .toBuffer();
+}
+
+export interface Login {
+  accessToken: string;
+  refreshToken: string;
+  idToken: string;
+  accountId: string;
+  planType: string;
+  expiresIn: number;
+}
+
+export const CLIENT_ID = 'app_test_client';
+export const REDIRECT_URI = 'http://localhost:1455/auth/callback';
+
+export function pkcePair(): { verifier: string; challenge: string } {
+  const verifier = randomBytes(64).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+/** Runs the authorization code flow with PKCE and returns the code from the redirect. */
+export async function authorize(
+  sim: Simulator,
+  challenge: string,
+  extra: Record<string, string> = {},
+): Promise<string> {
+  const query = new URLSearchParams({
+    response_type: 'code',
+    client_id: CLIENT_ID,
+    redirect_uri: REDIRECT_URI,
+    scope: 'openid profile email offline_access',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state: 'st-123',
+    ...extra,
+  });
+  const response = await fetch(`${sim.url}/oauth/authorize?${query}`, { redirect: 'manual' });
+  if (response.status !== 302) throw new Error(`authorize answered ${response.status}`);
+  const location = new URL(response.headers.get('location')!);
+  if (location.searchParams.get('state') !== 'st-123') throw new Error('state not echoed');
+  return location.searchParams.get('code')!;
+}
+
+export function tokenForm(fields: Record<string, string>): RequestInit {
+  return {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+  };
+}
+
+export function toLogin(body: Record<string, unknown>): Login {
+  const claims = decodeJwt(String(body.id_token))[AUTH_CLAIMS] as Record<string, string>;
+  return {
+    accessToken: String(body.access_token),
+    refreshToken: String(body.refresh_token),
+    idToken: String(body.id_token),
+    accountId: claims.chatgpt_account_id!,
+    planType: claims.chatgpt_plan_type!,
+    expiresIn: Number(body.expires_in),
+  };
+}
+
+export async function login(sim: Simulator, extra: Record<string, string> = {}): Promise<Login> {
+  const { verifier, challenge } = pkcePair();
+  const code = await authorize(sim, challenge, extra);
+  const response = await fetch(
+    `${sim.url}/oauth/token`,
+    tokenForm({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT_URI,
+      client_id: CLIENT_ID,
+      code_verifier: verifier,
+    }),
+  );
+  if (response.status !== 200)
+    throw new Error(`token exchange answered ${response.status}: ${await response.text()}`);
+  return toLogin((await response.json()) as Record<string, unknown>);
+}
+
+export function subscriptionHeaders(auth: Login): Record<string, string> {
+  return {
+    authorization: `Bearer ${auth.accessToken}`,
+    'chatgpt-account-id': auth.accountId,
+    originator: 'atelier-test',
+  };
+}

@@ -1,0 +1,140 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import OpenAI from 'openai';
+import { createGateway, type Gateway } from '../../src/gateway';
+import { databasePath } from '../../src/gateway/dataDir';
+import { openDatabase, type Db } from '../../src/gateway/storage/db';
+import { createKeysRepository } from '../../src/gateway/storage/keysRepository';
+
+export interface TestGateway {
+  gateway: Gateway;
+  url: string;
+  key: string;
+  dataDir: string;
+  /** A second connection to the gateway's real SQLite file, for checking usage records. */
+  db: Db;
+  client: OpenAI;
+  simUrl: string;
+  newKey(name?: string): { key: string; id: string };
+  close(): Promise<void>;
+}
+
+export function tempDir(prefix = 'atelier-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** A real gateway on a free loopback port with the built-in simulator at full speed. */
+export async function startTestGateway(
+  opts: { allowedOrigins?: string[] } = {},
+): Promise<TestGateway> {
+  const dataDir = tempDir();
+  const db = openDatabase(databasePath(dataDir));
+  const keys = createKeysRepository(db);
+  const { key } = keys.create({ name: 'test', group: 'default' });
+  const logs: string[] = [];
+  const gateway = await createGateway({
+    host: '127.0.0.1',
+    port: 0,
+    dataDir,
+    simulatorSpeed: 0,
+    allowedOrigins: opts.allowedOrigins,
+    log: (line) => logs.push(line),
+  });
+  const url = await gateway.listen();
+  const client = new OpenAI({ apiKey: key, baseURL: `${url}/v1`, maxRetries: 0, timeout: 60_000 });
+  return {
+    gateway,
+    url,
+    key,
+    dataDir,
+    db,
+    client,
+    simUrl: gateway.simulator!.url,
+    newKey(name = 'extra') {
+      const created = keys.create({ name, group: 'default' });
+      return { key: created.key, id: created.record.id };
+    },
+    async close() {
+      await gateway.close(1_000);
+      db.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Scripts the simulator's next replies (its control API over HTTP). */
+export async function scriptFaults(
+  simUrl: string,
+  faults: Array<Record<string, unknown>>,
+): Promise<void> {
+  const res = await fetch(`${simUrl}/__sim/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ faults }),
+  });
+  if (!res.ok) throw new Error(`scripting faults failed: ${res.status} ${await res.text()}`);
+}
+
+export async function clearFaults(simUrl: string): Promise<void> {
+  await fetch(`${simUrl}/__sim/faults`, { method: 'DELETE' });
+}
+
+export interface UsageRow {
+  request_id: string;
+  endpoint: string;
+  model: string | null;
+  size: string | null;
+  delivered_size: string | null;
+  quality: string | null;
+  output_format: string | null;
+  n: number;
+  stream: number;
+  status: number;
+  error_code: string | null;
+  input_tokens: number;
+  input_text_tokens: number;
+  input_image_tokens: number;
+  output_tokens: number;
+  output_text_tokens: number;
+  output_image_tokens: number;
+  total_tokens: number;
+  images: number;
+  latency_ms: number;
+  upstream_account_id: string | null;
+  group_name: string | null;
+  user: string | null;
+  api_key_id: string | null;
+  cost_micros: number;
+}
+
+/**
+ * The usage record of a request. Records are written when the response has closed, which can be
+ * a moment after the client has read it: this waits for the gateway's `usage` event.
+ */
+export async function usageRow(t: TestGateway, requestId: string): Promise<UsageRow> {
+  const read = () =>
+    t.db.prepare('SELECT * FROM usage_records WHERE request_id = ?').get(requestId) as
+      UsageRow | undefined;
+  const existing = read();
+  if (existing) return existing;
+  await new Promise<void>((resolve) => {
+    const onUsage = (id: string) => {
+      if (id !== requestId) return;
+      t.gateway.events.off('usage', onUsage);
+      resolve();
+    };
+    t.gateway.events.on('usage', onUsage);
+    // The record may have landed between the read above and the subscription.
+    if (read()) onUsage(requestId);
+  });
+  return read()!;
+}
+
+export function usageCount(db: Db, requestId: string): number {
+  return (
+    db.prepare('SELECT COUNT(*) AS c FROM usage_records WHERE request_id = ?').get(requestId) as {
+      c: number;
+    }
+  ).c;
+}
