@@ -14,7 +14,7 @@ export function CopyField({ label, value }: CopyFieldProps) {
       <label htmlFor={id}>{label}</label>
       <div className="copy-row">
         <input id={id} readOnly value={value} onFocus={(e) => e.currentTarget.select()} />
-        <CopyButton text={value} label={`Copy ${label.toLowerCase()}`} />
+        <CopyButton text={value} label={`Copy: ${label}`} />
       </div>
     </div>
   );

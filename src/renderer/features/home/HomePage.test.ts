@@ -17,10 +17,10 @@ const render = (status: GatewayStatus) => renderToStaticMarkup(createElement(Hom
 describe('HomePage', () => {
   it('shows the address, the simulator badge and how to make a key', () => {
     const html = render(SIMULATED);
-    expect(html).toContain('value="http://127.0.0.1:8787"');
+    expect(html).toContain('value="http://127.0.0.1:8787/v1"');
     expect(html).toContain('Offline simulator');
     expect(html).toContain('npx atelier keys create --name NAME');
-    expect(html).toContain('aria-label="Copy gateway address"');
+    expect(html).toContain('aria-label="Copy: Base URL for OpenAI clients"');
     // Rendered outside Electron, as in a plain browser: no window.atelier.
     expect(html).toContain('Web studio');
   });

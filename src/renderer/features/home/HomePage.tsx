@@ -32,14 +32,14 @@ export function HomePage({ status }: { status: GatewayStatus }) {
 
         <section className="panel" aria-labelledby="address-heading">
           <h2 id="address-heading">Gateway</h2>
-          <CopyField label="Gateway address" value={status.address} />
+          <CopyField label="Base URL for OpenAI clients" value={`${status.address}/v1`} />
         </section>
 
         <section className="panel" aria-labelledby="call-heading">
           <h2 id="call-heading">How to call it</h2>
           <p>
-            Any OpenAI-compatible client works: point its base URL at the gateway address and send
-            your key as a bearer token.
+            Any OpenAI-compatible client works: set its base URL to the address above (it ends in{' '}
+            <code>/v1</code>) and send your key as a bearer token.
           </p>
           <CodeBlock label="Example request" code={curlSnippet(status.address)} />
           <p className="hint">
