@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, startServe, type ServeProcess } from '../support/cli';
 import { tempDir } from '../support/gateway';
-import { decodeB64, diffByRegion, rectMask, stripedPng } from '../support/images';
+import { decodeB64, diffByRegion, rectMask, testPicture } from '../support/images';
 
 const dataDir = tempDir('atelier-cli-');
 const servers: ServeProcess[] = [];
@@ -46,8 +46,8 @@ describe('the atelier CLI, as a new user runs it', () => {
     const image = await decodeB64(gen.data![0]!.b64_json!);
     expect([image.width, image.height, image.format]).toEqual([1536, 1024, 'webp']);
 
-    const source = await stripedPng(1024, 1024);
-    const hole = { x: 100, y: 600, w: 300, h: 250 };
+    const source = await testPicture(1024, 1024);
+    const hole = { left: 100, top: 600, width: 300, height: 250 };
     const edit = await client.images.edit({
       model: 'image-model-2',
       prompt: 'a cat on the sill',

@@ -1,19 +1,19 @@
 import { toFile } from 'openai';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeB64, diffByRegion, rectMask, stripedPng } from '../support/images';
+import { decodeB64, diffByRegion, rectMask, testPicture } from '../support/images';
 import { startTestGateway, usageRow, type TestGateway } from '../support/gateway';
 
 let t: TestGateway;
 let source: Buffer;
 const W = 1024;
 const H = 1024;
-const hole = { x: 256, y: 384, w: 320, h: 200 };
+const hole = { left: 256, top: 384, width: 320, height: 200 };
 let mask: Buffer;
 
 beforeAll(async () => {
   t = await startTestGateway();
-  source = await stripedPng(W, H);
+  source = await testPicture(W, H);
   mask = await rectMask(W, H, hole);
 });
 afterAll(async () => {
@@ -43,7 +43,7 @@ describe('POST /v1/images/edits', () => {
   });
 
   it('accepts several references as image[] and sniffs formats from bytes, not MIME types', async () => {
-    const second = await sharp(await stripedPng(512, 512))
+    const second = await sharp(await testPicture(512, 512))
       .jpeg()
       .toBuffer();
     const res = await t.client.images.edit({
@@ -93,7 +93,7 @@ describe('POST /v1/images/edits', () => {
   });
 
   it('rejects a mask of other dimensions, naming the mismatch', async () => {
-    const small = await rectMask(512, 512, { x: 0, y: 0, w: 10, h: 10 });
+    const small = await rectMask(512, 512, { left: 0, top: 0, width: 10, height: 10 });
     const err = await t.client.images
       .edit({
         model: 'image-model-2',

@@ -60,9 +60,9 @@ describe('POST /v1/images/edits', () => {
       for (let x = 0; x < 1024; x += 1) {
         const o = (y * 1024 + x) * 3;
         const same =
-          out.raw[o] === original[o] &&
-          out.raw[o + 1] === original[o + 1] &&
-          out.raw[o + 2] === original[o + 2];
+          out.pixels[o] === original[o] &&
+          out.pixels[o + 1] === original[o + 1] &&
+          out.pixels[o + 2] === original[o + 2];
         if (inHole(x, y)) insideChanged += same ? 0 : 1;
         else outsideDifferent += same ? 0 : 1;
       }
@@ -91,7 +91,7 @@ describe('POST /v1/images/edits', () => {
     const original = await sharp(input).raw().toBuffer();
     let changed = 0;
     for (let i = 0; i < original.length; i += 3)
-      if (Math.abs(out.raw[i]! - original[i]!) > 8) changed += 1;
+      if (Math.abs(out.pixels[i]! - original[i]!) > 8) changed += 1;
     expect(changed).toBeGreaterThan(original.length / 3 / 4);
   });
 

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import sharp from 'sharp';
 import { decodeJwt, AUTH_CLAIMS } from '../../src/simulator';
 import type { Simulator } from '../../src/simulator';
+import { decodeB64 } from '../support/images';
 
 /** Helpers for the simulator's own tests: real HTTP, real SSE parsing, real image decoding. */
 
@@ -41,71 +41,10 @@ export async function readSse(response: Response): Promise<SseEvent[]> {
     });
 }
 
-export interface Decoded {
-  format: string | undefined;
-  width: number;
-  height: number;
-  channels: number;
-  raw: Buffer;
-}
+export { meanDiff, rectMask, testPicture } from '../support/images';
 
-/** Decodes base64 image bytes to RGB so pixels can be compared across formats. */
-export async function decode(b64: string): Promise<Decoded> {
-  const bytes = Buffer.from(b64, 'base64');
-  const meta = await sharp(bytes).metadata();
-  const { data, info } = await sharp(bytes)
-    .removeAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return {
-    format: meta.format,
-    width: info.width,
-    height: info.height,
-    channels: info.channels,
-    raw: data,
-  };
-}
-
-/** Mean absolute difference per channel value, 0..255. */
-export function meanDiff(a: Buffer, b: Buffer): number {
-  let sum = 0;
-  for (let i = 0; i < a.length; i += 1) sum += Math.abs(a[i]! - b[i]!);
-  return sum / a.length;
-}
-
-/** A deterministic test picture: horizontal and vertical ramps, so every pixel is distinct-ish. */
-export async function testPicture(
-  width: number,
-  height: number,
-  format: 'png' | 'jpeg' = 'png',
-): Promise<Buffer> {
-  const raw = Buffer.alloc(width * height * 3);
-  for (let y = 0; y < height; y += 1) {
-    for (let x = 0; x < width; x += 1) {
-      const o = (y * width + x) * 3;
-      raw[o] = (x * 255) / width;
-      raw[o + 1] = (y * 255) / height;
-      raw[o + 2] = ((x + y) * 7) % 256;
-    }
-  }
-  const image = sharp(raw, { raw: { width, height, channels: 3 } });
-  return format === 'png' ? image.png().toBuffer() : image.jpeg().toBuffer();
-}
-
-/** An RGBA mask, opaque everywhere except the given rectangle (fully transparent: to be edited). */
-export async function rectMask(
-  width: number,
-  height: number,
-  hole: { left: number; top: number; width: number; height: number },
-): Promise<Buffer> {
-  const raw = Buffer.alloc(width * height * 4, 255);
-  for (let y = hole.top; y < hole.top + hole.height; y += 1) {
-    for (let x = hole.left; x < hole.left + hole.width; x += 1) raw[(y * width + x) * 4 + 3] = 0;
-  }
-  return sharp(raw, { raw: { width, height, channels: 4 } })
-    .png()
-    .toBuffer();
-}
+/** Decodes to RGB so pixels compare across formats. */
+export const decode = (b64: string) => decodeB64(b64, 'rgb');
 
 export interface Login {
   accessToken: string;
