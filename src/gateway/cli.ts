@@ -1,3 +1,4 @@
+import { runAccountsCommand } from './cli/accounts';
 import { runKeysCommand } from './cli/keys';
 import { processIo, type CliIo } from './cli/io';
 import { runPricesCommand } from './cli/prices';
@@ -10,6 +11,8 @@ usage:
   atelier serve [--host 127.0.0.1] [--port 8787] [--data-dir DIR]   run the gateway and the web studio
   atelier keys create --name NAME [--group G] [--data-dir DIR]      make an API key (printed once)
   atelier keys list | disable ID | enable ID | delete ID
+  atelier accounts list | add-key | add-simulator | set | enable | disable | remove
+                                                                     upstream accounts (secrets in the OS keychain)
   atelier prices list | set MODEL --image-output 30 ...             the price table used for cost
 
 Data lives in the platform's app-data folder unless --data-dir or ATELIER_DATA_DIR says otherwise.`;
@@ -23,6 +26,8 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
       return runKeysCommand(rest, io);
     case 'prices':
       return runPricesCommand(rest, io);
+    case 'accounts':
+      return runAccountsCommand(rest, io);
     case '--version':
     case '-v':
       io.stdout(VERSION);

@@ -1,3 +1,5 @@
+import type { SecretStore } from './secrets/types';
+
 /** Everything a gateway instance needs, resolved by its entry point (CLI or Electron main). */
 export interface GatewayConfig {
   host: string;
@@ -16,6 +18,8 @@ export interface GatewayConfig {
   upstreamApiKey?: string;
   /** Simulator latency multiplier when the gateway starts it (0 = no artificial delay). */
   simulatorSpeed?: number;
+  /** The secret store; by default the OS keychain, opened on first use (tests inject their own). */
+  secrets?: SecretStore;
   /** Where log lines go; defaults to stderr. Never receives secrets. */
   log?: (line: string) => void;
 }

@@ -7,7 +7,22 @@ import { startSimulator, type Simulator } from '../simulator';
 import { costMicros } from './billing/cost';
 import type { GatewayConfig } from './config';
 import { databasePath } from './dataDir';
-import { singleUpstreamPool, type UpstreamPool } from './dispatch/pool';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createAccountsRepository } from './accounts/repository';
+import { BUILTIN, type AccountRecord } from './accounts/types';
+import type { Dispatcher } from './dispatch/dispatchCall';
+import { createUpstreamPool } from './dispatch/pool';
+import { DEFAULT_RETRIES, RetryBudget } from './dispatch/retryPolicy';
+import { Scheduler } from './dispatch/scheduler';
+import { API_KEY_MAX_PIXELS } from './dispatch/weights';
+import { createTokenManager } from './oauth';
+import { openSecretStore, readAccountSecret } from './secrets';
+import { createSubscriptionUpstream } from './upstream/subscription';
+import type { SecretStore } from './secrets/types';
+import { SETTINGS } from './settings';
+import { createSettingsRepository } from './storage/settingsRepository';
+import { UpstreamError } from './upstream/errors';
+import type { ImageUpstream } from './upstream/types';
 import { createApp } from './http/app';
 import { allowedHosts } from './http/hostGuard';
 import { openDatabase } from './storage/db';
@@ -37,6 +52,38 @@ export interface Gateway {
 
 const DEFAULT_SHUTDOWN_GRACE_MS = 30_000;
 
+/** The account that serves while none is configured: the simulator, or a forced upstream URL. */
+function implicitAccount(config: GatewayConfig, simulator: Simulator | null): AccountRecord | null {
+  const common = {
+    tier: 'api',
+    groupName: '*',
+    capacity: 16,
+    enabled: true,
+    modelMap: {},
+    maxPixels: API_KEY_MAX_PIXELS,
+    issuer: null,
+    bridgeModel: null,
+    upstreamAccountId: null,
+    secretName: null,
+    disabledReason: null,
+    cooldownUntil: null,
+    cooldownReason: null,
+    createdAt: 0,
+  };
+  if (config.upstreamBaseUrl) {
+    return {
+      ...common,
+      id: 'upstream',
+      name: new URL(config.upstreamBaseUrl).host,
+      kind: 'api_key',
+      baseUrl: config.upstreamBaseUrl,
+    };
+  }
+  return simulator
+    ? { ...common, id: 'simulator', name: 'Offline simulator', kind: 'simulator', baseUrl: BUILTIN }
+    : null;
+}
+
 export async function createGateway(config: GatewayConfig): Promise<Gateway> {
   const log = config.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const now = () => Date.now();
@@ -44,6 +91,8 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
   const keys = createKeysRepository(db);
   const usage = createUsageRepository(db);
   const prices = createPricesRepository(db);
+  const accounts = createAccountsRepository(db);
+  const settings = createSettingsRepository(db);
   // One connection pool for all upstream calls. Timeouts are per request (they depend on size),
   // and the connection itself never times a long image out.
   const dispatcher = new Agent({
@@ -53,38 +102,100 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     bodyTimeout: 0,
   });
 
-  let simulator: Simulator | null = null;
-  let pool: UpstreamPool;
-  if (config.upstreamBaseUrl) {
-    pool = singleUpstreamPool(
-      createApiKeyUpstream(
-        {
-          id: 'upstream',
-          name: new URL(config.upstreamBaseUrl).host,
-          kind: 'api_key',
-          baseUrl: config.upstreamBaseUrl,
-          credential: config.upstreamApiKey ?? '',
-          modelMap: {},
-        },
+  // The built-in simulator runs whenever no external upstream URL is forced: it serves while no
+  // account is configured, and backs accounts of kind 'simulator'.
+  const simulator = config.upstreamBaseUrl
+    ? null
+    : await startSimulator({ speed: config.simulatorSpeed ?? 1 });
+  const fallback = implicitAccount(config, simulator);
+  let secrets: Promise<SecretStore> | null = null;
+  const secretStore = () =>
+    (secrets ??= config.secrets
+      ? Promise.resolve(config.secrets)
+      : openSecretStore({ dataDir: config.dataDir, env: process.env }));
+
+  const makeUpstream = async (account: AccountRecord): Promise<ImageUpstream> => {
+    const base = {
+      id: account.id,
+      name: account.name,
+      kind: account.kind,
+      modelMap: account.modelMap,
+    };
+    if (account.kind === 'simulator' || account.baseUrl === BUILTIN) {
+      if (!simulator)
+        throw new Error(
+          'the built-in simulator is not running (an external upstream URL was forced)',
+        );
+      // Each simulated account has its own key, so the simulator can tell accounts apart.
+      return createApiKeyUpstream(
+        { ...base, baseUrl: `${simulator.url}/v1`, credential: `sim-${account.id}` },
         { dispatcher, now },
-      ),
-    );
-  } else {
-    simulator = await startSimulator({ speed: config.simulatorSpeed ?? 1 });
-    pool = singleUpstreamPool(
-      createApiKeyUpstream(
-        {
-          id: 'simulator',
-          name: 'Offline simulator',
-          kind: 'simulator',
-          baseUrl: `${simulator.url}/v1`,
-          credential: 'sk-sim-local',
-          modelMap: {},
-        },
+      );
+    }
+    if (account.id === fallback?.id) {
+      return createApiKeyUpstream(
+        { ...base, baseUrl: account.baseUrl, credential: config.upstreamApiKey ?? '' },
         { dispatcher, now },
-      ),
+      );
+    }
+    const secret = account.secretName
+      ? await readAccountSecret(await secretStore(), account.secretName)
+      : null;
+    if (account.kind === 'api_key') {
+      if (secret?.type !== 'api_key')
+        throw new UpstreamError({
+          kind: 'unauthorized',
+          message: 'no API key stored in the keychain for this account',
+        });
+      return createApiKeyUpstream(
+        { ...base, baseUrl: account.baseUrl, credential: secret.apiKey },
+        { dispatcher, now },
+      );
+    }
+    if (!account.upstreamAccountId) {
+      throw new UpstreamError({
+        kind: 'unauthorized',
+        message: 'the account has no chatgpt-account-id: sign in again with atelier accounts login',
+      });
+    }
+    const tokens = createTokenManager({
+      account: {
+        id: account.id,
+        name: account.name,
+        issuer: account.issuer,
+        secretName: account.secretName,
+      },
+      secrets: await secretStore(),
+      now,
+      log,
+      // A refresh token that expired or was revoked needs a person: say what to do.
+      onPermanentFailure: (reason) =>
+        accounts.update(account.id, {
+          disabledReason: `sign-in no longer valid (${reason}); run: atelier accounts login --name ${account.name}`,
+        }),
+    });
+    return createSubscriptionUpstream(
+      {
+        ...base,
+        baseUrl: account.baseUrl,
+        credential: '',
+        upstreamAccountId: account.upstreamAccountId,
+        bridgeModel: account.bridgeModel ?? settings.get(SETTINGS.bridgeModel),
+      },
+      { dispatcher, now, tokens },
     );
-  }
+  };
+
+  const pool = createUpstreamPool({ accounts, fallback, makeUpstream, now, log });
+  const scheduler = new Scheduler({ maxWaitMs: 30_000, maxQueue: 256, headPriorityMs: 2_000 });
+  const dispatch: Dispatcher = {
+    pool,
+    scheduler,
+    retries: DEFAULT_RETRIES,
+    budget: new RetryBudget(DEFAULT_RETRIES, now),
+    now,
+    sleep: (ms, signal) => sleep(ms, undefined, { signal }),
+  };
 
   const events = new EventEmitter<{ usage: [requestId: string] }>();
   const writeUsage = (draft: UsageDraft, final: FinalStatus) => {
@@ -124,7 +235,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       apiKeyId: draft.apiKeyId,
       costMicros: cost,
       priceModel: draft.parts.map((p) => p.model).join(',') || null,
-      fallbackStep: null,
+      fallbackStep: draft.fallbackStep,
     });
     events.emit('usage', draft.requestId);
   };
@@ -137,11 +248,23 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${p}`;
 
   const app = createApp({
-    pool,
+    dispatcher: dispatch,
+    policy: {
+      strictDelivery: () => settings.get(SETTINGS.strictDelivery),
+      ladderForAll: () => settings.get(SETTINGS.fallbackLadder),
+    },
+    injectImageTool: () => settings.get(SETTINGS.injectImageTool),
     keys: {
       authenticate: (presented) => {
         const record = keys.authenticate(presented);
-        return record ? { id: record.id, group: record.group } : null;
+        return record
+          ? {
+              id: record.id,
+              group: record.group,
+              fallbackLadder: record.fallbackLadder,
+              concurrencyLimit: record.concurrencyLimit,
+            }
+          : null;
       },
       touch: (id, at) => keys.touch(id, at),
     },
@@ -150,7 +273,10 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     textModels: () => DEFAULT_TEXT_MODELS,
     allowedHosts: () => hosts,
     ownOrigins: () => origins,
-    allowedOrigins: () => config.allowedOrigins ?? [],
+    allowedOrigins: () => [
+      ...(config.allowedOrigins ?? []),
+      ...settings.get(SETTINGS.allowedOrigins),
+    ],
     status: () => ({
       name: 'Atelier',
       version: VERSION,

@@ -7,9 +7,13 @@ function unauthorized(message: string, code: string | null): SimHttpError {
   return new SimHttpError(401, 'invalid_request_error', code, message);
 }
 
-/** API-key routes accept any non-empty bearer, except tokens revoked through the control API. */
+/**
+ * API-key routes accept any non-empty bearer, except tokens revoked through the control API. The
+ * key stands for the account: faults can target it with `match.accountId` and the call log shows it.
+ */
 export function requireApiKey(ctx: Ctx): string {
   const token = bearerToken(ctx.req);
+  if (ctx.call && token) ctx.call.accountId = token;
   if (!token) {
     throw unauthorized(
       "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth.",

@@ -18,7 +18,9 @@ export interface FaultRequest {
  * downgrade, a mid-stream reset) are handed back to the handler.
  */
 export async function engageFault(ctx: Ctx, request: FaultRequest): Promise<Fault | undefined> {
-  const fault = ctx.state.faults.take({ ...request, path: ctx.url.pathname });
+  // API-key routes note their key as the account (auth.ts), so faults can target one account.
+  const accountId = request.accountId ?? ctx.call?.accountId;
+  const fault = ctx.state.faults.take({ ...request, accountId, path: ctx.url.pathname });
   if (!fault) return undefined;
   if (ctx.call) ctx.call.fault = fault.kind;
   switch (fault.kind) {

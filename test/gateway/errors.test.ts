@@ -209,8 +209,13 @@ describe('upstream failures', () => {
 
   const failures: Array<[string, Record<string, unknown>, string]> = [
     ['an upstream 500', { kind: 'http_error', status: 500 }, 'upstream_http_error'],
-    ['an upstream 503', { kind: 'http_error', status: 503 }, 'upstream_http_error'],
-    ['a connection reset', { kind: 'reset' }, 'upstream_network_error'],
+    // Transient failures are retried twice by the gateway: three in a row reach the caller.
+    [
+      'an upstream 503 three times',
+      { kind: 'http_error', status: 503, times: 3 },
+      'upstream_http_error',
+    ],
+    ['a connection reset three times', { kind: 'reset', times: 3 }, 'upstream_network_error'],
     ['no image in the reply', { kind: 'no_image' }, 'upstream_no_image'],
     ['a content refusal', { kind: 'refusal' }, 'upstream_refused'],
     ['a silently downgraded size', { kind: 'downgrade' }, 'upstream_size_mismatch'],
@@ -226,6 +231,39 @@ describe('upstream failures', () => {
       expect(row).toMatchObject({ status: 502, error_code: code });
     });
   }
+
+  it('retries a single transient failure inside the gateway: the caller sees 200', async () => {
+    await fetch(`${t.simUrl}/__sim/calls`, { method: 'DELETE' });
+    await scriptFaults(t.simUrl, [{ kind: 'http_error', status: 503 }]);
+    const res = await fetch(`${t.url}/v1/images/generations`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(base),
+    });
+    expect(res.status).toBe(200);
+    const { calls } = (await (await fetch(`${t.simUrl}/__sim/calls`)).json()) as {
+      calls: Array<{ status: number }>;
+    };
+    expect(calls.map((c) => c.status)).toEqual([503, 200]);
+  });
+
+  it('does not retry a plain 500 (spec 7.2 retries only 502/503/504 and transport failures)', async () => {
+    await fetch(`${t.simUrl}/__sim/calls`, { method: 'DELETE' });
+    await scriptFaults(t.simUrl, [{ kind: 'http_error', status: 500 }]);
+    expect((await generate(base)).status).toBe(502);
+    const { calls } = (await (await fetch(`${t.simUrl}/__sim/calls`)).json()) as {
+      calls: unknown[];
+    };
+    expect(calls).toHaveLength(1);
+  });
+
+  it('tells SDKs not to retry after the gateway has retried (no multiplied upstream calls)', async () => {
+    await scriptFaults(t.simUrl, [{ kind: 'http_error', status: 502, times: 3 }]);
+    const r = await generate(base);
+    expect(r.status).toBe(502);
+    expect(r.error).toMatchObject({ code: 'upstream_http_error' });
+    expect(r.headers.get('x-should-retry')).toBe('false');
+  });
 
   it('tells SDKs not to retry a refusal (their retry would not help)', async () => {
     await scriptFaults(t.simUrl, [{ kind: 'refusal' }]);

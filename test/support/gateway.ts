@@ -5,7 +5,7 @@ import OpenAI from 'openai';
 import { createGateway, type Gateway } from '../../src/gateway';
 import { databasePath } from '../../src/gateway/dataDir';
 import { openDatabase, type Db } from '../../src/gateway/storage/db';
-import { createKeysRepository } from '../../src/gateway/storage/keysRepository';
+import { createKeysRepository, type NewApiKey } from '../../src/gateway/storage/keysRepository';
 
 export interface TestGateway {
   gateway: Gateway;
@@ -16,7 +16,7 @@ export interface TestGateway {
   db: Db;
   client: OpenAI;
   simUrl: string;
-  newKey(name?: string): { key: string; id: string };
+  newKey(name?: string, opts?: Partial<NewApiKey>): { key: string; id: string };
   close(): Promise<void>;
 }
 
@@ -51,8 +51,8 @@ export async function startTestGateway(
     db,
     client,
     simUrl: gateway.simulator!.url,
-    newKey(name = 'extra') {
-      const created = keys.create({ name, group: 'default' });
+    newKey(name = 'extra', opts = {}) {
+      const created = keys.create({ name, group: 'default', ...opts });
       return { key: created.key, id: created.record.id };
     },
     async close() {
@@ -106,6 +106,7 @@ export interface UsageRow {
   user: string | null;
   api_key_id: string | null;
   cost_micros: number;
+  fallback_step: string | null;
 }
 
 /**

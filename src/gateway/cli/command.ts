@@ -8,6 +8,8 @@ export interface CommandIo {
   stdout(line: string): void;
   stderr(line: string): void;
   env: NodeJS.ProcessEnv;
+  /** All of standard input when it is piped; null when it is a terminal (nothing to read). */
+  readStdin?: () => Promise<string | null>;
 }
 
 /** A mistake the user can fix; its message is shown as is, without a stack. */

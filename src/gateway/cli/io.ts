@@ -4,6 +4,7 @@ export interface CliIo {
   stderr(line: string): void;
   env: NodeJS.ProcessEnv;
   onSignal(signal: NodeJS.Signals, handler: () => void): void;
+  readStdin?: () => Promise<string | null>;
 }
 
 export function processIo(): CliIo {
@@ -13,6 +14,12 @@ export function processIo(): CliIo {
     env: process.env,
     onSignal: (signal, handler) => {
       process.on(signal, handler);
+    },
+    readStdin: async () => {
+      if (process.stdin.isTTY) return null;
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
     },
   };
 }

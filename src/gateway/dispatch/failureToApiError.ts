@@ -43,14 +43,17 @@ export function failureToApiError(failure: UpstreamFailure, now: number): ApiErr
       return upstreamFailed(
         'upstream_http_error',
         `the upstream answered HTTP ${failure.status}: ${failure.message}`,
+        // The gateway already retried what was worth retrying: an SDK retry on top would multiply calls.
+        noRetry,
       );
     case 'network':
       return upstreamFailed(
         'upstream_network_error',
         `network failure talking to the upstream (${failure.message})`,
+        noRetry,
       );
     case 'timeout':
-      return upstreamFailed('upstream_timeout', failure.message);
+      return upstreamFailed('upstream_timeout', failure.message, noRetry);
     case 'no_image':
       return upstreamFailed(
         'upstream_no_image',

@@ -1,22 +1,165 @@
+import type { AccountsRepository } from '../accounts/repository';
+import { tierRank, type AccountRecord } from '../accounts/types';
+import type { UpstreamFailure } from '../upstream/errors';
 import type { ImageUpstream } from '../upstream/types';
+import { isOutage, judgeFailure, type CooldownSettings } from './cooldownPolicy';
+import type { SchedulableAccount } from './scheduler';
 
-/**
- * The accounts a request may be sent to. Today one account answers everything (a configured
- * upstream, or the built-in simulator); choosing by tier, load and size is the dispatch issue's.
- */
-export interface UpstreamPool {
-  /** The account for the next call. */
-  pick(): ImageUpstream;
-  /** What the studio shows: which upstream serves this gateway. */
-  describe(): { kind: 'simulator' | 'accounts'; label: string };
+export interface PoolSelection {
+  group: string;
+  /** Output pixels the request needs delivered. */
+  pixels: number;
+  exclude: ReadonlySet<string>;
 }
 
-export function singleUpstreamPool(upstream: ImageUpstream): UpstreamPool {
+export interface PoolStatus {
+  kind: 'simulator' | 'accounts';
+  label: string;
+}
+
+/**
+ * The upstream accounts a gateway dispatches to. Stored accounts are re-read when the table
+ * changes (the CLI may edit it while the gateway runs). When none is configured at all, the
+ * built-in simulator serves every group.
+ */
+export interface UpstreamPool {
+  describe(): PoolStatus;
+  /** Accounts the request may use now, for the scheduler. */
+  eligible(selection: PoolSelection): SchedulableAccount[];
+  /** Why nothing is eligible: all cooling (with the earliest end), none can deliver the size, or none in the group. */
+  explainEmpty(
+    selection: PoolSelection,
+  ):
+    | { reason: 'cooling'; until: number }
+    | { reason: 'too_large'; maxPixels: number }
+    | { reason: 'no_accounts' }
+    | { reason: 'all_tried' };
+  record(id: string): AccountRecord | null;
+  upstream(id: string): Promise<ImageUpstream>;
+  succeeded(id: string): void;
+  /** Applies the cooldown policy to a failure; returns the reason when the account was cooled or disabled. */
+  failed(id: string, failure: UpstreamFailure): string | null;
+  list(): AccountRecord[];
+}
+
+export interface PoolDeps {
+  accounts: AccountsRepository;
+  /** The implicit account used while no account is configured (the in-process simulator). */
+  fallback: AccountRecord | null;
+  makeUpstream: (account: AccountRecord) => Promise<ImageUpstream>;
+  cooldowns?: CooldownSettings;
+  now: () => number;
+  log: (line: string) => void;
+}
+
+export function createUpstreamPool(deps: PoolDeps): UpstreamPool {
+  let version = -1;
+  let records: AccountRecord[] = [];
+  const adapters = new Map<string, { key: string; upstream: Promise<ImageUpstream> }>();
+  const streaks = new Map<string, number>();
+
+  const current = (): AccountRecord[] => {
+    const v = deps.accounts.version();
+    if (v !== version) {
+      version = v;
+      const stored = deps.accounts.list();
+      records = stored.length > 0 || !deps.fallback ? stored : [deps.fallback];
+    }
+    return records;
+  };
+
+  const usable = (a: AccountRecord, now: number) =>
+    a.enabled && a.disabledReason === null && (a.cooldownUntil === null || a.cooldownUntil <= now);
+  const inGroup = (a: AccountRecord, group: string) =>
+    a.id === deps.fallback?.id || a.groupName === group;
+
   return {
-    pick: () => upstream,
-    describe: () =>
-      upstream.account.kind === 'simulator'
-        ? { kind: 'simulator', label: 'Offline simulator' }
-        : { kind: 'accounts', label: upstream.account.name },
+    describe() {
+      const all = current();
+      if (all.length === 1 && all[0]!.id === deps.fallback?.id)
+        return { kind: 'simulator', label: 'Offline simulator' };
+      const ready = all.filter((a) => usable(a, deps.now())).length;
+      return {
+        kind: 'accounts',
+        label: `${ready} of ${all.length} account${all.length === 1 ? '' : 's'} ready`,
+      };
+    },
+
+    eligible({ group, pixels, exclude }) {
+      const now = deps.now();
+      return current()
+        .filter(
+          (a) => inGroup(a, group) && usable(a, now) && !exclude.has(a.id) && a.maxPixels >= pixels,
+        )
+        .map((a) => ({ id: a.id, capacity: a.capacity, rank: tierRank(a.tier) }));
+    },
+
+    explainEmpty({ group, pixels, exclude }) {
+      const now = deps.now();
+      const members = current().filter(
+        (a) => inGroup(a, group) && a.enabled && a.disabledReason === null,
+      );
+      if (members.length === 0) return { reason: 'no_accounts' };
+      const big = members.filter((a) => a.maxPixels >= pixels);
+      if (big.length === 0)
+        return { reason: 'too_large', maxPixels: Math.max(...members.map((a) => a.maxPixels)) };
+      const cooling = big.filter(
+        (a) => a.cooldownUntil !== null && a.cooldownUntil > now && !exclude.has(a.id),
+      );
+      if (
+        cooling.length > 0 &&
+        cooling.length + big.filter((a) => exclude.has(a.id)).length === big.length
+      ) {
+        return { reason: 'cooling', until: Math.min(...cooling.map((a) => a.cooldownUntil!)) };
+      }
+      return { reason: 'all_tried' };
+    },
+
+    record: (id) => current().find((a) => a.id === id) ?? null,
+
+    upstream(id) {
+      const account = current().find((a) => a.id === id);
+      if (!account) return Promise.reject(new Error(`account ${id} is gone`));
+      // Rebuild the adapter when anything it depends on changed (base URL, secret, model map).
+      const key = JSON.stringify([
+        account.baseUrl,
+        account.secretName,
+        account.modelMap,
+        account.bridgeModel,
+        account.upstreamAccountId,
+      ]);
+      const cached = adapters.get(id);
+      if (cached && cached.key === key) return cached.upstream;
+      const upstream = deps.makeUpstream(account);
+      upstream.catch(() => adapters.delete(id));
+      adapters.set(id, { key, upstream });
+      return upstream;
+    },
+
+    succeeded(id) {
+      streaks.delete(id);
+    },
+
+    failed(id, failure) {
+      const streak = isOutage(failure) ? (streaks.get(id) ?? 0) + 1 : 0;
+      streaks.set(id, streak);
+      const verdict = judgeFailure(failure, streak, deps.now(), deps.cooldowns);
+      if (verdict.action === 'none' || id === deps.fallback?.id) return null;
+      if (verdict.action === 'cooldown') {
+        deps.accounts.setCooldown(id, verdict.untilMs, verdict.reason);
+        deps.log(
+          `account ${id} cooling down until ${new Date(verdict.untilMs).toISOString()}: ${verdict.reason}`,
+        );
+      } else {
+        // A more specific reason may already be there (the token manager's "sign in again").
+        const existing = deps.accounts.get(id)?.disabledReason;
+        if (!existing) deps.accounts.update(id, { disabledReason: verdict.reason });
+        deps.log(`account ${id} taken out of service: ${verdict.reason}`);
+      }
+      streaks.delete(id);
+      return verdict.reason;
+    },
+
+    list: () => current(),
   };
 }

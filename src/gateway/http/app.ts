@@ -2,7 +2,7 @@ import express, { type Express } from 'express';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ERROR_CODES, ERROR_TYPES } from '../../shared/errors';
-import type { UpstreamPool } from '../dispatch/pool';
+import type { Dispatcher } from '../dispatch/dispatchCall';
 import { ApiError } from '../errors';
 import type { Inflight } from '../usage/inflight';
 import type { UsageDraft } from '../usage/draft';
@@ -15,9 +15,13 @@ import { requestId } from './requestId';
 import { imagesRouter } from './routes/images';
 import { modelsRouter } from './routes/models';
 import { responsesRouter } from './routes/responses';
+import type { ImagePolicy } from './routes/serveImages';
+import { keyConcurrency } from './keyConcurrency';
 
 export interface AppDeps {
-  pool: UpstreamPool;
+  dispatcher: Dispatcher;
+  policy: ImagePolicy;
+  injectImageTool: () => boolean;
   keys: KeyAuthenticator;
   inflight: Inflight;
   writeUsage: (draft: UsageDraft, final: FinalStatus) => void;
@@ -50,8 +54,16 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
   v1.use(requireApiKey(deps.keys, deps.now));
-  v1.use(imagesRouter({ pool: deps.pool, now: deps.now }));
-  v1.use(responsesRouter({ pool: deps.pool, textModels: deps.textModels, now: deps.now }));
+  v1.use(keyConcurrency());
+  v1.use(imagesRouter({ dispatcher: deps.dispatcher, policy: deps.policy, now: deps.now }));
+  v1.use(
+    responsesRouter({
+      dispatcher: deps.dispatcher,
+      textModels: deps.textModels,
+      injectImageTool: deps.injectImageTool,
+      now: deps.now,
+    }),
+  );
   v1.use(modelsRouter(deps.textModels));
   v1.use((req) => {
     throw new ApiError(404, `Unknown endpoint ${req.method} /v1${req.path}.`, {

@@ -5,6 +5,10 @@ import type { UsageDraft } from '../usage/draft';
 export interface AuthenticatedKey {
   id: string;
   group: string;
+  /** The key opted into the quality/size fallback ladder. */
+  fallbackLadder: boolean;
+  /** Requests this key may have in flight at once; null for no cap. */
+  concurrencyLimit: number | null;
 }
 
 export interface KeyAuthenticator {

@@ -45,6 +45,7 @@ describe('openDatabase', () => {
         .pluck()
         .all();
       expect(tables).toEqual([
+        'accounts',
         'api_keys',
         'prices',
         'schema_migrations',

@@ -21,6 +21,7 @@ describe('keys repository', () => {
       createdAt: 1_700_000_000_000,
       lastUsedAt: null,
       concurrencyLimit: null,
+      fallbackLadder: false,
     });
     expect(keys.authenticate(key)).toEqual(record);
     expect(keys.get(record.id)).toEqual(record);
@@ -84,6 +85,7 @@ describe('keys repository', () => {
         [
           'concurrencyLimit',
           'createdAt',
+          'fallbackLadder',
           'group',
           'id',
           'lastUsedAt',

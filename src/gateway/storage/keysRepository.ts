@@ -23,12 +23,15 @@ export interface ApiKeyRecord {
   lastUsedAt: number | null;
   /** Requests this key may have in flight at once; null = no per-key cap. */
   concurrencyLimit: number | null;
+  /** The key opted into the quality/size fallback ladder (spec 7.3). */
+  fallbackLadder: boolean;
 }
 
 export interface NewApiKey {
   name: string;
   group?: string;
   concurrencyLimit?: number | null;
+  fallbackLadder?: boolean;
 }
 
 export type ApiKeyPatch = Partial<NewApiKey>;
@@ -62,18 +65,19 @@ interface KeyRow {
   created_at: number;
   last_used_at: number | null;
   concurrency_limit: number | null;
+  fallback_ladder: number;
 }
 
 const MAX_LABEL_LENGTH = 100;
 /** last_used_at is precise to a minute: one write per key per minute, not one per request. */
 const TOUCH_INTERVAL_MS = 60_000;
 const PUBLIC_COLUMNS =
-  'id, name, group_name, prefix, status, created_at, last_used_at, concurrency_limit';
+  'id, name, group_name, prefix, status, created_at, last_used_at, concurrency_limit, fallback_ladder';
 
 export function createKeysRepository(db: Db, clock: () => number = Date.now): KeysRepository {
   const insert = db.prepare(
-    `INSERT INTO api_keys (id, name, group_name, prefix, hash, status, created_at, concurrency_limit)
-     VALUES (@id, @name, @group_name, @prefix, @hash, 'active', @created_at, @concurrency_limit)`,
+    `INSERT INTO api_keys (id, name, group_name, prefix, hash, status, created_at, concurrency_limit, fallback_ladder)
+     VALUES (@id, @name, @group_name, @prefix, @hash, 'active', @created_at, @concurrency_limit, @fallback_ladder)`,
   );
   const selectOne = db.prepare(`SELECT ${PUBLIC_COLUMNS} FROM api_keys WHERE id = ?`);
   const selectAll = db.prepare(
@@ -81,7 +85,8 @@ export function createKeysRepository(db: Db, clock: () => number = Date.now): Ke
   );
   const selectByHash = db.prepare(`SELECT ${PUBLIC_COLUMNS}, hash FROM api_keys WHERE hash = ?`);
   const updateLabels = db.prepare(
-    `UPDATE api_keys SET name = @name, group_name = @group_name, concurrency_limit = @concurrency_limit
+    `UPDATE api_keys SET name = @name, group_name = @group_name, concurrency_limit = @concurrency_limit,
+       fallback_ladder = @fallback_ladder
      WHERE id = @id AND status != 'deleted'`,
   );
   const updateStatus = db.prepare(
@@ -112,6 +117,7 @@ export function createKeysRepository(db: Db, clock: () => number = Date.now): Ke
         createdAt: clock(),
         lastUsedAt: null,
         concurrencyLimit: concurrency(input.concurrencyLimit ?? null),
+        fallbackLadder: input.fallbackLadder ?? false,
       };
       insert.run({
         id: record.id,
@@ -121,6 +127,7 @@ export function createKeysRepository(db: Db, clock: () => number = Date.now): Ke
         hash: hashApiKey(key),
         created_at: record.createdAt,
         concurrency_limit: record.concurrencyLimit,
+        fallback_ladder: record.fallbackLadder ? 1 : 0,
       });
       return { key, record };
     },
@@ -142,6 +149,7 @@ export function createKeysRepository(db: Db, clock: () => number = Date.now): Ke
           patch.concurrencyLimit === undefined
             ? current.concurrencyLimit
             : concurrency(patch.concurrencyLimit),
+        fallback_ladder: (patch.fallbackLadder ?? current.fallbackLadder) ? 1 : 0,
       });
       return get(id);
     },
@@ -185,6 +193,7 @@ function toRecord(row: KeyRow): ApiKeyRecord {
     createdAt: row.created_at,
     lastUsedAt: row.last_used_at,
     concurrencyLimit: row.concurrency_limit,
+    fallbackLadder: row.fallback_ladder === 1,
   };
 }
 

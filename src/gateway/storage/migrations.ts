@@ -96,6 +96,39 @@ export const MIGRATIONS: readonly Migration[] = [
       }
     },
   },
+  {
+    version: 2,
+    name: 'accounts',
+    up(db) {
+      // Upstream accounts. Their secrets are never here: `secret_name` points into the keychain.
+      db.exec(`
+        CREATE TABLE accounts (
+          id TEXT PRIMARY KEY,
+          name TEXT NOT NULL UNIQUE,
+          kind TEXT NOT NULL CHECK (kind IN ('simulator', 'api_key', 'subscription')),
+          tier TEXT NOT NULL,
+          group_name TEXT NOT NULL DEFAULT 'default',
+          capacity INTEGER NOT NULL CHECK (capacity > 0),
+          enabled INTEGER NOT NULL DEFAULT 1 CHECK (enabled IN (0, 1)),
+          model_map TEXT NOT NULL DEFAULT '{}',
+          max_pixels INTEGER NOT NULL CHECK (max_pixels > 0),
+          base_url TEXT NOT NULL,
+          issuer TEXT,
+          bridge_model TEXT,
+          upstream_account_id TEXT,
+          secret_name TEXT,
+          disabled_reason TEXT,
+          cooldown_until INTEGER,
+          cooldown_reason TEXT,
+          created_at INTEGER NOT NULL
+        ) STRICT;
+        CREATE INDEX accounts_group ON accounts (group_name);
+
+        -- Per-key opt-in to the quality/size fallback ladder (spec 7.3).
+        ALTER TABLE api_keys ADD COLUMN fallback_ladder INTEGER NOT NULL DEFAULT 0 CHECK (fallback_ladder IN (0, 1));
+      `);
+    },
+  },
 ];
 
 /**

@@ -3,7 +3,8 @@ import { request, type Dispatcher } from 'undici';
 import { normaliseUsage } from '../billing/normaliseUsage';
 import { UpstreamError } from './errors';
 import { failureFromResponse, failureFromThrown } from './httpFailure';
-import { parseSplicedJson, splicedBytes, type SplicedJson } from './jsonSplice';
+import { outcomeFromImagesJson } from './imagesJson';
+import { parseSplicedJson, splicedBytes } from './jsonSplice';
 import { buildMultipart, type MultipartPart } from './multipartBody';
 import { readAll, readErrorText } from './readBody';
 import { parseSse } from './sseParser';
@@ -79,7 +80,7 @@ export function createApiKeyUpstream(account: UpstreamAccount, deps: HttpDeps): 
       try {
         return stream
           ? await readImageStream(res.body, opts)
-          : outcomeFromJson(parseSplicedJson(await readAll(res.body)));
+          : outcomeFromImagesJson(await readAll(res.body), deps.now);
       } catch (error) {
         throw failureFromThrown(error, opts.signal);
       }
@@ -155,7 +156,6 @@ function multipartBody(job: ImageJob, stream: boolean) {
 
 interface ImagesResponseShape {
   created?: number;
-  data?: Array<{ b64_json?: unknown; revised_prompt?: unknown }>;
   background?: unknown;
   output_format?: unknown;
   quality?: unknown;
@@ -164,28 +164,6 @@ interface ImagesResponseShape {
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-
-function outcomeFromJson(doc: SplicedJson<ImagesResponseShape>): ImageOutcome {
-  const item = doc.value.data?.[0];
-  const b64 = item ? splicedBytes(doc, item.b64_json) : null;
-  if (!b64 || b64.length === 0) {
-    throw new UpstreamError({
-      kind: 'no_image',
-      message: 'the upstream answered without image data',
-    });
-  }
-  return {
-    b64,
-    created:
-      typeof doc.value.created === 'number' ? doc.value.created : Math.floor(Date.now() / 1000),
-    revisedPrompt: str(item?.revised_prompt),
-    size: str(doc.value.size),
-    quality: str(doc.value.quality),
-    background: str(doc.value.background),
-    outputFormat: str(doc.value.output_format),
-    usage: normaliseUsage(doc.value.usage, { imageModel: true }),
-  };
-}
 
 interface StreamEventShape extends ImagesResponseShape {
   type?: string;

@@ -27,6 +27,8 @@ export interface UsageDraft {
   images: number;
   accountId: string | null;
   accountName: string | null;
+  /** Which ladder step(s) delivered, e.g. '1' or '3,3'; null when the ladder was not used. */
+  fallbackStep: string | null;
   parts: PricedUsage[];
   /** Set when a stream reported an error after its 200 headers went out. */
   streamError: { status: number; code: string | null; message: string } | null;
@@ -50,6 +52,7 @@ export function newDraft(requestId: string, startedAt: number, endpoint: string)
     images: 0,
     accountId: null,
     accountName: null,
+    fallbackStep: null,
     parts: [],
     streamError: null,
   };

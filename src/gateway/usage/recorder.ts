@@ -35,11 +35,14 @@ export function usageRecorder(deps: {
     const token = deps.inflight.begin();
     res.locals.signal = token.signal;
     res.once('close', () => {
+      // Whether the client got the whole response is a fact of this moment: the handler may
+      // still write (into the closed socket) when its upstream work ends.
+      const delivered = res.writableFinished;
       void Promise.resolve(res.locals.work as Promise<unknown> | undefined)
         .catch(() => undefined)
         .then(() => {
           try {
-            deps.write(draft, finalStatus(draft, res, deps.now()));
+            deps.write(draft, finalStatus(draft, res, delivered, deps.now()));
           } catch (error) {
             deps.log(`usage record for ${draft.requestId} could not be written: ${String(error)}`);
           } finally {
@@ -51,7 +54,12 @@ export function usageRecorder(deps: {
   };
 }
 
-function finalStatus(draft: UsageDraft, res: Response, now: number): FinalStatus {
+function finalStatus(
+  draft: UsageDraft,
+  res: Response,
+  delivered: boolean,
+  now: number,
+): FinalStatus {
   const latencyMs = now - draft.startedAt;
   if (draft.streamError) {
     return {
@@ -63,7 +71,7 @@ function finalStatus(draft: UsageDraft, res: Response, now: number): FinalStatus
   }
   const errorCode = (res.locals.errorCode as string | null | undefined) ?? null;
   const errorMessage = (res.locals.errorMessage as string | null | undefined) ?? null;
-  if (!res.writableFinished) {
+  if (!delivered) {
     return {
       status: CLIENT_CLOSED,
       errorCode: errorCode ?? ERROR_CODES.cancelled,

@@ -1,10 +1,11 @@
 import express, { Router, type Response } from 'express';
 import { IMAGE_MODELS } from '../../../shared/models';
 import { normaliseUsage } from '../../billing/normaliseUsage';
-import { failureToApiError } from '../../dispatch/failureToApiError';
-import type { UpstreamPool } from '../../dispatch/pool';
+import { dispatchCall, toCallerError, type Dispatcher } from '../../dispatch/dispatchCall';
 import { upstreamTimeoutFor } from '../../dispatch/timeouts';
-import { UpstreamError } from '../../upstream/errors';
+import { requestedPixels, weightOf } from '../../dispatch/weights';
+import type { SseEvent } from '../../upstream/types';
+import type { AuthenticatedKey } from '../auth';
 import { parseSplicedJson } from '../../upstream/jsonSplice';
 import type { UsageDraft } from '../../usage/draft';
 import { track } from '../../usage/recorder';
@@ -15,8 +16,9 @@ import { openSse } from '../sse';
 const RESPONSES_BODY_LIMIT = '200mb';
 
 export interface ResponsesDeps {
-  pool: UpstreamPool;
+  dispatcher: Dispatcher;
   textModels: () => readonly string[];
+  injectImageTool: () => boolean;
   now: () => number;
 }
 
@@ -36,17 +38,33 @@ interface EventShape {
   code?: string;
 }
 
+/** Official agent clients identify themselves; they get the image tool when they leave it out. */
+const AGENT_CLIENT = /codex/i;
+
 export function responsesRouter(deps: ResponsesDeps): Router {
   const router = Router();
   router.post('/responses', express.json({ limit: RESPONSES_BODY_LIMIT }), async (req, res) => {
     const draft = res.locals.usage as UsageDraft;
     const raw = (req.body ?? {}) as Record<string, unknown>;
     if (typeof raw.model === 'string') draft.model = raw.model.slice(0, 100);
-    const parsed = parseResponsesRequest(req.body, deps.textModels());
+    const fromAgent =
+      AGENT_CLIENT.test(String(req.headers.originator ?? '')) ||
+      AGENT_CLIENT.test(String(req.headers['user-agent'] ?? ''));
+    const body = fromAgent && deps.injectImageTool() ? withImageTool(raw) : raw;
+    const parsed = parseResponsesRequest(body, deps.textModels());
     await track(res, relay(res, deps, parsed));
   });
   return router;
 }
+
+function withImageTool(body: Record<string, unknown>): Record<string, unknown> {
+  const tools = Array.isArray(body.tools) ? (body.tools as Array<{ type?: unknown }>) : [];
+  if (tools.some((t) => t?.type === 'image_generation')) return body;
+  return { ...body, tools: [...tools, { type: 'image_generation' }] };
+}
+
+/** A failure after bytes went to the client: not retried or failed over (it would repeat output). */
+class RelayError extends Error {}
 
 async function relay(
   res: Response,
@@ -54,7 +72,7 @@ async function relay(
   parsed: ReturnType<typeof parseResponsesRequest>,
 ): Promise<void> {
   const draft = res.locals.usage as UsageDraft;
-  const upstream = deps.pool.pick();
+  const key = res.locals.apiKey as AuthenticatedKey;
   const tool = parsed.imageTool;
   const imageModel = tool?.model ?? IMAGE_MODELS[0];
   Object.assign(draft, {
@@ -63,24 +81,12 @@ async function relay(
     size: tool?.size ?? null,
     quality: tool?.quality ?? null,
     outputFormat: tool?.outputFormat ?? null,
-    accountId: upstream.account.id,
-    accountName: upstream.account.name,
   });
-  const body: Record<string, unknown> = {
-    ...parsed.body,
-    model: upstream.account.modelMap[parsed.model] ?? parsed.model,
-  };
-  if (tool && Array.isArray(body.tools)) {
-    body.tools = body.tools.map((t: unknown, i: number) =>
-      i === tool.index
-        ? { ...(t as object), model: upstream.account.modelMap[imageModel] ?? imageModel }
-        : t,
-    );
-  }
   const bill = (response: ResponseShape | undefined) => {
     if (!response) return;
     draft.parts = [
       { model: parsed.model, usage: normaliseUsage(response.usage, { imageModel: false }) },
+      // The image is billed from the tool's own usage: response.usage is the text model's.
       {
         model: imageModel,
         usage: normaliseUsage(response.tool_usage?.image_gen, { imageModel: true }),
@@ -91,51 +97,87 @@ async function relay(
     ).length;
   };
 
-  let reply;
+  const target = {
+    group: key.group,
+    pixels: tool ? requestedPixels(tool.size) : 0,
+    weight: tool ? weightOf(tool.size) : 1,
+    signal: res.locals.signal as AbortSignal,
+  };
   try {
-    reply = await upstream.responses(body, {
-      stream: parsed.stream,
-      signal: res.locals.signal as AbortSignal,
-      timeoutMs: upstreamTimeoutFor(tool?.size ?? 'auto'),
+    // The slot is held for the whole relay: a streamed image keeps the account busy until it ends.
+    await dispatchCall(deps.dispatcher, target, async (upstream) => {
+      draft.accountId = upstream.account.id;
+      draft.accountName = upstream.account.name;
+      const map = (model: string) => upstream.account.modelMap[model] ?? model;
+      const body: Record<string, unknown> = { ...parsed.body, model: map(parsed.model) };
+      if (tool && Array.isArray(body.tools)) {
+        body.tools = body.tools.map((t: unknown, i: number) =>
+          i === tool.index ? { ...(t as object), model: map(imageModel) } : t,
+        );
+      }
+      const reply = await upstream.responses(body, {
+        stream: parsed.stream,
+        signal: target.signal,
+        timeoutMs: upstreamTimeoutFor(tool?.size ?? 'auto'),
+      });
+      try {
+        if (reply.events) await streamEvents(res, reply.events, bill, draft);
+        else {
+          bill(parseSplicedJson<ResponseShape>(reply.body ?? Buffer.alloc(0)).value);
+          res.status(reply.status).type('application/json').end(reply.body);
+        }
+      } catch (error) {
+        throw new RelayError(error instanceof Error ? error.message : String(error));
+      }
     });
   } catch (error) {
-    if (error instanceof UpstreamError) throw failureToApiError(error.failure, deps.now());
-    throw error;
+    const callerError = toCallerError(error, deps.now());
+    if (callerError && !res.headersSent) throw callerError;
+    if (!res.headersSent) throw error;
+    // Mid-stream: the error event (if any) was relayed; record and close.
+    draft.streamError ??= {
+      status: 502,
+      code: 'upstream_network_error',
+      message: error instanceof Error ? error.message : String(error),
+    };
+    res.end();
   }
+}
 
-  if (!reply.events) {
-    const doc = parseSplicedJson<ResponseShape>(reply.body ?? Buffer.alloc(0));
-    bill(doc.value);
-    res.status(reply.status).type('application/json').end(reply.body);
-    return;
-  }
-
-  // Events pass through byte for byte (openai-node's responses.stream() checks their order);
-  // we only read them, with the base64 cut out, to bill the image from the tool's own usage.
+/**
+ * Events pass through byte for byte (openai-node's responses.stream() checks their order); they
+ * are only read, with the base64 cut out, to bill the image and notice failures.
+ */
+async function streamEvents(
+  res: Response,
+  events: AsyncIterable<SseEvent>,
+  bill: (response: ResponseShape | undefined) => void,
+  draft: UsageDraft,
+): Promise<void> {
   const sse = openSse(res);
-  for await (const event of reply.events) {
+  for await (const event of events) {
     sse.raw(event.raw);
     const type = event.event ?? '';
     if (
-      type === 'response.completed' ||
-      type === 'response.failed' ||
-      type === 'response.incomplete' ||
-      type === 'error'
-    ) {
-      const doc = parseSplicedJson<EventShape>(event.data);
-      bill(doc.value.response);
-      if (type === 'response.failed' || type === 'error') {
-        const message =
-          doc.value.response?.error?.message ?? doc.value.message ?? 'the upstream response failed';
-        draft.streamError = { status: 502, code: 'upstream_http_error', message };
-      } else if (type === 'response.incomplete') {
-        const reason = doc.value.response?.incomplete_details?.reason ?? 'unknown';
-        draft.streamError = {
-          status: 502,
-          code: reason === 'content_filter' ? 'upstream_refused' : 'upstream_no_image',
-          message: `incomplete: ${reason}`,
-        };
-      }
+      type !== 'response.completed' &&
+      type !== 'response.failed' &&
+      type !== 'response.incomplete' &&
+      type !== 'error'
+    )
+      continue;
+    const doc = parseSplicedJson<EventShape>(event.data);
+    bill(doc.value.response);
+    if (type === 'response.failed' || type === 'error') {
+      const message =
+        doc.value.response?.error?.message ?? doc.value.message ?? 'the upstream response failed';
+      draft.streamError = { status: 502, code: 'upstream_http_error', message };
+    } else if (type === 'response.incomplete') {
+      const reason = doc.value.response?.incomplete_details?.reason ?? 'unknown';
+      draft.streamError = {
+        status: 502,
+        code: reason === 'content_filter' ? 'upstream_refused' : 'upstream_no_image',
+        message: `incomplete: ${reason}`,
+      };
     }
   }
   sse.end();

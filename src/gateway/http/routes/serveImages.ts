@@ -1,18 +1,29 @@
 import type { Response } from 'express';
 import { formatSize } from '../../../shared/sizeRules';
-import { ImageRunError, runImages } from '../../dispatch/runImages';
-import { upstreamTimeoutFor } from '../../dispatch/timeouts';
-import type { UpstreamPool } from '../../dispatch/pool';
+import type { Dispatcher } from '../../dispatch/dispatchCall';
+import { ImageRunError, runImages, type DeliveredImage } from '../../dispatch/runImages';
 import type { ImageJob, InputImage } from '../../upstream/types';
 import type { UsageDraft } from '../../usage/draft';
 import type { ImageOptions } from '../../validation/imageOptions';
+import type { AuthenticatedKey } from '../auth';
 import { imageEventPieces, writeImagesJson } from '../imageReply';
 import { openSse } from '../sse';
 
+export interface ImagePolicy {
+  /** Strict delivered-size mode (default on): a different size or format is a 502. */
+  strictDelivery: () => boolean;
+  /** The fallback ladder for everyone (keys and a request header can also turn it on). */
+  ladderForAll: () => boolean;
+}
+
 export interface ServeImagesDeps {
-  pool: UpstreamPool;
+  dispatcher: Dispatcher;
+  policy: ImagePolicy;
   now: () => number;
 }
+
+/** `x-atelier-fallback: ladder` turns the fallback ladder on for one request. */
+export const LADDER_HEADER = 'x-atelier-fallback';
 
 /**
  * The shared path of generations and edits: fan out n single-image calls, then answer with one
@@ -35,10 +46,10 @@ export async function serveImages(
   const { options } = input;
   const draft = res.locals.usage as UsageDraft;
   const signal = res.locals.signal as AbortSignal;
-  const upstream = deps.pool.pick();
+  const key = res.locals.apiKey as AuthenticatedKey;
   const job: ImageJob = {
     operation: input.operation,
-    model: upstream.account.modelMap[options.model] ?? options.model,
+    model: options.model,
     prompt: options.prompt,
     size: options.size,
     quality: options.quality,
@@ -69,14 +80,20 @@ export async function serveImages(
   };
   const tagged = (fields: Record<string, unknown>, imageIndex: number) =>
     options.n > 1 ? { ...fields, image_index: imageIndex } : fields;
+  const ladder =
+    key.fallbackLadder ||
+    deps.policy.ladderForAll() ||
+    String(res.req.headers[LADDER_HEADER] ?? '').toLowerCase() === 'ladder';
 
   const sse = options.stream ? openSse(res) : null;
   try {
-    const result = await runImages(deps.pool, {
+    const result = await runImages(deps.dispatcher, {
       job,
       n: options.n,
+      group: key.group,
       signal,
-      timeoutMs: upstreamTimeoutFor(options.size),
+      strict: deps.policy.strictDelivery(),
+      ladder,
       now: deps.now,
       onPartial: sse
         ? (imageIndex, partial) =>
@@ -100,20 +117,20 @@ export async function serveImages(
             )
         : undefined,
       onImage: sse
-        ? (imageIndex, outcome, delivered) =>
+        ? (imageIndex, image) =>
             sse.event(
               `${eventPrefix}.completed`,
               imageEventPieces(
                 `${eventPrefix}.completed`,
-                outcome.b64,
+                image.outcome.b64,
                 tagged(
                   {
-                    created_at: outcome.created,
-                    size: formatSize(delivered),
-                    quality: concrete(outcome.quality) ?? requested.quality,
-                    background: concrete(outcome.background) ?? requested.background,
-                    output_format: delivered.format,
-                    usage: outcome.usage,
+                    created_at: image.outcome.created,
+                    size: formatSize(image.delivered),
+                    quality: concrete(image.outcome.quality) ?? requested.quality,
+                    background: concrete(image.outcome.background) ?? requested.background,
+                    output_format: image.delivered.format,
+                    usage: image.usage,
                   },
                   imageIndex,
                 ),
@@ -121,34 +138,35 @@ export async function serveImages(
             )
         : undefined,
     });
-    recordSuccess(draft, result, options.model);
+    noteResult(draft, result.images, options.model, result.usage);
     if (sse) {
       sse.end();
       return;
     }
-    const first = result.outcomes[0]!;
+    const first = result.images[0]!;
+    setDeliveryHeaders(res, result.images, options.size);
     writeImagesJson(
       res,
       {
-        created: first.created,
-        background: concrete(first.background) ?? requested.background,
+        created: first.outcome.created,
+        background: concrete(first.outcome.background) ?? requested.background,
         model: options.model,
-        outputFormat: result.delivered[0]!.format,
-        quality: concrete(first.quality) ?? requested.quality,
-        size: formatSize(result.delivered[0]!),
+        outputFormat: first.delivered.format,
+        quality: concrete(first.outcome.quality) ?? requested.quality,
+        size: formatSize(first.delivered),
         usage: result.usage,
       },
-      result.outcomes.map((o) => ({ b64: o.b64, revisedPrompt: o.revisedPrompt })),
+      result.images.map((image) => ({
+        b64: image.outcome.b64,
+        revisedPrompt: image.outcome.revisedPrompt,
+      })),
     );
   } catch (error) {
     if (!(error instanceof ImageRunError)) throw error;
     draft.parts = [{ model: options.model, usage: error.usage }];
-    draft.images = error.imagesDelivered;
-    noteAccount(
-      draft,
-      error.accounts.map((u) => u.account),
-    );
-    if (error.delivered[0]) draft.deliveredSize = formatSize(error.delivered[0]);
+    draft.images = error.images.length;
+    noteAccounts(draft, error.accounts);
+    if (error.delivered) draft.deliveredSize = formatSize(error.delivered);
     if (!sse) throw error.apiError;
     draft.streamError = {
       status: error.apiError.status,
@@ -160,25 +178,42 @@ export async function serveImages(
   }
 }
 
+/**
+ * Lenient mode passes on an image that differs from the request; these headers say what was
+ * really delivered, and which ladder step made it, so nothing is silently different.
+ */
+function setDeliveryHeaders(res: Response, images: DeliveredImage[], requestedSize: string): void {
+  const sizes = [...new Set(images.map((i) => formatSize(i.delivered)))];
+  if (images.some((i) => i.mismatch)) {
+    res.setHeader('x-atelier-delivered-size', sizes.join(','));
+    res.setHeader('x-atelier-requested-size', requestedSize);
+  }
+  const steps = images.map((i) => i.fallbackStep).filter((s) => s !== null);
+  if (steps.length > 0) res.setHeader('x-atelier-fallback-step', steps.join(','));
+}
+
 function concrete(value: string | null): string | null {
   return value && value !== 'auto' ? value : null;
 }
 
-function recordSuccess(
+function noteResult(
   draft: UsageDraft,
-  result: Awaited<ReturnType<typeof runImages>>,
+  images: DeliveredImage[],
   model: string,
+  usage: UsageDraft['parts'][number]['usage'],
 ): void {
-  draft.parts = [{ model, usage: result.usage }];
-  draft.images = result.outcomes.length;
-  draft.deliveredSize = result.delivered[0] ? formatSize(result.delivered[0]) : null;
-  noteAccount(
+  draft.parts = [{ model, usage }];
+  draft.images = images.length;
+  draft.deliveredSize = images[0] ? formatSize(images[0].delivered) : null;
+  const steps = images.map((i) => i.fallbackStep).filter((s) => s !== null);
+  draft.fallbackStep = steps.length > 0 ? steps.join(',') : null;
+  noteAccounts(
     draft,
-    result.accounts.map((u) => u.account),
+    images.map((i) => i.account),
   );
 }
 
-function noteAccount(draft: UsageDraft, accounts: Array<{ id: string; name: string }>): void {
+function noteAccounts(draft: UsageDraft, accounts: Array<{ id: string; name: string }>): void {
   const ids = [...new Set(accounts.map((a) => a.id))];
   const names = [...new Set(accounts.map((a) => a.name))];
   draft.accountId = ids.length ? ids.join(',') : null;

@@ -1,0 +1,271 @@
+import { createAccountsRepository, type AccountsRepository } from '../accounts/repository';
+import { accountStatus } from '../accounts/status';
+import { BUILTIN, type AccountRecord } from '../accounts/types';
+import { resolveDataDir, databasePath } from '../dataDir';
+import { API_KEY_MAX_PIXELS } from '../dispatch/weights';
+import { openSecretStore, secretNameFor, writeAccountSecret } from '../secrets';
+import { openDatabase } from '../storage/db';
+import { ArgsError, parseArgs } from './args';
+import { login } from './accountsLogin';
+import {
+  CommandError,
+  expectPositionals,
+  formatTable,
+  formatTime,
+  runSubcommands,
+  type CommandIo,
+} from './command';
+
+const PROGRAM = 'atelier accounts';
+const USAGE = `usage:
+  atelier accounts list [--json]                                   accounts, load limits and why any is resting
+  atelier accounts add-key --name NAME --base-url URL [--tier api] [--group G] [--capacity 4] [--max-pixels N]
+                                                                   an API-key account; the key is read from
+                                                                   ATELIER_ACCOUNT_KEY or standard input
+  atelier accounts login --name NAME [--issuer URL] [--base-url URL] [--bridge-model M] [--group G]
+                         [--capacity 2] [--port 1455] [--no-browser]
+                                                                   a subscription account: sign in in the browser
+  atelier accounts add-simulator --name NAME [--tier pro] [--group G] [--capacity 4] [--max-pixels N]
+  atelier accounts set ID|NAME [--capacity N] [--tier T] [--group G] [--max-pixels N] [--bridge-model M]
+  atelier accounts enable|disable|remove|clear-cooldown ID|NAME
+options: --data-dir DIR on every command`;
+
+const COMMON = {
+  name: 'string',
+  tier: 'string',
+  group: 'string',
+  capacity: 'string',
+  'max-pixels': 'string',
+  'data-dir': 'string',
+} as const;
+
+export async function runAccountsCommand(argv: string[], io: CommandIo): Promise<number> {
+  return runSubcommands(PROGRAM, USAGE, io, argv, {
+    list,
+    'add-key': addKey,
+    'add-simulator': addSimulator,
+    login,
+    set,
+    enable: (rest) => toggle(rest, io, 'enable'),
+    disable: (rest) => toggle(rest, io, 'disable'),
+    remove: (rest) => toggle(rest, io, 'remove'),
+    'clear-cooldown': (rest) => toggle(rest, io, 'clear-cooldown'),
+  });
+}
+
+function open<T>(
+  dataDirFlag: string | undefined,
+  env: NodeJS.ProcessEnv,
+  use: (repo: AccountsRepository, dataDir: string) => T,
+): T {
+  const dataDir = resolveDataDir(dataDirFlag, env);
+  const db = openDatabase(databasePath(dataDir));
+  try {
+    return use(createAccountsRepository(db), dataDir);
+  } finally {
+    db.close();
+  }
+}
+
+function positiveInt(flag: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1)
+    throw new ArgsError(`--${flag} must be a whole number of at least 1`);
+  return n;
+}
+
+function required(flag: string, value: string | undefined): string {
+  if (!value) throw new ArgsError(`--${flag} is required`);
+  return value;
+}
+
+function list(argv: string[], io: CommandIo): number {
+  const { flags, positionals } = parseArgs(argv, { json: 'boolean', 'data-dir': 'string' });
+  expectPositionals(positionals, []);
+  const records = open(flags['data-dir'], io.env, (repo) => repo.list());
+  const now = Date.now();
+  if (flags.json) {
+    io.stdout(
+      JSON.stringify(
+        records.map((r) => ({ ...r, status: accountStatus(r, now) })),
+        null,
+        2,
+      ),
+    );
+    return 0;
+  }
+  if (records.length === 0) {
+    io.stdout('No upstream accounts: the built-in offline simulator serves every request.');
+    io.stdout('Add one with: atelier accounts add-key --name NAME --base-url URL');
+    return 0;
+  }
+  const rows = records.map((r) => {
+    const status = accountStatus(r, now);
+    return [
+      r.id,
+      r.name,
+      r.kind,
+      r.tier,
+      r.groupName,
+      String(r.capacity),
+      `${(r.maxPixels / 1e6).toFixed(1)} MP`,
+      status.state,
+      formatTime(r.createdAt),
+    ];
+  });
+  for (const line of formatTable(
+    ['ID', 'NAME', 'KIND', 'TIER', 'GROUP', 'CAPACITY', 'MAX OUTPUT', 'STATUS', 'ADDED'],
+    rows,
+  ))
+    io.stdout(line);
+  for (const r of records) {
+    const status = accountStatus(r, now);
+    if (status.detail) io.stdout(`${r.name}: ${status.state}: ${status.detail}`);
+  }
+  return 0;
+}
+
+async function readKey(io: CommandIo): Promise<string> {
+  const fromEnv = io.env.ATELIER_ACCOUNT_KEY?.trim();
+  if (fromEnv) return fromEnv;
+  const fromStdin = io.readStdin ? (await io.readStdin())?.trim() : '';
+  if (!fromStdin) {
+    throw new CommandError(
+      'no API key given: set ATELIER_ACCOUNT_KEY or pipe the key on standard input (never as a flag: it would stay in your shell history)',
+    );
+  }
+  return fromStdin;
+}
+
+async function addKey(argv: string[], io: CommandIo): Promise<number> {
+  const { flags, positionals } = parseArgs(argv, { ...COMMON, 'base-url': 'string' });
+  expectPositionals(positionals, []);
+  const baseUrl = required('base-url', flags['base-url']);
+  try {
+    new URL(baseUrl);
+  } catch {
+    throw new ArgsError(
+      `--base-url is not a URL: '${baseUrl}' (for example https://api.example.com/v1)`,
+    );
+  }
+  const key = await readKey(io);
+  const dataDir = resolveDataDir(flags['data-dir'], io.env);
+  const secrets = await openSecretStore({ dataDir, env: io.env });
+  const record = open(flags['data-dir'], io.env, (repo) =>
+    repo.create(
+      base(flags, {
+        kind: 'api_key',
+        tier: flags.tier ?? 'api',
+        capacity: positiveInt('capacity', flags.capacity, 4),
+        maxPixels: API_KEY_MAX_PIXELS,
+        baseUrl,
+      }),
+    ),
+  );
+  const secretName = secretNameFor(dataDir, record.id);
+  try {
+    await writeAccountSecret(secrets, secretName, { type: 'api_key', apiKey: key });
+  } catch (error) {
+    open(flags['data-dir'], io.env, (repo) => repo.remove(record.id));
+    throw error;
+  }
+  open(flags['data-dir'], io.env, (repo) => repo.update(record.id, { secretName }));
+  io.stdout(
+    `Added API-key account ${record.id} "${record.name}" (group ${record.groupName}); its key is in the ${secrets.kind}.`,
+  );
+  return 0;
+}
+
+function addSimulator(argv: string[], io: CommandIo): number {
+  const { flags, positionals } = parseArgs(argv, COMMON);
+  expectPositionals(positionals, []);
+  const record = open(flags['data-dir'], io.env, (repo) =>
+    repo.create(
+      base(flags, {
+        kind: 'simulator',
+        tier: flags.tier ?? 'pro',
+        capacity: positiveInt('capacity', flags.capacity, 4),
+        maxPixels: API_KEY_MAX_PIXELS,
+        baseUrl: BUILTIN,
+      }),
+    ),
+  );
+  io.stdout(`Added simulator account ${record.id} "${record.name}" (group ${record.groupName}).`);
+  return 0;
+}
+
+function base(
+  flags: { name?: string; group?: string; 'max-pixels'?: string },
+  rest: Pick<AccountRecord, 'kind' | 'tier' | 'capacity' | 'maxPixels' | 'baseUrl'>,
+): Omit<AccountRecord, 'id' | 'createdAt' | 'cooldownUntil' | 'cooldownReason' | 'disabledReason'> {
+  return {
+    name: required('name', flags.name),
+    groupName: flags.group ?? 'default',
+    enabled: true,
+    modelMap: {},
+    issuer: null,
+    bridgeModel: null,
+    upstreamAccountId: null,
+    secretName: null,
+    ...rest,
+    maxPixels: positiveInt('max-pixels', flags['max-pixels'], rest.maxPixels),
+  };
+}
+
+function set(argv: string[], io: CommandIo): number {
+  const { flags, positionals } = parseArgs(argv, { ...COMMON, 'bridge-model': 'string' });
+  const [ref = ''] = expectPositionals(positionals, ['ID']);
+  const updated = open(flags['data-dir'], io.env, (repo) => {
+    const account = find(repo, ref);
+    return repo.update(account.id, {
+      name: flags.name,
+      tier: flags.tier,
+      groupName: flags.group,
+      capacity:
+        flags.capacity === undefined ? undefined : positiveInt('capacity', flags.capacity, 1),
+      maxPixels:
+        flags['max-pixels'] === undefined
+          ? undefined
+          : positiveInt('max-pixels', flags['max-pixels'], 1),
+      bridgeModel: flags['bridge-model'],
+    })!;
+  });
+  io.stdout(`Updated account ${updated.id} "${updated.name}".`);
+  return 0;
+}
+
+function toggle(
+  argv: string[],
+  io: CommandIo,
+  action: 'enable' | 'disable' | 'remove' | 'clear-cooldown',
+): number {
+  const { flags, positionals } = parseArgs(argv, { 'data-dir': 'string' });
+  const [ref = ''] = expectPositionals(positionals, ['ID']);
+  const account = open(flags['data-dir'], io.env, (repo) => {
+    const found = find(repo, ref);
+    if (action === 'remove') repo.remove(found.id);
+    else if (action === 'clear-cooldown') repo.setCooldown(found.id, null, null);
+    // Enabling also clears an out-of-service reason: the user is saying "try it again".
+    else
+      repo.update(
+        found.id,
+        action === 'enable' ? { enabled: true, disabledReason: null } : { enabled: false },
+      );
+    return found;
+  });
+  const done = {
+    enable: 'Enabled',
+    disable: 'Disabled',
+    remove: 'Removed',
+    'clear-cooldown': 'Cleared the cooldown of',
+  }[action];
+  io.stdout(`${done} account ${account.id} "${account.name}".`);
+  return 0;
+}
+
+function find(repo: AccountsRepository, ref: string): AccountRecord {
+  const found = repo.find(ref);
+  if (!found) throw new CommandError(`no account '${ref}' (see: atelier accounts list)`);
+  return found;
+}

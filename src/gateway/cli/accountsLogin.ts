@@ -1,0 +1,116 @@
+import { spawn } from 'node:child_process';
+import { createAccountsRepository } from '../accounts/repository';
+import { resolveDataDir, databasePath } from '../dataDir';
+import { SUBSCRIPTION_MAX_PIXELS } from '../dispatch/weights';
+import { DEFAULT_CLIENT_ID, DEFAULT_ISSUER, startLoopbackLogin, toAccountSecret } from '../oauth';
+import { openSecretStore, secretNameFor, writeAccountSecret } from '../secrets';
+import { openDatabase } from '../storage/db';
+import { ArgsError, parseArgs } from './args';
+import { CommandError, expectPositionals, type CommandIo } from './command';
+
+/** The subscription backend that serves the native images channel and the Responses bridge. */
+export const DEFAULT_SUBSCRIPTION_BASE_URL = 'https://chatgpt.com/backend-api/codex';
+
+/** Opens the system browser; where none can be opened, the printed URL is the way. */
+function openInBrowser(url: string): void {
+  const [command, args] =
+    process.platform === 'darwin'
+      ? ['open', [url]]
+      : process.platform === 'win32'
+        ? ['cmd', ['/c', 'start', '', url]]
+        : ['xdg-open', [url]];
+  try {
+    const child = spawn(command, args, { stdio: 'ignore', detached: true });
+    child.on('error', () => undefined);
+    child.unref();
+  } catch {
+    // The URL is printed as well.
+  }
+}
+
+/**
+ * `atelier accounts login`: OAuth authorization code with PKCE in the system browser, a loopback
+ * callback, tokens into the keychain, the tier from the id token's plan claim. Signing in again to
+ * the same upstream account refreshes its tokens and puts it back in service.
+ */
+export async function login(argv: string[], io: CommandIo): Promise<number> {
+  const { flags, positionals } = parseArgs(argv, {
+    name: 'string',
+    issuer: 'string',
+    'base-url': 'string',
+    'bridge-model': 'string',
+    'client-id': 'string',
+    group: 'string',
+    capacity: 'string',
+    tier: 'string',
+    port: 'string',
+    'no-browser': 'boolean',
+    'data-dir': 'string',
+  });
+  expectPositionals(positionals, []);
+  if (!flags.name) throw new ArgsError('--name is required');
+  const port = flags.port === undefined ? undefined : Number(flags.port);
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536))
+    throw new ArgsError('--port must be a port number');
+  const capacity = flags.capacity === undefined ? 2 : Number(flags.capacity);
+  if (!Number.isInteger(capacity) || capacity < 1)
+    throw new ArgsError('--capacity must be a whole number of at least 1');
+
+  const dataDir = resolveDataDir(flags['data-dir'], io.env);
+  // Open the keychain first: better to fail before the user signs in than after.
+  const secrets = await openSecretStore({ dataDir, env: io.env });
+  const issuer = flags.issuer ?? DEFAULT_ISSUER;
+  const session = await startLoopbackLogin({
+    issuer,
+    clientId: flags['client-id'] ?? DEFAULT_CLIENT_ID,
+    port,
+    openBrowser: flags['no-browser'] ? undefined : openInBrowser,
+  });
+  io.stdout('Sign in in your browser. If it did not open, visit:');
+  io.stdout(`  ${session.authorizeUrl}`);
+  const result = await session.result;
+
+  const db = openDatabase(databasePath(dataDir));
+  try {
+    const accounts = createAccountsRepository(db);
+    const same = accounts
+      .list()
+      .find((a) => a.kind === 'subscription' && a.upstreamAccountId === result.accountId);
+    if (!same && accounts.find(flags.name)) {
+      throw new CommandError(
+        `an account named '${flags.name}' already exists for another sign-in; choose another --name`,
+      );
+    }
+    const record =
+      same ??
+      accounts.create({
+        name: flags.name,
+        kind: 'subscription',
+        tier: flags.tier ?? result.planType ?? 'free',
+        groupName: flags.group ?? 'default',
+        capacity,
+        enabled: true,
+        modelMap: {},
+        maxPixels: SUBSCRIPTION_MAX_PIXELS,
+        baseUrl: flags['base-url'] ?? DEFAULT_SUBSCRIPTION_BASE_URL,
+        issuer,
+        bridgeModel: flags['bridge-model'] ?? null,
+        upstreamAccountId: result.accountId,
+        secretName: null,
+      });
+    const secretName = secretNameFor(dataDir, record.id);
+    await writeAccountSecret(secrets, secretName, toAccountSecret(result));
+    accounts.update(record.id, {
+      secretName,
+      disabledReason: null,
+      tier: flags.tier ?? result.planType ?? record.tier,
+    });
+    io.stdout(
+      `${same ? 'Signed in again to' : 'Added'} subscription account ${record.id} "${record.name}"` +
+        ` (${result.email ?? 'unknown email'}, plan ${result.planType ?? 'unknown'}); tokens are in the ${secrets.kind}.`,
+    );
+  } finally {
+    db.close();
+  }
+  return 0;
+}

@@ -1,0 +1,32 @@
+import { checkSize } from '../../shared/sizeRules';
+
+/**
+ * How much of an account's concurrency a request uses, by output pixels. A 4K image keeps an
+ * upstream busy far longer and fails more often under load than a 1024 one (spec 8.3.2):
+ *
+ * | class        | pixels            | weight | examples                      |
+ * | ------------ | ----------------- | ------ | ----------------------------- |
+ * | 1024 class   | up to 1,638,400   | 1      | 1024x1024, 1536x1024, auto    |
+ * | 2K class     | up to 4,194,304   | 2      | 2048x2048, 2048x1152          |
+ * | 4K class     | above             | 4      | 3840x2160, 2160x3840          |
+ */
+export const WEIGHT_CLASSES = [
+  { maxPixels: 1_638_400, weight: 1 },
+  { maxPixels: 4_194_304, weight: 2 },
+  { maxPixels: Number.POSITIVE_INFINITY, weight: 4 },
+] as const;
+
+/** Pixels of the requested output; `auto` counts as the 1024 class. */
+export function requestedPixels(size: string | undefined): number {
+  const check = checkSize(size ?? 'auto');
+  return check.ok && !check.auto ? check.width * check.height : 1024 * 1024;
+}
+
+export function weightOf(size: string | undefined): number {
+  const pixels = requestedPixels(size);
+  return WEIGHT_CLASSES.find((c) => pixels <= c.maxPixels)!.weight;
+}
+
+/** Subscription accounts deliver about 1.6 MP whatever is asked (protocol page 2.2). */
+export const SUBSCRIPTION_MAX_PIXELS = 1_638_400;
+export const API_KEY_MAX_PIXELS = 8_294_400;

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { defineSetting } from './storage/settingsRepository';
+
+/** Gateway settings kept in SQLite (editable from the studio and the CLI). */
+export const SETTINGS = {
+  /** A delivered image of another size or format than asked is a 502 (on) or passed on with headers (off). */
+  strictDelivery: defineSetting('strict_delivery', z.boolean(), true),
+  /** The quality/size fallback ladder for every request (keys and a header can opt in one by one). */
+  fallbackLadder: defineSetting('fallback_ladder', z.boolean(), false),
+  /** Add the image_generation tool to /v1/responses calls from official agent clients that omit it. */
+  injectImageTool: defineSetting('inject_image_tool', z.boolean(), true),
+  /** The content pre-filter of spec 8.3.4. */
+  contentFilter: defineSetting('content_filter', z.enum(['off', 'block']), 'block'),
+  /**
+   * The text model subscription accounts use for the Responses bridge when the account sets none.
+   * A setting, never a constant in an adapter: a retired hard-coded model broke a peer for everyone.
+   */
+  bridgeModel: defineSetting('bridge_model', z.string().min(1), 'gpt-5'),
+  /** Extra browser origins allowed to call /v1. */
+  allowedOrigins: defineSetting('allowed_origins', z.array(z.string()), []),
+};
