@@ -195,6 +195,10 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     budget: new RetryBudget(DEFAULT_RETRIES, now),
     now,
     sleep: (ms, signal) => sleep(ms, undefined, { signal }),
+    timeouts: () => ({
+      normalMs: settings.get(SETTINGS.timeoutNormalMs),
+      largeMs: settings.get(SETTINGS.timeoutLargeMs),
+    }),
   };
 
   const events = new EventEmitter<{ usage: [requestId: string] }>();

@@ -16,6 +16,17 @@ export const SETTINGS = {
    * A setting, never a constant in an adapter: a retired hard-coded model broke a peer for everyone.
    */
   bridgeModel: defineSetting('bridge_model', z.string().min(1), 'gpt-5'),
+  /** Upstream timeout for outputs up to 2560x1440, and above (spec 8.2: 120 s; 300 s for 4K). */
+  timeoutNormalMs: defineSetting(
+    'timeout_normal_ms',
+    z.number().int().min(1_000).max(3_600_000),
+    120_000,
+  ),
+  timeoutLargeMs: defineSetting(
+    'timeout_large_ms',
+    z.number().int().min(1_000).max(3_600_000),
+    300_000,
+  ),
   /** Extra browser origins allowed to call /v1. */
   allowedOrigins: defineSetting('allowed_origins', z.array(z.string()), []),
 };

@@ -1,5 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SETTINGS } from '../../src/gateway/settings';
 import { createKeysRepository } from '../../src/gateway/storage/keysRepository';
+import { createSettingsRepository } from '../../src/gateway/storage/settingsRepository';
 import {
   clearFaults,
   scriptFaults,
@@ -263,6 +265,23 @@ describe('upstream failures', () => {
     expect(r.status).toBe(502);
     expect(r.error).toMatchObject({ code: 'upstream_http_error' });
     expect(r.headers.get('x-should-retry')).toBe('false');
+  });
+
+  it('times out a silent upstream after the configured timeout, without retrying', async () => {
+    const settings = createSettingsRepository(t.db);
+    settings.set(SETTINGS.timeoutNormalMs, 1_000);
+    try {
+      await fetch(`${t.simUrl}/__sim/calls`, { method: 'DELETE' });
+      await scriptFaults(t.simUrl, [{ kind: 'slow', delayMs: 1_600 }]);
+      const r = await generate(base);
+      expect([r.status, r.error.code]).toEqual([502, 'upstream_timeout']);
+      const { calls } = (await (await fetch(`${t.simUrl}/__sim/calls`)).json()) as {
+        calls: unknown[];
+      };
+      expect(calls).toHaveLength(1);
+    } finally {
+      settings.reset(SETTINGS.timeoutNormalMs);
+    }
   });
 
   it('tells SDKs not to retry a refusal (their retry would not help)', async () => {

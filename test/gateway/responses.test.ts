@@ -63,6 +63,16 @@ describe('POST /v1/responses with the image_generation tool', () => {
     expect(res.output_text.length).toBeGreaterThan(0);
   });
 
+  it('adds the image tool for official agent clients that leave it out, and only for them', async () => {
+    const agent = await t.client.responses.create(
+      { model: 'agent-model-1', input: 'Draw a fox.' },
+      { headers: { originator: 'codex_cli_rs' } },
+    );
+    expect(agent.output.some((item) => item.type === 'image_generation_call')).toBe(true);
+    const app = await t.client.responses.create({ model: 'agent-model-1', input: 'Draw a fox.' });
+    expect(app.output.some((item) => item.type === 'image_generation_call')).toBe(false);
+  });
+
   it('refuses the image model as the main model, saying why', async () => {
     const err = await t.client.responses
       .create({ model: 'image-model-2', input: 'x', tools: [tool] })

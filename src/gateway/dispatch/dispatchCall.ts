@@ -6,6 +6,7 @@ import { failureToApiError } from './failureToApiError';
 import type { UpstreamPool } from './pool';
 import { backoffMs, nextStep, type RetryBudget, type RetrySettings } from './retryPolicy';
 import { QueueFullError, QueueTimeoutError, type Scheduler } from './scheduler';
+import type { TimeoutSettings } from './timeouts';
 
 export interface Dispatcher {
   pool: UpstreamPool;
@@ -14,6 +15,8 @@ export interface Dispatcher {
   budget: RetryBudget;
   now: () => number;
   sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** Upstream timeouts by output size (settings: long images are normal, spec 7.1). */
+  timeouts: () => TimeoutSettings;
 }
 
 export interface CallTarget {

@@ -178,7 +178,7 @@ async function attempt(
     };
     const outcome = await upstream.generateImage(job, {
       signal: req.signal,
-      timeoutMs: upstreamTimeoutFor(step.size),
+      timeoutMs: upstreamTimeoutFor(step.size, d.timeouts()),
       onPartial:
         req.onPartial && !step.upscaleTo ? (p) => req.onPartial?.(imageIndex, p) : undefined,
     });

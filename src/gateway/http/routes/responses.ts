@@ -118,7 +118,7 @@ async function relay(
       const reply = await upstream.responses(body, {
         stream: parsed.stream,
         signal: target.signal,
-        timeoutMs: upstreamTimeoutFor(tool?.size ?? 'auto'),
+        timeoutMs: upstreamTimeoutFor(tool?.size ?? 'auto', deps.dispatcher.timeouts()),
       });
       try {
         if (reply.events) await streamEvents(res, reply.events, bill, draft);
