@@ -67,7 +67,7 @@ export async function dispatchCall<T>(
     }
     const accountId = lease.accountId;
     try {
-      const upstream = await d.pool.upstream(accountId);
+      const upstream = await loadUpstream(d, accountId);
       const value = await call(upstream);
       d.pool.succeeded(accountId);
       return { value, upstream };
@@ -90,6 +90,28 @@ export async function dispatchCall<T>(
     } finally {
       lease.release();
     }
+  }
+}
+
+/**
+ * The account's adapter. Loading it can fail for reasons outside the upstream (a locked keychain):
+ * the caller gets a 503 with the fix, and the account is left as it is.
+ */
+async function loadUpstream(d: Dispatcher, accountId: string): Promise<ImageUpstream> {
+  try {
+    return await d.pool.upstream(accountId);
+  } catch (error) {
+    if (error instanceof UpstreamError || error instanceof ApiError) throw error;
+    const name = d.pool.record(accountId)?.name ?? accountId;
+    throw new ApiError(
+      503,
+      `Upstream account '${name}' cannot be used: ${error instanceof Error ? error.message : String(error)}`,
+      {
+        type: ERROR_TYPES.server,
+        code: 'account_unavailable',
+        headers: { 'x-should-retry': 'false' },
+      },
+    );
   }
 }
 

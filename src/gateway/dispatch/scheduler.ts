@@ -70,17 +70,15 @@ export class Scheduler {
     return this.queue.length;
   }
 
-  /** A lease now if one fits, else null. Queued requests go first: no overtaking the queue. */
-  tryAcquire(req: LeaseRequest): Lease | null {
-    if (this.queue.length > 0) return null;
-    return this.grant(req);
-  }
-
+  /**
+   * A lease as soon as one fits. The request joins the back of the queue and the queue is served
+   * at once, so it starts now when its accounts are free (even behind other groups' backlog) and
+   * never takes an account that a long-waiting request ahead of it is owed.
+   */
   acquire(req: LeaseRequest): Promise<Lease> {
-    const now = this.tryAcquire(req);
-    if (now) return Promise.resolve(now);
-    if (this.queue.length >= this.options.maxQueue)
+    if (this.queue.length >= this.options.maxQueue) {
       return Promise.reject(new QueueFullError(this.queue.length));
+    }
     return new Promise<Lease>((resolve, reject) => {
       const waiter: Waiter = {
         req,
@@ -98,22 +96,30 @@ export class Scheduler {
         { once: true },
       );
       this.queue.push(waiter);
-      this.ensureTick();
+      this.pump();
+      if (this.queue.includes(waiter)) this.ensureTick();
     });
   }
 
-  /** Serves waiters in order; later ones may pass a head that does not fit, until it has waited long. */
+  /**
+   * Serves waiters in order. A later request may pass one that does not fit yet (a small image
+   * beside a waiting 4K one), but once a request has waited `headPriorityMs` its accounts are
+   * reserved for it: nobody behind it takes them, while other accounts stay free to use.
+   */
   private pump(): void {
+    const reserved = new Set<string>();
     for (let i = 0; i < this.queue.length;) {
       const waiter = this.queue[i]!;
-      const lease = this.grant(waiter.req);
+      const lease = this.grant(waiter.req, reserved);
       if (lease) {
         this.queue.splice(i, 1);
         clearTimeout(waiter.timer);
         waiter.resolve(lease);
         continue;
       }
-      if (i === 0 && this.now() - waiter.since >= this.options.headPriorityMs) break;
+      if (this.now() - waiter.since >= this.options.headPriorityMs) {
+        for (const candidate of waiter.req.candidates()) reserved.add(candidate.id);
+      }
       i++;
     }
     if (this.queue.length === 0 && this.tick) {
@@ -122,8 +128,9 @@ export class Scheduler {
     }
   }
 
-  private grant(req: LeaseRequest): Lease | null {
-    const chosen = this.choose(req.candidates(), req.weight);
+  private grant(req: LeaseRequest, reserved: ReadonlySet<string>): Lease | null {
+    const open = req.candidates().filter((c) => !reserved.has(c.id));
+    const chosen = this.choose(open, req.weight);
     if (!chosen) return null;
     this.load.set(chosen.id, this.loadOf(chosen.id) + req.weight);
     this.lastUsed.set(chosen.id, ++this.sequence);
