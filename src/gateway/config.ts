@@ -20,6 +20,11 @@ export interface GatewayConfig {
   simulatorSpeed?: number;
   /** The secret store; by default the OS keychain, opened on first use (tests inject their own). */
   secrets?: SecretStore;
+  /**
+   * Port of the OAuth loopback callback for sign-ins started from the studio: 1455 by default
+   * (what the public client registered); tests pass 0 for a free one.
+   */
+  oauthCallbackPort?: number;
   /** Where log lines go; defaults to stderr. Never receives secrets. */
   log?: (line: string) => void;
 }

@@ -5,6 +5,9 @@ import { Agent } from 'undici';
 import { DEFAULT_TEXT_MODELS } from '../shared/models';
 import { startSimulator, type Simulator } from '../simulator';
 import { costMicros } from './billing/cost';
+import type { Prices } from './billing/prices';
+import type { GatewayEventMap, GatewayEvents } from './events';
+import { composeStudio } from './studio';
 import type { GatewayConfig } from './config';
 import { databasePath } from './dataDir';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -46,8 +49,16 @@ export interface Gateway {
   close(graceMs?: number): Promise<void>;
   /** The built-in simulator when it serves as the upstream (tests script faults through it). */
   readonly simulator: Simulator | null;
-  /** Emits `usage` with each request id once its usage record is written (the live request log). */
-  readonly events: EventEmitter<{ usage: [requestId: string] }>;
+  /**
+   * Emits `usage` with each request id once its usage record is written (the live request log),
+   * and `image` once a kept image is in the gallery.
+   */
+  readonly events: GatewayEvents;
+  /**
+   * A fresh one-time studio login URL (`/login?token=...`, 10 minutes, single use). `atelier
+   * serve` prints one; the Electron window loads one.
+   */
+  createStudioLogin(): string;
 }
 
 const DEFAULT_SHUTDOWN_GRACE_MS = 30_000;
@@ -201,14 +212,45 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     }),
   };
 
-  const events = new EventEmitter<{ usage: [requestId: string] }>();
+  const events: GatewayEvents = new EventEmitter<GatewayEventMap>();
+  const inflight = createInflight();
+  let port = config.port;
+  let hosts = allowedHosts(config.host, port);
+  let origins = new Set<string>();
+  const urlFor = (p: number) =>
+    `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${p}`;
+
+  const studio = composeStudio({
+    db,
+    dataDir: config.dataDir,
+    keys,
+    usage,
+    prices,
+    accounts,
+    settings,
+    secrets: secretStore,
+    events,
+    loadOf: (id) => scheduler.loadOf(id),
+    simulatorOnly: () => simulator !== null && accounts.list().length === 0,
+    ownOrigins: () => origins,
+    server: () => ({ address: urlFor(port), host: config.host, port, dataDir: config.dataDir }),
+    oauthCallbackPort: config.oauthCallbackPort,
+    now,
+    log,
+  });
+
   const writeUsage = (draft: UsageDraft, final: FinalStatus) => {
-    const total = totalUsage(draft.parts);
-    let cost = 0;
-    for (const part of draft.parts) {
-      const price = prices.get(part.model);
-      if (price) cost += costMicros(part.usage, price);
+    const cost = priceOf(draft.parts, (model) => prices.get(model));
+    try {
+      insertUsage(draft, final, cost);
+      events.emit('usage', draft.requestId);
+    } finally {
+      // Written or not, the request is over: its kept images may go to disk now.
+      studio.images.settle(draft.requestId, cost);
     }
+  };
+  const insertUsage = (draft: UsageDraft, final: FinalStatus, cost: number) => {
+    const total = totalUsage(draft.parts);
     usage.insert({
       requestId: draft.requestId,
       createdAt: draft.startedAt,
@@ -241,21 +283,14 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       priceModel: draft.parts.map((p) => p.model).join(',') || null,
       fallbackStep: draft.fallbackStep,
     });
-    events.emit('usage', draft.requestId);
   };
-
-  const inflight = createInflight();
-  let port = config.port;
-  let hosts = allowedHosts(config.host, port);
-  let origins = new Set<string>();
-  const urlFor = (p: number) =>
-    `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${p}`;
 
   const app = createApp({
     dispatcher: dispatch,
     policy: {
       strictDelivery: () => settings.get(SETTINGS.strictDelivery),
       ladderForAll: () => settings.get(SETTINGS.fallbackLadder),
+      contentFilter: () => settings.get(SETTINGS.contentFilter),
     },
     injectImageTool: () => settings.get(SETTINGS.injectImageTool),
     keys: {
@@ -271,6 +306,17 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
           : null;
       },
       touch: (id, at) => keys.touch(id, at),
+      studioKey: () => {
+        const record = studio.studioKey.get();
+        return record
+          ? {
+              id: record.id,
+              group: record.group,
+              fallbackLadder: record.fallbackLadder,
+              concurrencyLimit: record.concurrencyLimit,
+            }
+          : null;
+      },
     },
     inflight,
     writeUsage,
@@ -290,6 +336,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     staticDir: config.staticDir,
     now,
     log,
+    ...studio.app,
   });
 
   const server = http.createServer(app);
@@ -309,6 +356,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     },
     simulator,
     events,
+    createStudioLogin: () => `${urlFor(port)}${studio.loginPath()}`,
     listen: () =>
       new Promise<string>((resolve, reject) => {
         server.once('error', reject);
@@ -324,9 +372,12 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       closing ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
+        studio.logins.cancelAll();
         await inflight.drain(graceMs);
         server.closeAllConnections();
         await stopped;
+        // Every request has settled, so every image it kept is queued: let them reach the disk.
+        await studio.images.drain();
         await dispatcher.close();
         if (simulator) await simulator.close();
         db.close();
@@ -335,4 +386,14 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     },
   };
   return gateway;
+}
+
+/** A request's cost in micro-dollars: each part at its own model's price (none: free). */
+function priceOf(parts: UsageDraft['parts'], priceFor: (model: string) => Prices | null): number {
+  let cost = 0;
+  for (const part of parts) {
+    const price = priceFor(part.model);
+    if (price) cost += costMicros(part.usage, price);
+  }
+  return cost;
 }

@@ -29,4 +29,8 @@ export const SETTINGS = {
   ),
   /** Extra browser origins allowed to call /v1. */
   allowedOrigins: defineSetting('allowed_origins', z.array(z.string()), []),
+  /** Keep the images of API callers in the gallery (studio images are always kept). */
+  keepApiImages: defineSetting('keep_api_images', z.boolean(), true),
+  /** The id of the built-in Studio key (api_keys), made on the studio's first /v1 call. */
+  studioKeyId: defineSetting('studio_key_id', z.string().nullable(), null),
 };

@@ -19,9 +19,11 @@ let gateway: Gateway | undefined;
 let window: BrowserWindow | undefined;
 let tray: AppTray | undefined;
 
-function openWindow(url: string): void {
+/** Each new window signs in with a fresh one-time link: the session cookie is the studio's key. */
+function openWindow(): void {
   if (window && !window.isDestroyed()) return focusWindow(window);
-  window = createMainWindow(url, PRELOAD);
+  if (!gateway) return;
+  window = createMainWindow(gateway.createStudioLogin(), PRELOAD);
   window.on('closed', () => (window = undefined));
 }
 
@@ -46,12 +48,12 @@ async function start(): Promise<void> {
   const url = await gateway.listen();
 
   registerDialogHandlers({ origin: new URL(url).origin, getWindow: () => window });
-  openWindow(url);
+  openWindow();
   tray = createAppTray(
     { state: 'running', url },
-    { open: () => openWindow(url), quit: () => app.quit() },
+    { open: () => openWindow(), quit: () => app.quit() },
   );
-  app.on('activate', () => openWindow(url));
+  app.on('activate', () => openWindow());
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });

@@ -55,4 +55,8 @@ export const ERROR_CODES = {
   internal: 'internal_error',
   cancelled: 'client_cancelled',
   contentPolicy: 'content_policy_violation',
+  /** The admin API (and /v1 as the studio) without a studio session cookie and header. */
+  studioSessionRequired: 'studio_session_required',
+  /** A studio login link that is unknown, already used or expired. */
+  studioLoginInvalid: 'studio_login_invalid',
 } as const;

@@ -35,6 +35,14 @@ describe('the atelier CLI, as a new user runs it', () => {
     const server = await startServe(['--port', '0', '--data-dir', dataDir]);
     servers.push(server);
     expect(server.output()).toMatch(/Offline simulator/);
+    // A one-time studio login link, printed before the listening line scripts wait for.
+    const login = /^ {2}studio login: (http:\/\/\S+\/login\?token=[\w-]{43})$/m.exec(
+      server.output(),
+    );
+    expect(login).not.toBeNull();
+    expect(login!.index).toBeLessThan(server.output().indexOf('listening on'));
+    const signIn = await fetch(login![1]!, { redirect: 'manual' });
+    expect([signIn.status, signIn.headers.get('location')]).toEqual([303, '/']);
     const client = new OpenAI({ apiKey: key, baseURL: `${server.url}/v1`, maxRetries: 0 });
 
     const gen = await client.images.generate({

@@ -2,6 +2,9 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createFakeElectron, type FakeElectron } from './fakeElectron';
 
 const GATEWAY_URL = 'http://127.0.0.1:8787';
+/** The stand-in's one-time studio login links: a new one for every window. */
+let logins = 0;
+const loginUrl = (n: number) => `${GATEWAY_URL}/login?token=t${n}`;
 
 let electron: FakeElectron;
 let closeGateway: ReturnType<typeof vi.fn<(graceMs?: number) => Promise<void>>>;
@@ -16,9 +19,11 @@ beforeEach(() => {
   // Stand-in for the gateway: main only composes it, and the real gateway has its own tests
   // over real HTTP (test/gateway). Here we check what main asks of it, and in which order.
   closeGateway = vi.fn(async (_graceMs?: number) => {});
+  logins = 0;
   createGateway = vi.fn(async () => ({
     url: GATEWAY_URL,
     listen: vi.fn(async () => GATEWAY_URL),
+    createStudioLogin: vi.fn(() => loginUrl(++logins)),
     close: closeGateway,
   }));
   vi.doMock('../../src/gateway', () => ({ createGateway }));
@@ -31,7 +36,7 @@ async function startMain() {
 }
 
 describe('startup', () => {
-  it('starts the gateway on 127.0.0.1 in userData, then opens the window on its URL', async () => {
+  it('starts the gateway on 127.0.0.1 in userData, then opens the window on a login link', async () => {
     await startMain();
     expect(createGateway).toHaveBeenCalledOnce();
     const config = createGateway.mock.calls[0]?.[0] as Record<string, unknown>;
@@ -40,7 +45,8 @@ describe('startup', () => {
     expect(electron.app.getPath).toHaveBeenCalledWith('userData');
 
     const window = electron.windows[0]!;
-    expect(window.loadURL).toHaveBeenCalledWith(GATEWAY_URL);
+    // The window signs in with a one-time link, which sets the studio's session cookie.
+    expect(window.loadURL).toHaveBeenCalledWith(loginUrl(1));
     expect(window.options.webPreferences).toMatchObject({
       preload: expect.stringMatching(/[/\\]preload[/\\]index\.cjs$/),
     });
@@ -75,6 +81,16 @@ describe('single instance', () => {
     expect(window.restore).toHaveBeenCalled();
     expect(window.focus).toHaveBeenCalled();
     expect(electron.windows).toHaveLength(1);
+  });
+
+  it('signs a reopened window in with a fresh one-time link (a used one never works again)', async () => {
+    await startMain();
+    const first = electron.windows[0]!;
+    first.destroyed = true;
+    first.emit('closed');
+    electron.app.emit('activate');
+    expect(electron.windows).toHaveLength(2);
+    expect(electron.windows[1]!.loadURL).toHaveBeenCalledWith(loginUrl(2));
   });
 });
 

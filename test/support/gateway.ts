@@ -26,7 +26,7 @@ export function tempDir(prefix = 'atelier-test-'): string {
 
 /** A real gateway on a free loopback port with the built-in simulator at full speed. */
 export async function startTestGateway(
-  opts: { allowedOrigins?: string[] } = {},
+  opts: { allowedOrigins?: string[]; simulatorSpeed?: number } = {},
 ): Promise<TestGateway> {
   const dataDir = tempDir();
   const db = openDatabase(databasePath(dataDir));
@@ -37,9 +37,14 @@ export async function startTestGateway(
     host: '127.0.0.1',
     port: 0,
     dataDir,
-    simulatorSpeed: 0,
+    simulatorSpeed: opts.simulatorSpeed ?? 0,
     allowedOrigins: opts.allowedOrigins,
-    log: (line) => logs.push(line),
+    // Sign-ins started from the studio listen on a free port, so suites never collide.
+    oauthCallbackPort: 0,
+    log: (line) => {
+      logs.push(line);
+      if (process.env.ATELIER_TEST_LOG) process.stderr.write(`${line}\n`);
+    },
   });
   const url = await gateway.listen();
   const client = new OpenAI({ apiKey: key, baseURL: `${url}/v1`, maxRetries: 0, timeout: 60_000 });
@@ -61,6 +66,65 @@ export async function startTestGateway(
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+export interface StudioClient {
+  /** `atelier_session=...`, as the browser would send it. */
+  cookie: string;
+  /** fetch against the gateway as the studio: the session cookie and `x-atelier-studio: 1`. */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+  /** JSON in, JSON out; throws with the body when the answer is not 2xx. */
+  json<T = Record<string, unknown>>(
+    path: string,
+    init?: { method?: string; body?: unknown },
+  ): Promise<T>;
+}
+
+/** Signs in as the studio does: a one-time login link, then the cookie it sets. */
+export async function studioLogin(t: TestGateway): Promise<StudioClient> {
+  const res = await fetch(t.gateway.createStudioLogin(), { redirect: 'manual' });
+  if (res.status !== 303) throw new Error(`studio login answered ${res.status}`);
+  const cookie = res.headers.get('set-cookie')!.split(';')[0]!;
+  const studioFetch = (path: string, init: RequestInit = {}) => {
+    const headers = new Headers(init.headers);
+    headers.set('cookie', cookie);
+    headers.set('x-atelier-studio', '1');
+    return fetch(`${t.url}${path}`, { ...init, headers });
+  };
+  return {
+    cookie,
+    fetch: studioFetch,
+    async json<T>(path: string, init: { method?: string; body?: unknown } = {}) {
+      const res = await studioFetch(path, {
+        method: init.method ?? 'GET',
+        headers: init.body === undefined ? {} : { 'content-type': 'application/json' },
+        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      });
+      const text = await res.text();
+      if (!res.ok)
+        throw new Error(`${init.method ?? 'GET'} ${path} answered ${res.status}: ${text}`);
+      return JSON.parse(text) as T;
+    },
+  };
+}
+
+/** The ids of a request's kept images, once all `count` are in the gallery (the 'image' event). */
+export function keptImages(t: TestGateway, requestId: string, count = 1): Promise<string[]> {
+  const read = () =>
+    t.db
+      .prepare('SELECT id FROM images WHERE request_id = ? ORDER BY image_index')
+      .pluck()
+      .all(requestId) as string[];
+  return new Promise((resolve) => {
+    const check = () => {
+      const ids = read();
+      if (ids.length < count) return;
+      t.gateway.events.off('image', check);
+      resolve(ids);
+    };
+    t.gateway.events.on('image', check);
+    check();
+  });
 }
 
 /** Scripts the simulator's next replies (its control API over HTTP). */

@@ -1,9 +1,9 @@
 import { createAccountsRepository, type AccountsRepository } from '../accounts/repository';
 import { accountStatus } from '../accounts/status';
-import { BUILTIN, type AccountRecord } from '../accounts/types';
+import { addApiKeyAccount, addSimulatorAccount, type AccountOptions } from '../accounts/service';
+import type { AccountRecord } from '../accounts/types';
 import { resolveDataDir, databasePath } from '../dataDir';
-import { API_KEY_MAX_PIXELS } from '../dispatch/weights';
-import { openSecretStore, secretNameFor, writeAccountSecret } from '../secrets';
+import { openSecretStore } from '../secrets';
 import { openDatabase } from '../storage/db';
 import { ArgsError, parseArgs } from './args';
 import { login } from './accountsLogin';
@@ -62,6 +62,20 @@ function open<T>(
   const db = openDatabase(databasePath(dataDir));
   try {
     return use(createAccountsRepository(db), dataDir);
+  } finally {
+    db.close();
+  }
+}
+
+async function openAsync<T>(
+  dataDirFlag: string | undefined,
+  env: NodeJS.ProcessEnv,
+  use: (repo: AccountsRepository, dataDir: string) => Promise<T>,
+): Promise<T> {
+  const dataDir = resolveDataDir(dataDirFlag, env);
+  const db = openDatabase(databasePath(dataDir));
+  try {
+    return await use(createAccountsRepository(db), dataDir);
   } finally {
     db.close();
   }
@@ -149,30 +163,17 @@ async function addKey(argv: string[], io: CommandIo): Promise<number> {
       `--base-url is not a URL: '${baseUrl}' (for example https://api.example.com/v1)`,
     );
   }
-  const key = await readKey(io);
+  const options = accountOptions(flags);
+  const apiKey = await readKey(io);
   const dataDir = resolveDataDir(flags['data-dir'], io.env);
-  const secrets = await openSecretStore({ dataDir, env: io.env });
-  const record = open(flags['data-dir'], io.env, (repo) =>
-    repo.create(
-      base(flags, {
-        kind: 'api_key',
-        tier: flags.tier ?? 'api',
-        capacity: positiveInt('capacity', flags.capacity, 4),
-        maxPixels: API_KEY_MAX_PIXELS,
-        baseUrl,
-      }),
+  const { record, store } = await openAsync(flags['data-dir'], io.env, (accounts) =>
+    addApiKeyAccount(
+      { accounts, dataDir, secrets: () => openSecretStore({ dataDir, env: io.env }) },
+      { ...options, baseUrl, apiKey },
     ),
   );
-  const secretName = secretNameFor(dataDir, record.id);
-  try {
-    await writeAccountSecret(secrets, secretName, { type: 'api_key', apiKey: key });
-  } catch (error) {
-    open(flags['data-dir'], io.env, (repo) => repo.remove(record.id));
-    throw error;
-  }
-  open(flags['data-dir'], io.env, (repo) => repo.update(record.id, { secretName }));
   io.stdout(
-    `Added API-key account ${record.id} "${record.name}" (group ${record.groupName}); its key is in the ${secrets.kind}.`,
+    `Added API-key account ${record.id} "${record.name}" (group ${record.groupName}); its key is in the ${store}.`,
   );
   return 0;
 }
@@ -180,36 +181,28 @@ async function addKey(argv: string[], io: CommandIo): Promise<number> {
 function addSimulator(argv: string[], io: CommandIo): number {
   const { flags, positionals } = parseArgs(argv, COMMON);
   expectPositionals(positionals, []);
-  const record = open(flags['data-dir'], io.env, (repo) =>
-    repo.create(
-      base(flags, {
-        kind: 'simulator',
-        tier: flags.tier ?? 'pro',
-        capacity: positiveInt('capacity', flags.capacity, 4),
-        maxPixels: API_KEY_MAX_PIXELS,
-        baseUrl: BUILTIN,
-      }),
-    ),
-  );
+  const options = accountOptions(flags);
+  const record = open(flags['data-dir'], io.env, (repo) => addSimulatorAccount(repo, options));
   io.stdout(`Added simulator account ${record.id} "${record.name}" (group ${record.groupName}).`);
   return 0;
 }
 
-function base(
-  flags: { name?: string; group?: string; 'max-pixels'?: string },
-  rest: Pick<AccountRecord, 'kind' | 'tier' | 'capacity' | 'maxPixels' | 'baseUrl'>,
-): Omit<AccountRecord, 'id' | 'createdAt' | 'cooldownUntil' | 'cooldownReason' | 'disabledReason'> {
+function accountOptions(flags: {
+  name?: string;
+  tier?: string;
+  group?: string;
+  capacity?: string;
+  'max-pixels'?: string;
+}): AccountOptions {
   return {
     name: required('name', flags.name),
-    groupName: flags.group ?? 'default',
-    enabled: true,
-    modelMap: {},
-    issuer: null,
-    bridgeModel: null,
-    upstreamAccountId: null,
-    secretName: null,
-    ...rest,
-    maxPixels: positiveInt('max-pixels', flags['max-pixels'], rest.maxPixels),
+    tier: flags.tier,
+    group: flags.group,
+    capacity: flags.capacity === undefined ? undefined : positiveInt('capacity', flags.capacity, 1),
+    maxPixels:
+      flags['max-pixels'] === undefined
+        ? undefined
+        : positiveInt('max-pixels', flags['max-pixels'], 1),
   };
 }
 

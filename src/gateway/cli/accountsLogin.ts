@@ -1,15 +1,12 @@
 import { spawn } from 'node:child_process';
 import { createAccountsRepository } from '../accounts/repository';
+import { saveSubscriptionLogin } from '../accounts/service';
 import { resolveDataDir, databasePath } from '../dataDir';
-import { SUBSCRIPTION_MAX_PIXELS } from '../dispatch/weights';
-import { DEFAULT_CLIENT_ID, DEFAULT_ISSUER, startLoopbackLogin, toAccountSecret } from '../oauth';
-import { openSecretStore, secretNameFor, writeAccountSecret } from '../secrets';
+import { DEFAULT_CLIENT_ID, DEFAULT_ISSUER, startLoopbackLogin } from '../oauth';
+import { openSecretStore } from '../secrets';
 import { openDatabase } from '../storage/db';
 import { ArgsError, parseArgs } from './args';
-import { CommandError, expectPositionals, type CommandIo } from './command';
-
-/** The subscription backend that serves the native images channel and the Responses bridge. */
-export const DEFAULT_SUBSCRIPTION_BASE_URL = 'https://chatgpt.com/backend-api/codex';
+import { expectPositionals, type CommandIo } from './command';
 
 /** Opens the system browser; where none can be opened, the printed URL is the way. */
 function openInBrowser(url: string): void {
@@ -72,42 +69,22 @@ export async function login(argv: string[], io: CommandIo): Promise<number> {
 
   const db = openDatabase(databasePath(dataDir));
   try {
-    const accounts = createAccountsRepository(db);
-    const same = accounts
-      .list()
-      .find((a) => a.kind === 'subscription' && a.upstreamAccountId === result.accountId);
-    if (!same && accounts.find(flags.name)) {
-      throw new CommandError(
-        `an account named '${flags.name}' already exists for another sign-in; choose another --name`,
-      );
-    }
-    const record =
-      same ??
-      accounts.create({
+    const { record, again, store } = await saveSubscriptionLogin(
+      { accounts: createAccountsRepository(db), secrets: async () => secrets, dataDir },
+      result,
+      {
         name: flags.name,
-        kind: 'subscription',
-        tier: flags.tier ?? result.planType ?? 'free',
-        groupName: flags.group ?? 'default',
-        capacity,
-        enabled: true,
-        modelMap: {},
-        maxPixels: SUBSCRIPTION_MAX_PIXELS,
-        baseUrl: flags['base-url'] ?? DEFAULT_SUBSCRIPTION_BASE_URL,
         issuer,
-        bridgeModel: flags['bridge-model'] ?? null,
-        upstreamAccountId: result.accountId,
-        secretName: null,
-      });
-    const secretName = secretNameFor(dataDir, record.id);
-    await writeAccountSecret(secrets, secretName, toAccountSecret(result));
-    accounts.update(record.id, {
-      secretName,
-      disabledReason: null,
-      tier: flags.tier ?? result.planType ?? record.tier,
-    });
+        baseUrl: flags['base-url'],
+        bridgeModel: flags['bridge-model'],
+        group: flags.group,
+        capacity,
+        tier: flags.tier,
+      },
+    );
     io.stdout(
-      `${same ? 'Signed in again to' : 'Added'} subscription account ${record.id} "${record.name}"` +
-        ` (${result.email ?? 'unknown email'}, plan ${result.planType ?? 'unknown'}); tokens are in the ${secrets.kind}.`,
+      `${again ? 'Signed in again to' : 'Added'} subscription account ${record.id} "${record.name}"` +
+        ` (${result.email ?? 'unknown email'}, plan ${result.planType ?? 'unknown'}); tokens are in the ${store}.`,
     );
   } finally {
     db.close();

@@ -80,6 +80,8 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
   io.stdout(`  data:     ${dataDir}`);
   io.stdout(`  upstream: ${upstream}`);
   io.stdout(`  studio:   ${url}/`);
+  // Opens the studio in a browser, once, within 10 minutes (restart for a new one).
+  io.stdout(`  studio login: ${gateway.createStudioLogin()}`);
   io.stdout(`Atelier gateway listening on ${url}`);
 
   return new Promise<number>((resolve) => {

@@ -15,8 +15,11 @@ import { requestId } from './requestId';
 import { imagesRouter } from './routes/images';
 import { modelsRouter } from './routes/models';
 import { responsesRouter } from './routes/responses';
-import type { ImagePolicy } from './routes/serveImages';
+import type { ImageDelivery, ImagePolicy } from './routes/serveImages';
 import { keyConcurrency } from './keyConcurrency';
+import { adminRouter, type AdminDeps } from './admin';
+import { parentImage } from './keptImages';
+import type { StudioGate } from './studioSession';
 
 export interface AppDeps {
   dispatcher: Dispatcher;
@@ -33,6 +36,12 @@ export interface AppDeps {
   staticDir?: string;
   now: () => number;
   log: (line: string) => void;
+  /** The studio's session: its login link, the admin API's guard, and /v1 as the Studio key. */
+  studio: StudioGate;
+  admin: Omit<AdminDeps, 'gate'>;
+  /** Sees each successful batch of images (the gallery keeps them after the reply). */
+  onImagesDelivered: (delivery: ImageDelivery) => void;
+  imageExists: (id: string) => boolean;
 }
 
 /** Middleware order is the security model: id, Host, Origin, then per-area auth. */
@@ -53,14 +62,23 @@ export function createApp(deps: AppDeps): Express {
       log: deps.log,
     }),
   );
-  v1.use(requireApiKey(deps.keys, deps.now));
+  v1.use(requireApiKey(deps.keys, deps.now, deps.studio.isStudio));
   v1.use(keyConcurrency());
-  v1.use(imagesRouter({ dispatcher: deps.dispatcher, policy: deps.policy, now: deps.now }));
+  v1.use(parentImage(deps.imageExists));
+  v1.use(
+    imagesRouter({
+      dispatcher: deps.dispatcher,
+      policy: deps.policy,
+      now: deps.now,
+      onImagesDelivered: deps.onImagesDelivered,
+    }),
+  );
   v1.use(
     responsesRouter({
       dispatcher: deps.dispatcher,
       textModels: deps.textModels,
       injectImageTool: deps.injectImageTool,
+      contentFilter: deps.policy.contentFilter,
       now: deps.now,
     }),
   );
@@ -76,6 +94,8 @@ export function createApp(deps: AppDeps): Express {
   app.get('/api/status', (_req, res) => {
     res.json(deps.status());
   });
+  app.use('/api/admin', adminRouter({ ...deps.admin, gate: deps.studio }));
+  app.get('/login', (req, res) => deps.studio.login(req, res));
 
   if (deps.staticDir && fs.existsSync(path.join(deps.staticDir, 'index.html'))) {
     const index = path.join(deps.staticDir, 'index.html');

@@ -14,16 +14,36 @@ export interface AuthenticatedKey {
 export interface KeyAuthenticator {
   authenticate(presented: string): AuthenticatedKey | null;
   touch(id: string, now: number): void;
+  /** The built-in Studio key (made on first use); null when it was disabled by hand. */
+  studioKey(): AuthenticatedKey | null;
 }
 
 /**
  * `Authorization: Bearer <service key>` on every /v1 call (spec 5). Missing, unknown, disabled and
  * deleted keys all get the same 401, so the answer does not reveal which keys exist.
+ *
+ * The studio sends no Authorization header: its session (cookie and `x-atelier-studio: 1`, see
+ * studioSession.ts) stands for the built-in Studio key, so its work is in the usage log too.
  */
-export function requireApiKey(keys: KeyAuthenticator, now: () => number) {
+export function requireApiKey(
+  keys: KeyAuthenticator,
+  now: () => number,
+  isStudio: (req: Request) => boolean = () => false,
+) {
   return (req: Request, res: Response, next: NextFunction): void => {
-    const header = req.headers.authorization ?? '';
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    const header = req.headers.authorization;
+    if (header === undefined && isStudio(req)) {
+      const studio = keys.studioKey();
+      if (!studio) {
+        next(invalidApiKey('The Studio key is disabled. Enable it with `atelier keys enable`.'));
+        return;
+      }
+      res.locals.studio = true;
+      accept(studio, res, keys, now);
+      next();
+      return;
+    }
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
     if (!match) {
       next(
         invalidApiKey(
@@ -41,13 +61,22 @@ export function requireApiKey(keys: KeyAuthenticator, now: () => number) {
       );
       return;
     }
-    res.locals.apiKey = key;
-    const draft = res.locals.usage as UsageDraft | undefined;
-    if (draft) {
-      draft.apiKeyId = key.id;
-      draft.groupName = key.group;
-    }
-    keys.touch(key.id, now());
+    accept(key, res, keys, now);
     next();
   };
+}
+
+function accept(
+  key: AuthenticatedKey,
+  res: Response,
+  keys: KeyAuthenticator,
+  now: () => number,
+): void {
+  res.locals.apiKey = key;
+  const draft = res.locals.usage as UsageDraft | undefined;
+  if (draft) {
+    draft.apiKeyId = key.id;
+    draft.groupName = key.group;
+  }
+  keys.touch(key.id, now());
 }

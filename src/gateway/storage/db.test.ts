@@ -47,6 +47,7 @@ describe('openDatabase', () => {
       expect(tables).toEqual([
         'accounts',
         'api_keys',
+        'images',
         'prices',
         'schema_migrations',
         'settings',

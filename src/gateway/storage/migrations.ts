@@ -129,6 +129,56 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 3,
+    name: 'images',
+    up(db) {
+      // The gallery: images kept from studio and API calls. The files live under
+      // <dataDir>/images; paths here are relative to it, so a moved data folder keeps working.
+      db.exec(`
+        CREATE TABLE images (
+          id TEXT PRIMARY KEY,
+          request_id TEXT NOT NULL,
+          image_index INTEGER NOT NULL,
+          created_at INTEGER NOT NULL,
+          source TEXT NOT NULL CHECK (source IN ('studio', 'api')),
+          endpoint TEXT NOT NULL,
+          prompt TEXT NOT NULL,
+          revised_prompt TEXT,
+          model TEXT NOT NULL,
+          requested_size TEXT NOT NULL,
+          delivered_size TEXT NOT NULL,
+          quality TEXT,
+          output_format TEXT NOT NULL,
+          output_compression INTEGER,
+          background TEXT,
+          moderation TEXT,
+          width INTEGER NOT NULL,
+          height INTEGER NOT NULL,
+          bytes INTEGER NOT NULL,
+          input_tokens INTEGER NOT NULL DEFAULT 0,
+          output_tokens INTEGER NOT NULL DEFAULT 0,
+          total_tokens INTEGER NOT NULL DEFAULT 0,
+          cost_micros INTEGER NOT NULL DEFAULT 0,
+          favourite INTEGER NOT NULL DEFAULT 0 CHECK (favourite IN (0, 1)),
+          -- An edit chain survives the deletion of a link: the child just loses its parent.
+          parent_id TEXT REFERENCES images (id) ON DELETE SET NULL,
+          api_key_id TEXT,
+          fallback_step INTEGER,
+          file TEXT NOT NULL,
+          thumb TEXT,
+          mask TEXT,
+          UNIQUE (request_id, image_index)
+        ) STRICT;
+        -- The gallery pages newest first, optionally only favourites or one source; each of these
+        -- walks an index in order and stops at the page size (a prompt search filters as it walks).
+        CREATE INDEX images_created ON images (created_at DESC, id DESC);
+        CREATE INDEX images_favourite ON images (created_at DESC, id DESC) WHERE favourite = 1;
+        CREATE INDEX images_source ON images (source, created_at DESC, id DESC);
+        CREATE INDEX images_parent ON images (parent_id);
+      `);
+    },
+  },
 ];
 
 /**

@@ -65,6 +65,8 @@ export interface UsageFilter {
   endpoint?: string;
   /** An exact HTTP status, or every 2xx/3xx ('success') or every >= 400 ('error'). */
   status?: number | 'success' | 'error';
+  /** Only rows up to this row id: pins a read of many pages against rows written meanwhile. */
+  throughId?: number;
 }
 
 export type UsageGroupBy = 'day' | 'model' | 'key' | 'account';
@@ -98,6 +100,8 @@ export interface UsageRepository {
   list(filter?: UsageFilter & { limit?: number; offset?: number }): UsageRecord[];
   count(filter?: UsageFilter): number;
   totals(query?: UsageTotalsQuery): UsageTotal[];
+  /** The newest row id (0 when empty), for `throughId`. */
+  lastId(): number;
 }
 
 /** Field -> column. The one place the two namings meet. */
@@ -167,6 +171,7 @@ export function createUsageRepository(db: Db): UsageRepository {
      ON CONFLICT (request_id) DO NOTHING`,
   );
   const selectOne = db.prepare(`${SELECT} WHERE request_id = ?`);
+  const selectLastId = db.prepare('SELECT COALESCE(MAX(id), 0) FROM usage_records').pluck();
 
   return {
     insert(record) {
@@ -222,6 +227,8 @@ export function createUsageRepository(db: Db): UsageRepository {
           : params;
       return db.prepare(sql).all(bind) as UsageTotal[];
     },
+
+    lastId: () => selectLastId.get() as number,
   };
 }
 
@@ -261,6 +268,7 @@ function whereClause(filter: UsageFilter): { where: string; params: Record<strin
   if (filter.apiKeyId !== undefined) add('u.api_key_id = @apiKeyId', 'apiKeyId', filter.apiKeyId);
   if (filter.model !== undefined) add('u.model = @model', 'model', filter.model);
   if (filter.endpoint !== undefined) add('u.endpoint = @endpoint', 'endpoint', filter.endpoint);
+  if (filter.throughId !== undefined) add('u.id <= @throughId', 'throughId', filter.throughId);
   if (filter.status === 'success') conditions.push('u.status < 400');
   else if (filter.status === 'error') conditions.push('u.status >= 400');
   else if (filter.status !== undefined) add('u.status = @status', 'status', filter.status);

@@ -9,6 +9,7 @@ import type { AuthenticatedKey } from '../auth';
 import { parseSplicedJson } from '../../upstream/jsonSplice';
 import type { UsageDraft } from '../../usage/draft';
 import { track } from '../../usage/recorder';
+import { checkPrompt, contentPolicyError, type FilterMode } from '../../policy/contentFilter';
 import { parseResponsesRequest } from '../../validation/responsesRequest';
 import { openSse } from '../sse';
 
@@ -19,6 +20,7 @@ export interface ResponsesDeps {
   dispatcher: Dispatcher;
   textModels: () => readonly string[];
   injectImageTool: () => boolean;
+  contentFilter: () => FilterMode;
   now: () => number;
 }
 
@@ -52,9 +54,29 @@ export function responsesRouter(deps: ResponsesDeps): Router {
       AGENT_CLIENT.test(String(req.headers['user-agent'] ?? ''));
     const body = fromAgent && deps.injectImageTool() ? withImageTool(raw) : raw;
     const parsed = parseResponsesRequest(body, deps.textModels());
+    // The pre-filter reads what the caller wrote (the text parts of `input` and `instructions`).
+    const verdict = checkPrompt(inputText(parsed.body), deps.contentFilter());
+    if (!verdict.allowed) throw contentPolicyError(verdict);
     await track(res, relay(res, deps, parsed));
   });
   return router;
+}
+
+/** The caller's own words in a Responses body: `input` as text or as messages of text parts. */
+export function inputText(body: Record<string, unknown>): string {
+  const texts: string[] = [];
+  const visit = (value: unknown): void => {
+    if (typeof value === 'string') texts.push(value);
+    else if (Array.isArray(value)) value.forEach(visit);
+    else if (value && typeof value === 'object') {
+      const part = value as { type?: unknown; text?: unknown; content?: unknown };
+      if (typeof part.text === 'string') texts.push(part.text);
+      if (part.content !== undefined) visit(part.content);
+    }
+  };
+  visit(body.input);
+  if (typeof body.instructions === 'string') texts.push(body.instructions);
+  return texts.join('\n');
 }
 
 function withImageTool(body: Record<string, unknown>): Record<string, unknown> {

@@ -1,6 +1,7 @@
 import type { Response } from 'express';
 import { formatSize } from '../../../shared/sizeRules';
 import type { Dispatcher } from '../../dispatch/dispatchCall';
+import { checkPrompt, contentPolicyError, type FilterMode } from '../../policy/contentFilter';
 import { ImageRunError, runImages, type DeliveredImage } from '../../dispatch/runImages';
 import type { ImageJob, InputImage } from '../../upstream/types';
 import type { UsageDraft } from '../../usage/draft';
@@ -14,12 +15,28 @@ export interface ImagePolicy {
   strictDelivery: () => boolean;
   /** The fallback ladder for everyone (keys and a request header can also turn it on). */
   ladderForAll: () => boolean;
+  /** The content pre-filter of spec 8.3.4. */
+  contentFilter: () => FilterMode;
 }
 
 export interface ServeImagesDeps {
   dispatcher: Dispatcher;
   policy: ImagePolicy;
   now: () => number;
+  /** Sees every successful batch of images (the gallery keeps them once the reply is over). */
+  onImagesDelivered?: (delivery: ImageDelivery) => void;
+}
+
+/** A request's images, as delivered, and how they were asked for. */
+export interface ImageDelivery {
+  res: Response;
+  draft: UsageDraft;
+  operation: 'generate' | 'edit';
+  options: ImageOptions;
+  mask?: InputImage;
+  images: DeliveredImage[];
+  /** false when the caller left before the reply could be written. */
+  connected: boolean;
 }
 
 /** `x-atelier-fallback: ladder` turns the fallback ladder on for one request. */
@@ -45,6 +62,9 @@ export async function serveImages(
 ): Promise<void> {
   const { options } = input;
   const draft = res.locals.usage as UsageDraft;
+  // Before anything goes upstream: a refused prompt costs no tokens and is recorded with none.
+  const verdict = checkPrompt(options.prompt, deps.policy.contentFilter());
+  if (!verdict.allowed) throw contentPolicyError(verdict);
   const signal = res.locals.signal as AbortSignal;
   const key = res.locals.apiKey as AuthenticatedKey;
   const job: ImageJob = {
@@ -139,6 +159,15 @@ export async function serveImages(
         : undefined,
     });
     noteResult(draft, result.images, options.model, result.usage);
+    deps.onImagesDelivered?.({
+      res,
+      draft,
+      operation: input.operation,
+      options,
+      mask: input.mask,
+      images: result.images,
+      connected: !res.destroyed,
+    });
     if (sse) {
       sse.end();
       return;

@@ -1,0 +1,54 @@
+import { Router } from 'express';
+import type { GatewayEvents } from '../../events';
+import type { ImagesRepository } from '../../storage/imagesRepository';
+import type { KeysRepository } from '../../storage/keysRepository';
+import type { UsageRepository } from '../../storage/usageRepository';
+import { imageView } from './images';
+import { keyNames, usageView } from './usage';
+
+/** Comments keep the connection (and any proxy) from timing out while nothing happens. */
+const KEEPALIVE_MS = 15_000;
+
+export interface EventsAdminDeps {
+  events: GatewayEvents;
+  usage: UsageRepository;
+  keys: KeysRepository;
+  images: ImagesRepository;
+}
+
+/** GET /api/admin/events: the live request log (`usage`) and new gallery images (`image`). */
+export function eventsAdmin(deps: EventsAdminDeps): Router {
+  const router = Router();
+  router.get('/events', (_req, res) => {
+    res.status(200);
+    res.setHeader('content-type', 'text/event-stream; charset=utf-8');
+    res.setHeader('cache-control', 'no-cache, no-transform');
+    res.setHeader('x-accel-buffering', 'no');
+    res.flushHeaders();
+    const send = (event: string, data: unknown) => {
+      if (!res.destroyed) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    };
+    const onUsage = (requestId: string) => {
+      const record = deps.usage.get(requestId);
+      if (record) send('usage', usageView(record, keyNames(deps.keys)));
+    };
+    const onImage = (imageId: string) => {
+      const image = deps.images.get(imageId);
+      if (image) send('image', imageView(image));
+    };
+    deps.events.on('usage', onUsage);
+    deps.events.on('image', onImage);
+    const keepalive = setInterval(() => {
+      if (!res.destroyed) res.write(': keepalive\n\n');
+    }, KEEPALIVE_MS);
+    keepalive.unref();
+    // The first bytes tell the client the subscription is live.
+    res.write(': connected\n\n');
+    res.once('close', () => {
+      clearInterval(keepalive);
+      deps.events.off('usage', onUsage);
+      deps.events.off('image', onImage);
+    });
+  });
+  return router;
+}

@@ -1,0 +1,95 @@
+import path from 'node:path';
+import { Router, type Response } from 'express';
+import { imagesQuerySchema, patchImageBodySchema, type ImageRecord } from '../../../shared/admin';
+import { contentTypeOf } from '../../images/files';
+import type { ImageStore } from '../../images/store';
+import type { ImagesRepository, StoredImage } from '../../storage/imagesRepository';
+import { notFound, parse } from './parse';
+
+const DEFAULT_PAGE = 50;
+
+export function imageView(image: StoredImage): ImageRecord {
+  const { file: _file, thumb: _thumb, mask: _mask, ...record } = image;
+  return record;
+}
+
+export interface ImagesAdminDeps {
+  images: ImagesRepository;
+  store: ImageStore;
+}
+
+/** /api/admin/images: the gallery, its files, favourites and deletion. */
+export function imagesAdmin(deps: ImagesAdminDeps): Router {
+  const router = Router();
+  const existing = (id: string) => {
+    const image = deps.images.get(id);
+    if (!image) throw notFound('image');
+    return image;
+  };
+  const abs = (rel: string) => path.join(deps.store.dir, ...rel.split('/'));
+
+  router.get('/images', (req, res) => {
+    const query = parse(imagesQuerySchema, req.query);
+    const page = deps.images.list({ ...query, limit: query.limit ?? DEFAULT_PAGE });
+    res.json({ images: page.images.map(imageView), nextBefore: page.nextBefore });
+  });
+
+  router.get('/images/:id', (req, res) => {
+    const image = existing(req.params.id);
+    res.json({ image: imageView(image), chain: deps.images.chain(image.id).map(imageView) });
+  });
+
+  router.get('/images/:id/file', async (req, res) => {
+    await sendImageFile(res, abs(existing(req.params.id).file));
+  });
+
+  router.get('/images/:id/thumb', async (req, res) => {
+    await sendImageFile(res, await deps.store.ensureThumb(existing(req.params.id)));
+  });
+
+  router.get('/images/:id/mask', async (req, res) => {
+    const { mask } = existing(req.params.id);
+    if (!mask) throw notFound('mask: the image was not made by a masked edit');
+    await sendImageFile(res, abs(mask));
+  });
+
+  router.patch('/images/:id', (req, res) => {
+    const body = parse(patchImageBodySchema, req.body);
+    const image = existing(req.params.id);
+    const updated =
+      body.favourite === undefined ? image : deps.images.setFavourite(image.id, body.favourite);
+    res.json({ image: imageView(updated ?? image) });
+  });
+
+  router.delete('/images/:id', async (req, res) => {
+    if (!(await deps.store.remove(req.params.id))) throw notFound('image');
+    res.json({ ok: true });
+  });
+
+  return router;
+}
+
+/** An image's bytes never change under its id: the browser may keep them for good. */
+function sendImageFile(res: Response, file: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    res.sendFile(
+      file,
+      {
+        cacheControl: false,
+        lastModified: false,
+        etag: false,
+        headers: {
+          'content-type': contentTypeOf(file),
+          'cache-control': 'private, max-age=31536000, immutable',
+          'x-content-type-options': 'nosniff',
+        },
+      },
+      (error?: Error) => {
+        // Once bytes are out, a failure (the caller left) can only end the response.
+        if (!error || res.headersSent) resolve();
+        else if ((error as NodeJS.ErrnoException).code === 'ENOENT') reject(notFound('image file'));
+        else reject(error);
+      },
+    );
+  });
+}

@@ -1,0 +1,55 @@
+import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import type { StudioGate } from '../studioSession';
+import { accountsAdmin, type AccountsAdminDeps } from './accounts';
+import { eventsAdmin, type EventsAdminDeps } from './events';
+import { imagesAdmin, type ImagesAdminDeps } from './images';
+import { keysAdmin, type KeysAdminDeps } from './keys';
+import { pricesAdmin } from './prices';
+import { settingsAdmin, type SettingsAdminDeps } from './settings';
+import { usageAdmin } from './usage';
+import type { PricesRepository } from '../../storage/pricesRepository';
+
+export type AdminDeps = KeysAdminDeps &
+  EventsAdminDeps &
+  SettingsAdminDeps & {
+    gate: StudioGate;
+    accounts: AccountsAdminDeps;
+    prices: PricesRepository;
+    store: ImagesAdminDeps['store'];
+  };
+
+/**
+ * What a browser loads without fetch (an <img>, an EventSource, a download link) cannot carry
+ * the studio header: these reads are admitted on the browser's own `Sec-Fetch-Site: same-origin`.
+ */
+const BROWSER_READS = [/^\/images\/[^/]+\/(file|thumb|mask)$/, /^\/events$/, /^\/usage\.csv$/];
+
+/** /api/admin: the studio's own API (docs/admin-api.md), only ever with the studio session. */
+export function adminRouter(deps: AdminDeps): Router {
+  const router = Router();
+  const strict = deps.gate.require();
+  const reads = deps.gate.require({ sameOriginReads: true });
+  router.use((req: Request, res: Response, next: NextFunction) =>
+    BROWSER_READS.some((pattern) => pattern.test(req.path))
+      ? reads(req, res, next)
+      : strict(req, res, next),
+  );
+  router.use((_req, res, next) => {
+    // Admin answers are about this user's data: no cache keeps them (image bytes say otherwise).
+    res.setHeader('cache-control', 'no-store');
+    next();
+  });
+  router.use(express.json({ limit: '1mb' }));
+
+  router.get('/session', (_req, res) => {
+    res.json({ ok: true });
+  });
+  router.use(keysAdmin(deps));
+  router.use(accountsAdmin(deps.accounts));
+  router.use(usageAdmin(deps));
+  router.use(eventsAdmin(deps));
+  router.use(settingsAdmin(deps));
+  router.use(pricesAdmin(deps.prices));
+  router.use(imagesAdmin({ images: deps.images, store: deps.store }));
+  return router;
+}

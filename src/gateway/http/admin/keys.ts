@@ -1,0 +1,69 @@
+import { Router } from 'express';
+import { createKeyBodySchema, patchKeyBodySchema, type KeyView } from '../../../shared/admin';
+import { invalidParam } from '../../errors';
+import type { StudioKey } from '../../keys/studioKey';
+import type { ApiKeyRecord, KeysRepository } from '../../storage/keysRepository';
+import type { UsageRepository } from '../../storage/usageRepository';
+import { notFound, parse } from './parse';
+
+export interface KeysAdminDeps {
+  keys: KeysRepository;
+  usage: UsageRepository;
+  studioKey: StudioKey;
+}
+
+/** /api/admin/keys: the /keys page. The plaintext of a key is answered once, at creation. */
+export function keysAdmin(deps: KeysAdminDeps): Router {
+  const router = Router();
+  const spend = () =>
+    new Map(deps.usage.totals({ groupBy: 'key' }).map((row) => [row.key, row] as const));
+  const view = (record: ApiKeyRecord, totals = spend()): KeyView => {
+    const row = totals.get(record.id);
+    return {
+      ...record,
+      requests: row?.requests ?? 0,
+      costMicros: row?.costMicros ?? 0,
+      builtIn: deps.studioKey.is(record.id),
+    };
+  };
+  const existing = (id: string) => {
+    const record = deps.keys.get(id);
+    if (!record || record.status === 'deleted') throw notFound('key');
+    return record;
+  };
+  const refuseForStudio = (id: string, action: string) => {
+    if (deps.studioKey.is(id))
+      throw invalidParam('id', `The built-in Studio key cannot be ${action}: the studio uses it.`);
+  };
+
+  router.get('/keys', (_req, res) => {
+    const totals = spend();
+    res.json({ keys: deps.keys.list().map((record) => view(record, totals)) });
+  });
+
+  router.post('/keys', (req, res) => {
+    const body = parse(createKeyBodySchema, req.body);
+    const { key, record } = deps.keys.create(body);
+    res.setHeader('cache-control', 'no-store');
+    res.json({ key, record: view(record) });
+  });
+
+  router.patch('/keys/:id', (req, res) => {
+    const body = parse(patchKeyBodySchema, req.body);
+    const id = existing(req.params.id).id;
+    if (body.status === 'disabled') refuseForStudio(id, 'disabled');
+    const { status, ...labels } = body;
+    if (Object.keys(labels).length > 0) deps.keys.update(id, labels);
+    if (status) deps.keys.setStatus(id, status);
+    res.json({ record: view(existing(id)) });
+  });
+
+  router.delete('/keys/:id', (req, res) => {
+    const id = existing(req.params.id).id;
+    refuseForStudio(id, 'deleted');
+    deps.keys.remove(id);
+    res.json({ ok: true });
+  });
+
+  return router;
+}

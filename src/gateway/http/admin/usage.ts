@@ -1,0 +1,134 @@
+import { Router, type Response } from 'express';
+import {
+  usageQuerySchema,
+  usageTotalsQuerySchema,
+  type UsageRecord as UsageView,
+} from '../../../shared/admin';
+import { formatMicros } from '../../billing/prices';
+import type { KeysRepository } from '../../storage/keysRepository';
+import type { UsageFilter, UsageRecord, UsageRepository } from '../../storage/usageRepository';
+import { parse } from './parse';
+
+export interface UsageAdminDeps {
+  usage: UsageRepository;
+  keys: KeysRepository;
+}
+
+/** Key id -> name, deleted keys included (their usage still names them). */
+export function keyNames(keys: KeysRepository): (id: string | null) => string | null {
+  const names = new Map(keys.list({ includeDeleted: true }).map((k) => [k.id, k.name] as const));
+  return (id) => (id === null ? null : (names.get(id) ?? null));
+}
+
+export function usageView(
+  record: UsageRecord,
+  nameOf: (id: string | null) => string | null,
+): UsageView {
+  const { id: _rowId, ...rest } = record;
+  return { ...rest, apiKeyName: nameOf(record.apiKeyId) };
+}
+
+/** /api/admin/usage: the per-request table, totals for the charts, and the CSV export. */
+export function usageAdmin(deps: UsageAdminDeps): Router {
+  const router = Router();
+
+  router.get('/usage', (req, res) => {
+    const { limit, offset, ...filter } = parse(usageQuerySchema, req.query);
+    const nameOf = keyNames(deps.keys);
+    res.json({
+      records: deps.usage.list({ ...filter, limit, offset }).map((r) => usageView(r, nameOf)),
+      total: deps.usage.count(filter),
+    });
+  });
+
+  router.get('/usage/totals', (req, res) => {
+    res.json({ rows: deps.usage.totals(parse(usageTotalsQuerySchema, req.query)) });
+  });
+
+  router.get('/usage.csv', async (req, res) => {
+    const { limit: _limit, offset: _offset, ...filter } = parse(usageQuerySchema, req.query);
+    await writeCsv(res, deps, filter);
+  });
+
+  return router;
+}
+
+const CSV_COLUMNS: Array<[string, (r: UsageView) => string | number | boolean | null]> = [
+  ['created_at', (r) => new Date(r.createdAt).toISOString()],
+  ['request_id', (r) => r.requestId],
+  ['endpoint', (r) => r.endpoint],
+  ['model', (r) => r.model],
+  ['size', (r) => r.size],
+  ['delivered_size', (r) => r.deliveredSize],
+  ['quality', (r) => r.quality],
+  ['output_format', (r) => r.outputFormat],
+  ['n', (r) => r.n],
+  ['stream', (r) => r.stream],
+  ['status', (r) => r.status],
+  ['error_code', (r) => r.errorCode],
+  ['error_message', (r) => r.errorMessage],
+  ['input_tokens', (r) => r.inputTokens],
+  ['input_text_tokens', (r) => r.inputTextTokens],
+  ['input_image_tokens', (r) => r.inputImageTokens],
+  ['output_tokens', (r) => r.outputTokens],
+  ['output_text_tokens', (r) => r.outputTextTokens],
+  ['output_image_tokens', (r) => r.outputImageTokens],
+  ['total_tokens', (r) => r.totalTokens],
+  ['images', (r) => r.images],
+  ['latency_ms', (r) => r.latencyMs],
+  ['account_id', (r) => r.upstreamAccountId],
+  ['account_name', (r) => r.upstreamAccountName],
+  ['group', (r) => r.groupName],
+  ['user', (r) => r.user],
+  ['api_key_id', (r) => r.apiKeyId],
+  ['api_key_name', (r) => r.apiKeyName],
+  ['cost_usd', (r) => formatMicros(r.costMicros)],
+  ['cost_micros', (r) => r.costMicros],
+  ['fallback_step', (r) => r.fallbackStep],
+];
+
+/**
+ * One CSV field (RFC 4180): quoted when it holds a comma, quote or line break, quotes doubled.
+ * Text a spreadsheet would run as a formula (=, +, -, @ first) gets a leading apostrophe.
+ */
+export function csvField(value: string | number | boolean | null): string {
+  if (value === null) return '';
+  if (typeof value !== 'string') return String(value);
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+const PAGE = 1000;
+
+/** Streams page by page with backpressure; rows written during the export are left out. */
+async function writeCsv(res: Response, deps: UsageAdminDeps, filter: UsageFilter): Promise<void> {
+  const pinned = { ...filter, throughId: deps.usage.lastId() };
+  const nameOf = keyNames(deps.keys);
+  res.setHeader('content-type', 'text/csv; charset=utf-8');
+  res.setHeader('content-disposition', 'attachment; filename="atelier-usage.csv"');
+  res.setHeader('cache-control', 'no-store');
+  const write = (text: string) =>
+    res.write(text)
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          // A caller that leaves mid-download must not leave this waiting for a drain forever.
+          const done = () => {
+            res.off('drain', done);
+            res.off('close', done);
+            resolve();
+          };
+          res.once('drain', done);
+          res.once('close', done);
+        });
+  await write(`${CSV_COLUMNS.map(([name]) => name).join(',')}\r\n`);
+  for (let offset = 0; !res.destroyed; offset += PAGE) {
+    const rows = deps.usage.list({ ...pinned, limit: PAGE, offset });
+    const lines = rows.map((r) => {
+      const record = usageView(r, nameOf);
+      return `${CSV_COLUMNS.map(([, get]) => csvField(get(record))).join(',')}\r\n`;
+    });
+    if (lines.length > 0) await write(lines.join(''));
+    if (rows.length < PAGE) break;
+  }
+  res.end();
+}

@@ -1,0 +1,222 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { ImageSource } from '../../shared/admin';
+import type { TokenUsage } from '../../shared/imageParams';
+import { costMicros } from '../billing/cost';
+import type { Prices } from '../billing/prices';
+import type { ImagesRepository, NewImage, StoredImage } from '../storage/imagesRepository';
+import { imagePaths, newImageId, removeFiles, thumbnail, writeFileAtomic } from './files';
+import { createTaskQueue } from './queue';
+
+/** One delivered image, as the reply carried it. */
+export interface KeptImage {
+  /** Base64 ASCII bytes, exactly as sent to the caller. */
+  b64: Buffer;
+  width: number;
+  height: number;
+  format: string;
+  revisedPrompt: string | null;
+  fallbackStep: number | null;
+  usage: TokenUsage;
+}
+
+/** What a request made, and how it asked for it: everything the gallery shows and re-uses. */
+export interface ImageBatch {
+  requestId: string;
+  source: ImageSource;
+  endpoint: string;
+  prompt: string;
+  model: string;
+  requestedSize: string;
+  quality: string | null;
+  outputCompression: number | null;
+  background: string | null;
+  moderation: string | null;
+  apiKeyId: string | null;
+  parentId: string | null;
+  /** The mask of an edit, kept beside each image it made. */
+  mask: { bytes: Buffer; format: string } | null;
+  images: KeptImage[];
+}
+
+export interface ImageStore {
+  /** The folder the relative paths of the images table are under. */
+  readonly dir: string;
+  /** Holds a request's images until its usage record is written (the reply is over by then). */
+  hold(batch: ImageBatch): void;
+  /**
+   * The request's usage record is written: queue its held images (if any) for the disk, each
+   * with its share of `requestCostMicros`.
+   */
+  settle(requestId: string, requestCostMicros: number): void;
+  /** Deletes an image's row and files. */
+  remove(id: string): Promise<StoredImage | null>;
+  /** The thumbnail's absolute path, made now if it is missing (a failed or interrupted write). */
+  ensureThumb(image: StoredImage): Promise<string>;
+  /** Waits for every queued write (shutdown). */
+  drain(): Promise<void>;
+}
+
+export interface ImageStoreDeps {
+  dir: string;
+  repo: ImagesRepository;
+  priceOf: (model: string) => Prices | null;
+  now: () => number;
+  log: (line: string) => void;
+  onStored: (image: StoredImage) => void;
+  /** Image writes at once: 1 by default, which also keeps them in order (sharp has threads of its own). */
+  concurrency?: number;
+}
+
+/**
+ * The gallery's files. Nothing here runs on a request's critical path: images are held until the
+ * reply has been sent and the usage record written, then written by a small queue. A row is
+ * inserted as soon as its file is on disk, so no kept image is ever without its record, and
+ * failures are logged, never thrown at a request.
+ */
+export function createImageStore(deps: ImageStoreDeps): ImageStore {
+  const held = new Map<string, ImageBatch>();
+  const queue = createTaskQueue(deps.concurrency ?? 1, (error) =>
+    deps.log(`image store: ${error instanceof Error ? error.message : String(error)}`),
+  );
+  const abs = (rel: string) => path.join(deps.dir, ...rel.split('/'));
+
+  const writeOne = async (batch: ImageBatch, index: number, cost: number, createdAt: number) => {
+    const image = batch.images[index]!;
+    const id = newImageId();
+    const paths = imagePaths(id, createdAt, image.format, batch.mask?.format);
+    const bytes = Buffer.from(image.b64.toString('latin1'), 'base64');
+    const written = [abs(paths.file)];
+    let stored: StoredImage;
+    try {
+      await writeFileAtomic(abs(paths.file), bytes);
+      if (batch.mask && paths.mask) {
+        written.push(abs(paths.mask));
+        await writeFileAtomic(abs(paths.mask), batch.mask.bytes);
+      }
+      stored = deps.repo.insert(
+        toRow(batch, index, { id, createdAt, cost, bytes: bytes.length, ...paths }),
+      );
+    } catch (error) {
+      // No file without its row: a kept image is either complete or not there at all.
+      await removeFiles(written);
+      throw new Error(`image ${index} of ${batch.requestId} was not kept: ${String(error)}`, {
+        cause: error,
+      });
+    }
+    await makeThumb(stored, bytes, paths.thumb).catch((error: unknown) =>
+      deps.log(`image ${id}: no thumbnail yet (${String(error)}); it is made when first asked`),
+    );
+    deps.onStored(deps.repo.get(id) ?? stored);
+  };
+
+  const makeThumb = async (image: StoredImage, bytes: Buffer, rel: string) => {
+    await writeFileAtomic(abs(rel), await thumbnail(bytes));
+    deps.repo.setThumb(image.id, rel);
+  };
+
+  return {
+    dir: deps.dir,
+    hold(batch) {
+      if (batch.images.length > 0) held.set(batch.requestId, batch);
+    },
+    settle(requestId, requestCostMicros) {
+      const batch = held.get(requestId);
+      if (!batch) return;
+      held.delete(requestId);
+      const costs = shareCost(batch, requestCostMicros, deps.priceOf(batch.model));
+      const createdAt = deps.now();
+      batch.images.forEach((_, i) => queue.push(() => writeOne(batch, i, costs[i]!, createdAt)));
+    },
+    async remove(id) {
+      const image = deps.repo.remove(id);
+      if (!image) return null;
+      const files = [image.file, image.thumb, image.mask].filter((f): f is string => f !== null);
+      await removeFiles(files.map(abs)).catch((error: unknown) =>
+        deps.log(`image ${id}: files not removed: ${String(error)}`),
+      );
+      return image;
+    },
+    async ensureThumb(image) {
+      if (image.thumb) {
+        const existing = abs(image.thumb);
+        if (
+          await fs.stat(existing).then(
+            () => true,
+            () => false,
+          )
+        )
+          return existing;
+      }
+      const rel = imagePaths(image.id, image.createdAt, image.outputFormat).thumb;
+      await makeThumb(image, await fs.readFile(abs(image.file)), rel);
+      return abs(rel);
+    },
+    drain: () => queue.drain(),
+  };
+}
+
+/**
+ * Each image's share of its request's cost: priced on its own tokens, with the rounding
+ * difference on the first image, so the images of a request add up to its usage record exactly.
+ */
+export function shareCost(
+  batch: Pick<ImageBatch, 'images'>,
+  requestCostMicros: number,
+  price: Prices | null,
+): number[] {
+  const n = batch.images.length;
+  const costs = price
+    ? batch.images.map((image) => costMicros(image.usage, price))
+    : batch.images.map(
+        (_, i) => Math.floor(requestCostMicros / n) + (i === 0 ? requestCostMicros % n : 0),
+      );
+  const rest = requestCostMicros - costs.reduce((a, b) => a + b, 0);
+  costs[0] = Math.max(0, costs[0]! + rest);
+  return costs;
+}
+
+function toRow(
+  batch: ImageBatch,
+  index: number,
+  at: {
+    id: string;
+    createdAt: number;
+    cost: number;
+    bytes: number;
+    file: string;
+    mask: string | null;
+  },
+): NewImage {
+  const image = batch.images[index]!;
+  return {
+    id: at.id,
+    requestId: batch.requestId,
+    index,
+    createdAt: at.createdAt,
+    source: batch.source,
+    endpoint: batch.endpoint,
+    prompt: batch.prompt,
+    revisedPrompt: image.revisedPrompt,
+    model: batch.model,
+    requestedSize: batch.requestedSize,
+    deliveredSize: `${image.width}x${image.height}`,
+    quality: batch.quality,
+    outputFormat: image.format,
+    outputCompression: batch.outputCompression,
+    background: batch.background,
+    moderation: batch.moderation,
+    width: image.width,
+    height: image.height,
+    bytes: at.bytes,
+    inputTokens: image.usage.input_tokens,
+    outputTokens: image.usage.output_tokens,
+    totalTokens: image.usage.total_tokens,
+    costMicros: at.cost,
+    parentId: batch.parentId,
+    apiKeyId: batch.apiKeyId,
+    fallbackStep: image.fallbackStep,
+    file: at.file,
+    mask: at.mask,
+  };
+}

@@ -1,0 +1,169 @@
+import type { ImageRecord, ImageSource } from '../../shared/admin';
+import type { Db } from './db';
+
+/** An image as stored: the public record plus where its files are (relative to the images dir). */
+export interface StoredImage extends ImageRecord {
+  file: string;
+  thumb: string | null;
+  mask: string | null;
+}
+
+export type NewImage = Omit<StoredImage, 'favourite' | 'hasMask' | 'thumb'>;
+
+export interface ImageListQuery {
+  /** Substring of the prompt (case-insensitive for ASCII, as SQLite's LIKE). */
+  q?: string;
+  favourite?: boolean;
+  source?: ImageSource;
+  /** Exclusive: images created before this ms. */
+  before?: number;
+  limit: number;
+}
+
+export interface ImagesRepository {
+  insert(image: NewImage): StoredImage;
+  get(id: string): StoredImage | null;
+  exists(id: string): boolean;
+  /**
+   * Newest first. A page never splits images created in the same millisecond (the n images of
+   * one request often are), so `before` = the last one's createdAt loses none: such a page can be
+   * a little longer than `limit`.
+   */
+  list(query: ImageListQuery): { images: StoredImage[]; nextBefore: number | null };
+  /** The image's parents, nearest first, up to the root of its edit chain. */
+  chain(id: string): StoredImage[];
+  setFavourite(id: string, favourite: boolean): StoredImage | null;
+  setThumb(id: string, thumb: string): void;
+  /** Deletes the row and returns it (its files are the caller's to remove), or null. */
+  remove(id: string): StoredImage | null;
+}
+
+const COLUMNS = {
+  id: 'id',
+  requestId: 'request_id',
+  index: 'image_index',
+  createdAt: 'created_at',
+  source: 'source',
+  endpoint: 'endpoint',
+  prompt: 'prompt',
+  revisedPrompt: 'revised_prompt',
+  model: 'model',
+  requestedSize: 'requested_size',
+  deliveredSize: 'delivered_size',
+  quality: 'quality',
+  outputFormat: 'output_format',
+  outputCompression: 'output_compression',
+  background: 'background',
+  moderation: 'moderation',
+  width: 'width',
+  height: 'height',
+  bytes: 'bytes',
+  inputTokens: 'input_tokens',
+  outputTokens: 'output_tokens',
+  totalTokens: 'total_tokens',
+  costMicros: 'cost_micros',
+  parentId: 'parent_id',
+  apiKeyId: 'api_key_id',
+  fallbackStep: 'fallback_step',
+  file: 'file',
+  mask: 'mask',
+} as const satisfies Record<keyof NewImage, string>;
+
+const FIELDS = Object.keys(COLUMNS) as (keyof NewImage)[];
+const SELECT = `SELECT ${FIELDS.map((f) => `${COLUMNS[f]} AS "${f}"`).join(', ')},
+  favourite, thumb FROM images`;
+/** The deepest edit chain we walk: a guard, not a limit anyone should meet. */
+const MAX_CHAIN = 1000;
+
+type Row = Omit<StoredImage, 'favourite' | 'hasMask'> & { favourite: number };
+
+function fromRow(row: Row): StoredImage {
+  return { ...row, favourite: row.favourite === 1, hasMask: row.mask !== null };
+}
+
+export function createImagesRepository(db: Db): ImagesRepository {
+  const insert = db.prepare(
+    `INSERT INTO images (${FIELDS.map((f) => COLUMNS[f]).join(', ')})
+     VALUES (${FIELDS.map((f) => `@${f}`).join(', ')})`,
+  );
+  const byId = db.prepare(`${SELECT} WHERE id = ?`);
+  const exists = db.prepare('SELECT 1 FROM images WHERE id = ?').pluck();
+  const favourite = db.prepare('UPDATE images SET favourite = ? WHERE id = ?');
+  const thumb = db.prepare('UPDATE images SET thumb = ? WHERE id = ?');
+  const del = db.prepare('DELETE FROM images WHERE id = ?');
+  const chain = db.prepare(`
+    WITH RECURSIVE up(id, depth) AS (
+      SELECT parent_id, 1 FROM images WHERE id = @id AND parent_id IS NOT NULL
+      UNION ALL
+      SELECT i.parent_id, up.depth + 1 FROM images i JOIN up ON i.id = up.id
+      WHERE i.parent_id IS NOT NULL AND up.depth < ${MAX_CHAIN}
+    )
+    ${SELECT.replace('FROM images', 'FROM up JOIN images USING (id)')} ORDER BY up.depth`);
+
+  const get = (id: string) => {
+    const row = byId.get(id) as Row | undefined;
+    return row ? fromRow(row) : null;
+  };
+
+  return {
+    insert(image) {
+      // The parent may have been deleted while its edit ran: keep the image, drop the link.
+      const parentId =
+        image.parentId !== null && exists.get(image.parentId) ? image.parentId : null;
+      insert.run({ ...image, parentId });
+      return get(image.id)!;
+    },
+    get,
+    exists: (id) => exists.get(id) !== undefined,
+
+    list(query) {
+      const conditions: string[] = [];
+      const params: Record<string, unknown> = {};
+      if (query.q) {
+        conditions.push(`prompt LIKE @q ESCAPE '\\'`);
+        params.q = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      }
+      if (query.favourite) conditions.push('favourite = 1');
+      if (query.source) {
+        conditions.push('source = @source');
+        params.source = query.source;
+      }
+      const where = (extra: string[]) => {
+        const all = [...conditions, ...extra];
+        return all.length ? `WHERE ${all.join(' AND ')}` : '';
+      };
+      const cursor = query.before === undefined ? [] : ['created_at < @before'];
+      if (query.before !== undefined) params.before = query.before;
+      const rows = db
+        .prepare(`${SELECT} ${where(cursor)} ORDER BY created_at DESC, id DESC LIMIT @limit`)
+        .all({ ...params, limit: query.limit + 1 }) as Row[];
+      if (rows.length <= query.limit) return { images: rows.map(fromRow), nextBefore: null };
+      const page = rows.slice(0, query.limit);
+      const last = page[page.length - 1]!.createdAt;
+      if (rows[query.limit]!.createdAt === last) {
+        // Images of the same millisecond straddle the page end: take all of them on this page.
+        const seen = new Set(page.map((r) => r.id));
+        const ties = db
+          .prepare(`${SELECT} ${where(['created_at = @last'])} ORDER BY id DESC`)
+          .all({ ...params, last }) as Row[];
+        page.push(...ties.filter((r) => !seen.has(r.id)));
+      }
+      return { images: page.map(fromRow), nextBefore: last };
+    },
+
+    chain: (id) => (chain.all({ id }) as Row[]).map(fromRow),
+
+    setFavourite(id, value) {
+      return favourite.run(value ? 1 : 0, id).changes === 1 ? get(id) : null;
+    },
+    setThumb(id, path) {
+      thumb.run(path, id);
+    },
+    remove(id) {
+      const image = get(id);
+      if (!image) return null;
+      del.run(id);
+      return image;
+    },
+  };
+}

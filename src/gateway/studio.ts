@@ -1,0 +1,107 @@
+import path from 'node:path';
+import type { ServerInfo } from '../shared/admin';
+import { createLoginFlows, type LoginFlows } from './accounts/loginFlows';
+import type { AccountsRepository } from './accounts/repository';
+import type { GatewayEvents } from './events';
+import { imageKeeper } from './http/keptImages';
+import type { AppDeps } from './http/app';
+import { createStudioSessions, studioGate } from './http/studioSession';
+import { createImageStore, type ImageStore } from './images/store';
+import { studioKey, type StudioKey } from './keys/studioKey';
+import type { SecretStore } from './secrets/types';
+import { SETTINGS } from './settings';
+import type { Db } from './storage/db';
+import { createImagesRepository } from './storage/imagesRepository';
+import type { KeysRepository } from './storage/keysRepository';
+import type { PricesRepository } from './storage/pricesRepository';
+import type { SettingsRepository } from './storage/settingsRepository';
+import type { UsageRepository } from './storage/usageRepository';
+
+export interface StudioParts {
+  /** What createApp needs for the studio: its session, the admin API, the gallery hook. */
+  app: Pick<AppDeps, 'studio' | 'admin' | 'onImagesDelivered' | 'imageExists'>;
+  /** The built-in key the studio's /v1 calls are recorded under. */
+  studioKey: StudioKey;
+  /** A fresh one-time login link path (`/login?token=...`). */
+  loginPath(): string;
+  images: ImageStore;
+  logins: LoginFlows;
+}
+
+/**
+ * The studio's side of the gateway, composed in one place: sessions, the built-in Studio key,
+ * the gallery's store, OAuth sign-ins started from the studio, and the admin API's dependencies.
+ */
+export function composeStudio(deps: {
+  db: Db;
+  dataDir: string;
+  keys: KeysRepository;
+  usage: UsageRepository;
+  prices: PricesRepository;
+  accounts: AccountsRepository;
+  settings: SettingsRepository;
+  secrets: () => Promise<SecretStore>;
+  events: GatewayEvents;
+  loadOf: (accountId: string) => number;
+  simulatorOnly: () => boolean;
+  ownOrigins: () => Set<string>;
+  server: () => ServerInfo;
+  oauthCallbackPort?: number;
+  now: () => number;
+  log: (line: string) => void;
+}): StudioParts {
+  const sessions = createStudioSessions(deps.now);
+  const gate = studioGate(sessions, deps.ownOrigins);
+  const studio = studioKey(deps.keys, deps.settings);
+  const imagesRepo = createImagesRepository(deps.db);
+  const images = createImageStore({
+    dir: path.join(deps.dataDir, 'images'),
+    repo: imagesRepo,
+    priceOf: (model) => deps.prices.get(model),
+    now: deps.now,
+    log: deps.log,
+    onStored: (image) => deps.events.emit('image', image.id, image.requestId),
+  });
+  const ctx = { accounts: deps.accounts, secrets: deps.secrets, dataDir: deps.dataDir };
+  const logins = createLoginFlows({
+    ctx,
+    callbackPort: deps.oauthCallbackPort,
+    now: deps.now,
+    log: deps.log,
+  });
+
+  return {
+    app: {
+      studio: gate,
+      onImagesDelivered: imageKeeper(
+        images,
+        () => deps.settings.get(SETTINGS.keepApiImages),
+        deps.log,
+      ),
+      imageExists: (id) => imagesRepo.exists(id),
+      admin: {
+        keys: deps.keys,
+        usage: deps.usage,
+        studioKey: studio,
+        events: deps.events,
+        images: imagesRepo,
+        store: images,
+        settings: deps.settings,
+        server: deps.server,
+        prices: deps.prices,
+        accounts: {
+          ctx,
+          logins,
+          loadOf: deps.loadOf,
+          simulatorOnly: deps.simulatorOnly,
+          now: deps.now,
+          log: deps.log,
+        },
+      },
+    },
+    studioKey: studio,
+    loginPath: () => `/login?token=${sessions.issueLoginToken()}`,
+    images,
+    logins,
+  };
+}

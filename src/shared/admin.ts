@@ -1,0 +1,421 @@
+import { z } from 'zod';
+
+/**
+ * The admin API between the studio and its gateway (docs/admin-api.md): one schema per body, used
+ * by the gateway to check what arrives and by the renderer to check what it gets back.
+ */
+
+/** The session cookie, set by GET /login?token=... (HttpOnly: renderer code never sees it). */
+export const STUDIO_SESSION_COOKIE = 'atelier_session';
+/** Every admin call (and every /v1 call made as the studio) carries this header with value `1`. */
+export const STUDIO_HEADER = 'x-atelier-studio';
+/** On an edit made from the gallery: the id of the image being edited (the edit chain). */
+export const PARENT_IMAGE_HEADER = 'x-atelier-parent-image';
+
+const id = z.string().min(1).max(200);
+const nullableInt = z.number().int().nullable();
+/** Query strings carry text: `limit=50` is "50". */
+const queryInt = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+/** Names and groups: what the keys and accounts tables show. */
+const label = z.string().trim().min(1).max(100);
+const flag = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
+
+export const okSchema = z.object({ ok: z.literal(true) });
+export type Ok = z.infer<typeof okSchema>;
+
+// --- keys -----------------------------------------------------------------------------------
+
+export const keyViewSchema = z.object({
+  id,
+  name: z.string(),
+  group: z.string(),
+  /** Shown as `atl_<prefix>…`. */
+  prefix: z.string(),
+  status: z.enum(['active', 'disabled', 'deleted']),
+  createdAt: z.number(),
+  lastUsedAt: z.number().nullable(),
+  concurrencyLimit: nullableInt,
+  fallbackLadder: z.boolean(),
+  /** All-time requests and spend (integer micro-dollars) from the usage log. */
+  requests: z.number().int(),
+  costMicros: z.number().int(),
+  /** The built-in Studio key: it cannot be disabled or deleted. */
+  builtIn: z.boolean(),
+});
+export type KeyView = z.infer<typeof keyViewSchema>;
+
+export const keysResponseSchema = z.object({ keys: z.array(keyViewSchema) });
+export type KeysResponse = z.infer<typeof keysResponseSchema>;
+
+export const createKeyBodySchema = z.strictObject({
+  name: label,
+  group: label.optional(),
+  concurrencyLimit: z.number().int().min(1).max(1000).nullable().optional(),
+  fallbackLadder: z.boolean().optional(),
+});
+export type CreateKeyBody = z.infer<typeof createKeyBodySchema>;
+
+/** `key` is the plaintext: shown once, never again. */
+export const createKeyResponseSchema = z.object({ key: z.string(), record: keyViewSchema });
+export type CreateKeyResponse = z.infer<typeof createKeyResponseSchema>;
+
+export const patchKeyBodySchema = z.strictObject({
+  name: label.optional(),
+  group: label.optional(),
+  status: z.enum(['active', 'disabled']).optional(),
+  concurrencyLimit: z.number().int().min(1).max(1000).nullable().optional(),
+  fallbackLadder: z.boolean().optional(),
+});
+export type PatchKeyBody = z.infer<typeof patchKeyBodySchema>;
+
+export const keyResponseSchema = z.object({ record: keyViewSchema });
+export type KeyResponse = z.infer<typeof keyResponseSchema>;
+
+// --- accounts -------------------------------------------------------------------------------
+
+export const ACCOUNT_KINDS = ['simulator', 'api_key', 'subscription'] as const;
+export const ACCOUNT_STATES = ['ready', 'cooling', 'disabled', 'out_of_service'] as const;
+
+export const accountViewSchema = z.object({
+  id,
+  name: z.string(),
+  kind: z.enum(ACCOUNT_KINDS),
+  tier: z.string(),
+  groupName: z.string(),
+  /** Concurrency budget in weight units (a 1024-class image weighs 1). */
+  capacity: z.number().int(),
+  enabled: z.boolean(),
+  modelMap: z.record(z.string(), z.string()),
+  maxPixels: z.number().int(),
+  baseUrl: z.string(),
+  issuer: z.string().nullable(),
+  bridgeModel: z.string().nullable(),
+  upstreamAccountId: z.string().nullable(),
+  disabledReason: z.string().nullable(),
+  cooldownUntil: z.number().nullable(),
+  cooldownReason: z.string().nullable(),
+  createdAt: z.number(),
+  /** One word and a sentence, as `atelier accounts list` shows them. */
+  status: z.object({ state: z.enum(ACCOUNT_STATES), detail: z.string() }),
+  /** Weight units in flight right now. */
+  load: z.number(),
+});
+export type AccountView = z.infer<typeof accountViewSchema>;
+
+export const accountsResponseSchema = z.object({
+  accounts: z.array(accountViewSchema),
+  /** No account is configured: the built-in offline simulator serves every request. */
+  simulatorOnly: z.boolean(),
+});
+export type AccountsResponse = z.infer<typeof accountsResponseSchema>;
+
+const accountCommon = {
+  name: label,
+  tier: z.string().trim().min(1).max(50).optional(),
+  group: label.optional(),
+  capacity: z.number().int().min(1).max(1000).optional(),
+  maxPixels: z.number().int().min(1).optional(),
+};
+
+export const createAccountBodySchema = z.discriminatedUnion('kind', [
+  z.strictObject({
+    kind: z.literal('api_key'),
+    ...accountCommon,
+    baseUrl: z.url({ protocol: /^https?$/ }),
+    /** Goes to the OS keychain; never stored in the database or returned. */
+    apiKey: z.string().trim().min(1).max(10_000),
+  }),
+  z.strictObject({ kind: z.literal('simulator'), ...accountCommon }),
+]);
+export type CreateAccountBody = z.infer<typeof createAccountBodySchema>;
+
+export const accountResponseSchema = z.object({ account: accountViewSchema });
+export type AccountResponse = z.infer<typeof accountResponseSchema>;
+
+export const patchAccountBodySchema = z.strictObject({
+  enabled: z.boolean().optional(),
+  capacity: z.number().int().min(1).max(1000).optional(),
+  tier: z.string().trim().min(1).max(50).optional(),
+  group: label.optional(),
+  maxPixels: z.number().int().min(1).optional(),
+  bridgeModel: z.string().trim().min(1).max(100).nullable().optional(),
+  clearCooldown: z.literal(true).optional(),
+});
+export type PatchAccountBody = z.infer<typeof patchAccountBodySchema>;
+
+export const accountLoginBodySchema = z.strictObject({
+  name: label,
+  issuer: z.url({ protocol: /^https?$/ }).optional(),
+  baseUrl: z.url({ protocol: /^https?$/ }).optional(),
+  bridgeModel: z.string().trim().min(1).max(100).optional(),
+  group: label.optional(),
+  capacity: z.number().int().min(1).max(1000).optional(),
+});
+export type AccountLoginBody = z.infer<typeof accountLoginBodySchema>;
+
+/** The studio opens `authorizeUrl` in the system browser, then polls the login's state. */
+export const accountLoginStartSchema = z.object({ loginId: z.string(), authorizeUrl: z.string() });
+export type AccountLoginStart = z.infer<typeof accountLoginStartSchema>;
+
+export const accountLoginStateSchema = z.object({
+  state: z.enum(['waiting', 'done', 'failed']),
+  account: accountViewSchema.optional(),
+  error: z.string().optional(),
+});
+export type AccountLoginState = z.infer<typeof accountLoginStateSchema>;
+
+// --- usage ----------------------------------------------------------------------------------
+
+export const usageRecordSchema = z.object({
+  requestId: z.string(),
+  /** ms since the epoch, when the request started. */
+  createdAt: z.number(),
+  endpoint: z.string(),
+  model: z.string().nullable(),
+  /** As requested. */
+  size: z.string().nullable(),
+  /** As measured on the delivered image. */
+  deliveredSize: z.string().nullable(),
+  quality: z.string().nullable(),
+  outputFormat: z.string().nullable(),
+  n: z.number().int(),
+  stream: z.boolean(),
+  /** HTTP status answered (499: the client left first). */
+  status: z.number().int(),
+  errorCode: z.string().nullable(),
+  errorMessage: z.string().nullable(),
+  inputTokens: z.number().int(),
+  inputTextTokens: z.number().int(),
+  inputImageTokens: z.number().int(),
+  outputTokens: z.number().int(),
+  outputTextTokens: z.number().int(),
+  outputImageTokens: z.number().int(),
+  totalTokens: z.number().int(),
+  images: z.number().int(),
+  latencyMs: z.number().int(),
+  upstreamAccountId: z.string().nullable(),
+  upstreamAccountName: z.string().nullable(),
+  groupName: z.string().nullable(),
+  user: z.string().nullable(),
+  apiKeyId: z.string().nullable(),
+  /** The key's name (deleted keys keep theirs); null for requests without a key. */
+  apiKeyName: z.string().nullable(),
+  /** Integer micro-dollars, priced when the record was written. */
+  costMicros: z.number().int(),
+  priceModel: z.string().nullable(),
+  fallbackStep: z.string().nullable(),
+});
+export type UsageRecord = z.infer<typeof usageRecordSchema>;
+
+const usageFilterFields = {
+  since: queryInt(0, Number.MAX_SAFE_INTEGER).optional(),
+  until: queryInt(0, Number.MAX_SAFE_INTEGER).optional(),
+  apiKeyId: id.optional(),
+  model: z.string().min(1).max(100).optional(),
+  endpoint: z.string().min(1).max(100).optional(),
+  status: z
+    .union([z.enum(['success', 'error']), z.coerce.number().int().min(100).max(599)])
+    .optional(),
+};
+
+/** Query of GET /api/admin/usage and /usage.csv (values arrive as strings). */
+export const usageQuerySchema = z.object({
+  ...usageFilterFields,
+  limit: queryInt(1, 1000).optional(),
+  offset: queryInt(0, Number.MAX_SAFE_INTEGER).optional(),
+});
+export type UsageQuery = z.input<typeof usageQuerySchema>;
+
+export const usageListResponseSchema = z.object({
+  records: z.array(usageRecordSchema),
+  /** Records matching the filters, over all pages. */
+  total: z.number().int(),
+});
+export type UsageListResponse = z.infer<typeof usageListResponseSchema>;
+
+export const USAGE_GROUPS = ['day', 'model', 'key', 'account'] as const;
+export type UsageGroupBy = (typeof USAGE_GROUPS)[number];
+
+export const usageTotalsQuerySchema = z.object({
+  groupBy: z.enum(USAGE_GROUPS).optional(),
+  since: usageFilterFields.since,
+  until: usageFilterFields.until,
+  /** East positive (`-new Date().getTimezoneOffset()`), so days break at the user's midnight. */
+  utcOffsetMinutes: z.coerce.number().int().min(-840).max(840).optional(),
+});
+export type UsageTotalsQuery = z.input<typeof usageTotalsQuerySchema>;
+
+export const usageTotalSchema = z.object({
+  /** `YYYY-MM-DD`, model, key id or account id; null for rows without one (or no groupBy). */
+  key: z.string().nullable(),
+  /** Human name for `key`. */
+  label: z.string().nullable(),
+  requests: z.number().int(),
+  errors: z.number().int(),
+  inputTokens: z.number().int(),
+  inputTextTokens: z.number().int(),
+  inputImageTokens: z.number().int(),
+  outputTokens: z.number().int(),
+  outputTextTokens: z.number().int(),
+  outputImageTokens: z.number().int(),
+  totalTokens: z.number().int(),
+  images: z.number().int(),
+  costMicros: z.number().int(),
+});
+export type UsageTotal = z.infer<typeof usageTotalSchema>;
+
+export const usageTotalsResponseSchema = z.object({ rows: z.array(usageTotalSchema) });
+export type UsageTotalsResponse = z.infer<typeof usageTotalsResponseSchema>;
+
+// --- settings -------------------------------------------------------------------------------
+
+/** An origin as browsers send it: scheme, host and optional port, nothing else. */
+const origin = z
+  .string()
+  .regex(/^https?:\/\/[^/\s?#]+$/, 'an origin such as http://localhost:5173 (no path)');
+
+export const settingsSchema = z.object({
+  /** A delivered image of another size or format than asked is a 502 (on) or passed on (off). */
+  strictDelivery: z.boolean(),
+  /** The quality/size fallback ladder for every request. */
+  fallbackLadder: z.boolean(),
+  /** Add the image tool to /v1/responses calls of official agent clients that omit it. */
+  injectImageTool: z.boolean(),
+  /** The content pre-filter. */
+  contentFilter: z.enum(['off', 'block']),
+  /** The Responses bridge's text model for subscription accounts that set none. */
+  bridgeModel: z.string().trim().min(1).max(100),
+  /** Upstream timeouts for outputs up to 2560x1440, and above. */
+  timeoutNormalMs: z.number().int().min(1_000).max(3_600_000),
+  timeoutLargeMs: z.number().int().min(1_000).max(3_600_000),
+  /** Extra browser origins allowed to call /v1. */
+  allowedOrigins: z.array(origin).max(100),
+  /** Keep images made by API callers in the gallery (studio images are always kept). */
+  keepApiImages: z.boolean(),
+});
+export type Settings = z.infer<typeof settingsSchema>;
+
+export const settingsPatchSchema = settingsSchema.partial().strict();
+export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
+
+/** Where the gateway runs: fixed when it starts (`atelier serve --host --port --data-dir`). */
+export const serverInfoSchema = z.object({
+  address: z.string(),
+  host: z.string(),
+  port: z.number().int(),
+  dataDir: z.string(),
+});
+export type ServerInfo = z.infer<typeof serverInfoSchema>;
+
+export const settingsResponseSchema = z.object({
+  settings: settingsSchema,
+  server: serverInfoSchema,
+});
+export type SettingsResponse = z.infer<typeof settingsResponseSchema>;
+
+// --- prices ---------------------------------------------------------------------------------
+
+/** Dollars per 1M tokens as a decimal string with at most 6 decimals, e.g. "30.00" or "1.25". */
+const dollars = z.string().regex(/^\d+(\.\d{1,6})?$/, 'dollars per 1M tokens, e.g. 1.25');
+
+export const priceViewSchema = z.object({
+  model: z.string(),
+  textInput: dollars,
+  imageInput: dollars,
+  textOutput: dollars,
+  imageOutput: dollars,
+  updatedAt: z.number(),
+});
+export type PriceView = z.infer<typeof priceViewSchema>;
+
+export const pricesResponseSchema = z.object({ prices: z.array(priceViewSchema) });
+export type PricesResponse = z.infer<typeof pricesResponseSchema>;
+
+/** A new model needs all four; an existing one any of them. */
+export const putPriceBodySchema = z.strictObject({
+  textInput: dollars.optional(),
+  imageInput: dollars.optional(),
+  textOutput: dollars.optional(),
+  imageOutput: dollars.optional(),
+});
+export type PutPriceBody = z.infer<typeof putPriceBodySchema>;
+
+// --- images ---------------------------------------------------------------------------------
+
+export const IMAGE_SOURCES = ['studio', 'api'] as const;
+export type ImageSource = (typeof IMAGE_SOURCES)[number];
+
+export const imageRecordSchema = z.object({
+  id,
+  requestId: z.string(),
+  /** Which of the request's n images. */
+  index: z.number().int(),
+  createdAt: z.number(),
+  source: z.enum(IMAGE_SOURCES),
+  /** `/images/generations` or `/images/edits`. */
+  endpoint: z.string(),
+  prompt: z.string(),
+  revisedPrompt: z.string().nullable(),
+  model: z.string(),
+  requestedSize: z.string(),
+  deliveredSize: z.string(),
+  quality: z.string().nullable(),
+  outputFormat: z.string(),
+  outputCompression: z.number().int().nullable(),
+  background: z.string().nullable(),
+  moderation: z.string().nullable(),
+  width: z.number().int(),
+  height: z.number().int(),
+  /** Size of the image file. */
+  bytes: z.number().int(),
+  /** This image's share of its request's tokens and cost. */
+  inputTokens: z.number().int(),
+  outputTokens: z.number().int(),
+  totalTokens: z.number().int(),
+  costMicros: z.number().int(),
+  favourite: z.boolean(),
+  /** The gallery image this one was edited from. */
+  parentId: z.string().nullable(),
+  /** The edit that made it had a mask: GET .../mask serves it. */
+  hasMask: z.boolean(),
+  apiKeyId: z.string().nullable(),
+  /** The fallback ladder step that delivered it, when the ladder was in use. */
+  fallbackStep: z.number().int().nullable(),
+});
+export type ImageRecord = z.infer<typeof imageRecordSchema>;
+
+export const imagesQuerySchema = z.object({
+  /** Words of the prompt (substring match). */
+  q: z.string().max(500).optional(),
+  favourite: flag.optional(),
+  source: z.enum(IMAGE_SOURCES).optional(),
+  limit: queryInt(1, 200).optional(),
+  /** Cursor: `nextBefore` of the previous page. */
+  before: queryInt(0, Number.MAX_SAFE_INTEGER).optional(),
+});
+export type ImagesQuery = z.input<typeof imagesQuerySchema>;
+
+export const imagesPageSchema = z.object({
+  images: z.array(imageRecordSchema),
+  /** Pass as `before` for the next page; null on the last page. */
+  nextBefore: z.number().nullable(),
+});
+export type ImagesPage = z.infer<typeof imagesPageSchema>;
+
+export const imageDetailSchema = z.object({
+  image: imageRecordSchema,
+  /** The parents of the image, nearest first, up to the root of its edit chain. */
+  chain: z.array(imageRecordSchema),
+});
+export type ImageDetail = z.infer<typeof imageDetailSchema>;
+
+export const patchImageBodySchema = z.strictObject({ favourite: z.boolean().optional() });
+export type PatchImageBody = z.infer<typeof patchImageBodySchema>;
+
+export const imageResponseSchema = z.object({ image: imageRecordSchema });
+export type ImageResponse = z.infer<typeof imageResponseSchema>;
+
+// --- live events ----------------------------------------------------------------------------
+
+/** GET /api/admin/events: `event: usage` with a UsageRecord, `event: image` with an ImageRecord. */
+export const ADMIN_EVENTS = ['usage', 'image'] as const;

@@ -1,0 +1,398 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import OpenAI from 'openai';
+import sharp from 'sharp';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { ImageDetail, ImageRecord, ImagesPage } from '../../src/shared/admin';
+import { SETTINGS } from '../../src/gateway/settings';
+import { createSettingsRepository } from '../../src/gateway/storage/settingsRepository';
+import { rectMask } from '../support/images';
+import {
+  clearFaults,
+  keptImages,
+  scriptFaults,
+  startTestGateway,
+  studioLogin,
+  usageRow,
+  type StudioClient,
+  type TestGateway,
+} from '../support/gateway';
+
+let t: TestGateway;
+let studio: StudioClient;
+
+beforeAll(async () => {
+  t = await startTestGateway();
+  studio = await studioLogin(t);
+});
+afterEach(async () => {
+  createSettingsRepository(t.db).reset(SETTINGS.keepApiImages);
+  await clearFaults(t.simUrl);
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const base = { model: 'image-model-2', quality: 'low', size: '1024x1024' };
+
+/** POST /v1/images/generations as the studio (session) or as an app (key). */
+async function generate(
+  body: Record<string, unknown>,
+  as: 'studio' | { key: string } = 'studio',
+): Promise<{ status: number; requestId: string; text: string }> {
+  const init = {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(as === 'studio' ? {} : { authorization: `Bearer ${as.key}` }),
+    },
+    body: JSON.stringify({ ...base, ...body }),
+  };
+  const res =
+    as === 'studio'
+      ? await studio.fetch('/v1/images/generations', init)
+      : await fetch(`${t.url}/v1/images/generations`, init);
+  return {
+    status: res.status,
+    requestId: res.headers.get('x-request-id')!,
+    text: await res.text(),
+  };
+}
+
+async function image(id: string): Promise<ImageDetail> {
+  return studio.json<ImageDetail>(`/api/admin/images/${id}`);
+}
+
+async function bytesOf(pathname: string): Promise<{ res: Response; bytes: Buffer }> {
+  const res = await studio.fetch(pathname);
+  return { res, bytes: Buffer.from(await res.arrayBuffer()) };
+}
+
+describe('images kept', () => {
+  it('keeps a studio image with its prompt, sizes, tokens and cost, and a file of the delivered size', async () => {
+    const { status, requestId } = await generate({
+      prompt: 'a quiet harbour at dawn',
+      size: '1536x1024',
+      output_format: 'webp',
+    });
+    expect(status).toBe(200);
+    const [id] = await keptImages(t, requestId);
+    const row = await usageRow(t, requestId);
+    const { image: record, chain } = await image(id!);
+    expect(chain).toEqual([]);
+    expect(record).toMatchObject({
+      requestId,
+      index: 0,
+      source: 'studio',
+      endpoint: '/images/generations',
+      prompt: 'a quiet harbour at dawn',
+      model: 'image-model-2',
+      requestedSize: '1536x1024',
+      deliveredSize: '1536x1024',
+      quality: 'low',
+      outputFormat: 'webp',
+      width: 1536,
+      height: 1024,
+      inputTokens: row.input_tokens,
+      outputTokens: row.output_tokens,
+      totalTokens: row.total_tokens,
+      costMicros: row.cost_micros,
+      favourite: false,
+      parentId: null,
+      hasMask: false,
+      apiKeyId: row.api_key_id,
+      fallbackStep: null,
+    });
+    expect(record.costMicros).toBeGreaterThan(0);
+
+    const file = await bytesOf(`/api/admin/images/${id}/file`);
+    expect(file.res.headers.get('content-type')).toBe('image/webp');
+    expect(file.res.headers.get('cache-control')).toBe('private, max-age=31536000, immutable');
+    expect(file.bytes.length).toBe(record.bytes);
+    const meta = await sharp(file.bytes).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['webp', 1536, 1024]);
+
+    const thumb = await bytesOf(`/api/admin/images/${id}/thumb`);
+    expect(thumb.res.headers.get('content-type')).toBe('image/webp');
+    const small = await sharp(thumb.bytes).metadata();
+    expect([small.format, small.width, small.height]).toEqual(['webp', 256, 171]);
+
+    // On disk under images/YYYY/MM, with the thumbnail beside it.
+    const month = new Date(record.createdAt);
+    const folder = path.join(
+      t.dataDir,
+      'images',
+      String(month.getFullYear()),
+      String(month.getMonth() + 1).padStart(2, '0'),
+    );
+    expect(fs.readdirSync(folder).sort()).toEqual([`${id}.thumb.webp`, `${id}.webp`]);
+  });
+
+  it('keeps a streamed studio image', async () => {
+    const { status, requestId, text } = await generate({
+      prompt: 'a paper lantern',
+      stream: true,
+      partial_images: 1,
+    });
+    expect(status).toBe(200);
+    expect(text).toContain('event: image_generation.completed');
+    const [id] = await keptImages(t, requestId);
+    const { bytes } = await bytesOf(`/api/admin/images/${id}/file`);
+    const meta = await sharp(bytes).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['png', 1024, 1024]);
+  });
+
+  it('keeps API images by default, each with its share of the request', async () => {
+    const app = t.newKey('gallery-app');
+    const { requestId } = await generate({ prompt: 'three pebbles', n: 3 }, { key: app.key });
+    const ids = await keptImages(t, requestId, 3);
+    const row = await usageRow(t, requestId);
+    const records = await Promise.all(ids.map(async (id) => (await image(id)).image));
+    expect(records.map((r) => [r.index, r.source, r.apiKeyId])).toEqual([
+      [0, 'api', app.id],
+      [1, 'api', app.id],
+      [2, 'api', app.id],
+    ]);
+    const sum = (field: 'costMicros' | 'totalTokens' | 'outputTokens') =>
+      records.reduce((total, r) => total + r[field], 0);
+    expect(sum('costMicros')).toBe(row.cost_micros);
+    expect(sum('totalTokens')).toBe(row.total_tokens);
+    expect(sum('outputTokens')).toBe(row.output_tokens);
+  });
+
+  it('keeps no API image while keepApiImages is off, but still the studio’s', async () => {
+    await studio.json('/api/admin/settings', { method: 'PUT', body: { keepApiImages: false } });
+    const app = t.newKey('private-app');
+    const api = await generate({ prompt: 'not for the gallery' }, { key: app.key });
+    expect(api.status).toBe(200);
+    await usageRow(t, api.requestId);
+    const mine = await generate({ prompt: 'for the gallery' });
+    await keptImages(t, mine.requestId);
+    // One writer, in order: had the API image been kept, it would be in by now.
+    const count = t.db.prepare('SELECT COUNT(*) FROM images WHERE request_id = ?').pluck();
+    expect(count.get(api.requestId)).toBe(0);
+  });
+
+  it('keeps the image of a caller who disconnected, even with keepApiImages off', async () => {
+    await studio.json('/api/admin/settings', { method: 'PUT', body: { keepApiImages: false } });
+    const leaving = t.newKey('leaving');
+    const recorded = new Promise<string>((resolve) => {
+      const onUsage = (id: string) => {
+        if (
+          t.db
+            .prepare('SELECT api_key_id FROM usage_records WHERE request_id = ?')
+            .pluck()
+            .get(id) !== leaving.id
+        )
+          return;
+        t.gateway.events.off('usage', onUsage);
+        resolve(id);
+      };
+      t.gateway.events.on('usage', onUsage);
+    });
+    await scriptFaults(t.simUrl, [{ kind: 'slow', delayMs: 400 }]);
+    await fetch(`${t.simUrl}/__sim/calls`, { method: 'DELETE' });
+    const controller = new AbortController();
+    const client = new OpenAI({ apiKey: leaving.key, baseURL: `${t.url}/v1`, maxRetries: 0 });
+    const pending = client.images
+      .generate({ ...base, prompt: 'paid for, never seen' } as never, { signal: controller.signal })
+      .catch((e: unknown) => e);
+    // Leave once the upstream call is under way (the simulator's call log is the signal).
+    const calls = async () =>
+      ((await (await fetch(`${t.simUrl}/__sim/calls`)).json()) as { calls: unknown[] }).calls;
+    while ((await calls()).length === 0) await new Promise((r) => setTimeout(r, 10));
+    controller.abort();
+    expect(await pending).toBeInstanceOf(Error);
+    const requestId = await recorded;
+    expect((await usageRow(t, requestId)).status).toBe(499);
+    const [id] = await keptImages(t, requestId);
+    const { image: record } = await image(id!);
+    expect(record).toMatchObject({
+      source: 'api',
+      prompt: 'paid for, never seen',
+      apiKeyId: leaving.id,
+    });
+    const meta = await sharp((await bytesOf(`/api/admin/images/${id}/file`)).bytes).metadata();
+    expect([meta.width, meta.height]).toEqual([1024, 1024]);
+  });
+});
+
+describe('the edit chain', () => {
+  async function edit(
+    parentId: string | null,
+    prompt: string,
+    source: Buffer,
+    mask?: Buffer,
+  ): Promise<{ status: number; requestId: string; body: string }> {
+    const form = new FormData();
+    form.append('model', 'image-model-2');
+    form.append('prompt', prompt);
+    form.append('quality', 'low');
+    form.append('image', new Blob([new Uint8Array(source)], { type: 'image/png' }), 'source.png');
+    if (mask)
+      form.append('mask', new Blob([new Uint8Array(mask)], { type: 'image/png' }), 'mask.png');
+    const res = await studio.fetch('/v1/images/edits', {
+      method: 'POST',
+      headers: parentId ? { 'x-atelier-parent-image': parentId } : {},
+      body: form,
+    });
+    return {
+      status: res.status,
+      requestId: res.headers.get('x-request-id')!,
+      body: await res.text(),
+    };
+  }
+
+  it('links an edit to its parent with the mask it used, and walks up to the root', async () => {
+    const root = await generate({ prompt: 'an empty beach' });
+    const [rootId] = await keptImages(t, root.requestId);
+    const rootBytes = (await bytesOf(`/api/admin/images/${rootId}/file`)).bytes;
+
+    const mask = await rectMask(1024, 1024, { left: 300, top: 500, width: 300, height: 200 });
+    const child = await edit(rootId!, 'add a red boat', rootBytes, mask);
+    expect(child.status).toBe(200);
+    const [childId] = await keptImages(t, child.requestId);
+    const childDetail = await image(childId!);
+    expect(childDetail.image).toMatchObject({
+      endpoint: '/images/edits',
+      prompt: 'add a red boat',
+      parentId: rootId,
+      hasMask: true,
+      source: 'studio',
+    });
+    expect(childDetail.chain.map((i) => i.id)).toEqual([rootId]);
+    const storedMask = await bytesOf(`/api/admin/images/${childId}/mask`);
+    expect(storedMask.res.headers.get('content-type')).toBe('image/png');
+    expect(storedMask.bytes.equals(mask)).toBe(true);
+
+    const childBytes = (await bytesOf(`/api/admin/images/${childId}/file`)).bytes;
+    const grandchild = await edit(childId!, 'make it dusk', childBytes);
+    const [grandchildId] = await keptImages(t, grandchild.requestId);
+    const detail = await image(grandchildId!);
+    expect(detail.image).toMatchObject({
+      parentId: childId,
+      hasMask: false,
+      prompt: 'make it dusk',
+    });
+    expect(detail.chain.map((i) => [i.id, i.prompt])).toEqual([
+      [childId, 'add a red boat'],
+      [rootId, 'an empty beach'],
+    ]);
+    expect((await studio.fetch(`/api/admin/images/${grandchildId}/mask`)).status).toBe(404);
+
+    // Deleting a link keeps the rest: the child just loses its parent.
+    expect(await studio.json(`/api/admin/images/${childId}`, { method: 'DELETE' })).toEqual({
+      ok: true,
+    });
+    expect((await image(grandchildId!)).image.parentId).toBeNull();
+  });
+
+  it('refuses an edit whose parent is not in the gallery, before any upstream work', async () => {
+    const source = await sharp({
+      create: { width: 64, height: 64, channels: 3, background: '#888' },
+    })
+      .png()
+      .toBuffer();
+    const res = await edit('img_0123456789abcdef0123', 'anything', source);
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.body)).toMatchObject({
+      error: { param: 'x-atelier-parent-image', code: 'invalid_value' },
+    });
+  });
+});
+
+describe('browsing the gallery', () => {
+  const prompts = ['Paging: a fox', 'Paging: an owl', 'Paging: 100% wool scarf', 'Paging: a_snake'];
+  const ids: string[] = [];
+
+  beforeAll(async () => {
+    for (const prompt of prompts) {
+      const { requestId } = await generate({ prompt });
+      ids.push(...(await keptImages(t, requestId)));
+    }
+    // Three images of one request share their millisecond: pages must not split them.
+    const { requestId } = await generate({ prompt: 'Paging: triplets', n: 3 });
+    ids.push(...(await keptImages(t, requestId, 3)));
+  });
+
+  const list = (query: string) => studio.json<ImagesPage>(`/api/admin/images?${query}`);
+
+  it('pages newest first by cursor, never splitting or repeating an image', async () => {
+    const first = await list('limit=2&q=Paging');
+    expect(first.images.map((i) => i.prompt)).toEqual([
+      'Paging: triplets',
+      'Paging: triplets',
+      'Paging: triplets',
+    ]);
+    expect(first.nextBefore).toBe(first.images[0]!.createdAt);
+    const seen: ImageRecord[] = [...first.images];
+    let cursor = first.nextBefore;
+    while (cursor !== null) {
+      const page = await list(`limit=2&q=Paging&before=${cursor}`);
+      seen.push(...page.images);
+      cursor = page.nextBefore;
+    }
+    expect(seen.map((i) => i.id).sort()).toEqual([...ids].sort());
+    expect(new Set(seen.map((i) => i.id)).size).toBe(seen.length);
+    const times = seen.map((i) => i.createdAt);
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+  });
+
+  it('searches prompts case-insensitively, with % and _ taken literally', async () => {
+    expect((await list('q=PAGING%3A%20AN%20OWL')).images.map((i) => i.prompt)).toEqual([
+      'Paging: an owl',
+    ]);
+    expect((await list('q=%25')).images.map((i) => i.prompt)).toEqual(['Paging: 100% wool scarf']);
+    expect((await list('q=_')).images.map((i) => i.prompt)).toEqual(['Paging: a_snake']);
+    expect((await list('q=no%20such%20prompt')).images).toEqual([]);
+  });
+
+  it('marks favourites and filters by them and by source', async () => {
+    const owl = ids[1]!;
+    const marked = await studio.json<{ image: ImageRecord }>(`/api/admin/images/${owl}`, {
+      method: 'PATCH',
+      body: { favourite: true },
+    });
+    expect(marked.image.favourite).toBe(true);
+    expect((await list('favourite=1')).images.map((i) => i.id)).toEqual([owl]);
+    expect((await list('source=studio&q=Paging')).images).toHaveLength(ids.length);
+    expect((await list('source=api&q=Paging')).images).toHaveLength(0);
+    const bad = await studio.fetch('/api/admin/images?limit=500');
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { param: string } }).error.param).toBe('limit');
+  });
+
+  it('deletes an image with its files', async () => {
+    const fox = ids[0]!;
+    const { image: record } = await image(fox);
+    const folder = path.join(t.dataDir, 'images');
+    const files = fs
+      .readdirSync(folder, { recursive: true })
+      .map(String)
+      .filter((f) => f.includes(fox));
+    expect(files).toHaveLength(2);
+    expect(record.prompt).toBe('Paging: a fox');
+    expect(await studio.json(`/api/admin/images/${fox}`, { method: 'DELETE' })).toEqual({
+      ok: true,
+    });
+    expect(
+      fs
+        .readdirSync(folder, { recursive: true })
+        .map(String)
+        .filter((f) => f.includes(fox)),
+    ).toEqual([]);
+    for (const suffix of ['', '/file', '/thumb']) {
+      expect((await studio.fetch(`/api/admin/images/${fox}${suffix}`)).status).toBe(404);
+    }
+    expect((await studio.fetch(`/api/admin/images/${fox}`, { method: 'DELETE' })).status).toBe(404);
+  });
+
+  it('makes a missing thumbnail again when it is asked for', async () => {
+    const owl = ids[1]!;
+    const rel = t.db.prepare('SELECT thumb FROM images WHERE id = ?').pluck().get(owl) as string;
+    fs.rmSync(path.join(t.dataDir, 'images', rel));
+    const { res, bytes } = await bytesOf(`/api/admin/images/${owl}/thumb`);
+    expect(res.status).toBe(200);
+    expect((await sharp(bytes).metadata()).width).toBe(256);
+  });
+});
