@@ -1,5 +1,4 @@
-import { Readable } from 'node:stream';
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { normaliseUsage } from '../billing/normaliseUsage';
 import { UpstreamError } from './errors';
 import { failureFromResponse, failureFromThrown } from './httpFailure';
@@ -7,6 +6,7 @@ import { outcomeFromImagesJson } from './imagesJson';
 import { parseSplicedJson, splicedBytes } from './jsonSplice';
 import { buildMultipart, type MultipartPart } from './multipartBody';
 import { readAll, readErrorText } from './readBody';
+import { sendPost } from './sendPost';
 import { parseSse } from './sseParser';
 import type {
   CallOptions,
@@ -40,23 +40,11 @@ export function createApiKeyUpstream(account: UpstreamAccount, deps: HttpDeps): 
     accept: string,
   ) {
     try {
-      const res = await request(`${base}${path}`, {
-        method: 'POST',
+      const res = await sendPost(`${base}${path}`, body, {
         dispatcher: deps.dispatcher,
         signal: opts.signal,
-        headersTimeout: opts.timeoutMs,
-        bodyTimeout: opts.timeoutMs,
-        headers: {
-          ...auth,
-          'content-type': body.contentType,
-          'content-length': String(body.length),
-          accept,
-        },
-        // Several chunks (a multipart edit) go out as they are: no copy of the file bytes.
-        body:
-          body.chunks.length === 1
-            ? body.chunks[0]
-            : Readable.from(body.chunks, { objectMode: false }),
+        timeoutMs: opts.timeoutMs,
+        headers: { ...auth, 'content-type': body.contentType, accept },
       });
       if (res.statusCode >= 400) {
         const text = await readErrorText(res.body);

@@ -1,3 +1,4 @@
+import type { OutgoingBody } from '../sendPost';
 import { randomBytes } from 'node:crypto';
 import { markerIndex, type SplicedJson } from '../jsonSplice';
 
@@ -10,10 +11,7 @@ export class RawString {
   constructor(readonly parts: readonly Buffer[]) {}
 }
 
-export interface JsonChunks {
-  chunks: Buffer[];
-  length: number;
-}
+export type JsonChunks = OutgoingBody;
 
 const MIME = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' } as const;
 

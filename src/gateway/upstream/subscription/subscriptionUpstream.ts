@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { Readable } from 'node:stream';
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { VERSION } from '../../version';
 import { failureFromResponse, failureFromThrown } from '../httpFailure';
 import { readAll, readErrorText } from '../readBody';
+import { sendPost } from '../sendPost';
 import { parseSse } from '../sseParser';
 import type {
   CallOptions,
@@ -71,12 +71,10 @@ export function createSubscriptionUpstream(
     try {
       let token = await deps.tokens.accessToken();
       for (let attempt = 0; ; attempt += 1) {
-        const res = await request(`${base}${path}`, {
-          method: 'POST',
+        const res = await sendPost(`${base}${path}`, body, {
           dispatcher: deps.dispatcher,
           signal: opts.signal,
-          headersTimeout: opts.timeoutMs,
-          bodyTimeout: opts.timeoutMs,
+          timeoutMs: opts.timeoutMs,
           headers: {
             authorization: `Bearer ${token}`,
             'chatgpt-account-id': account.upstreamAccountId,
@@ -84,13 +82,8 @@ export function createSubscriptionUpstream(
             'user-agent': `Atelier/${VERSION}`,
             session_id: sessionId,
             'content-type': 'application/json',
-            'content-length': String(body.length),
             accept,
           },
-          body:
-            body.chunks.length === 1
-              ? body.chunks[0]
-              : Readable.from(body.chunks, { objectMode: false }),
         });
         if (res.statusCode === 401 && attempt === 0) {
           await readErrorText(res.body);
