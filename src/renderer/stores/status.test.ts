@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { fetchStatus, type GatewayStatus } from '../lib/api';
+import { createGatewayClient, type GatewayStatus } from '../lib/gateway';
+import { memoryHistory } from '../lib/history';
+import { createRouteStore, normalisePath } from './route';
+import { createSessionStore } from './session';
 import { createStatusStore } from './status';
 
 const STATUS: GatewayStatus = {
@@ -9,22 +12,24 @@ const STATUS: GatewayStatus = {
   address: 'http://127.0.0.1:8787',
 };
 
-function answering(status: number, body: unknown): typeof fetch {
+function answering(status: number, body: unknown) {
   return async () => new Response(JSON.stringify(body), { status });
 }
 
-describe('fetchStatus', () => {
+describe('gateway status', () => {
   it('returns a well-formed status', async () => {
-    expect(await fetchStatus(answering(200, STATUS))).toEqual(STATUS);
+    expect(await createGatewayClient(answering(200, STATUS)).status()).toEqual(STATUS);
   });
 
   it('rejects an error status, a malformed body and an unreachable gateway', async () => {
-    await expect(fetchStatus(answering(500, {}))).rejects.toThrow(/500/);
-    await expect(fetchStatus(answering(200, { name: 'Atelier' }))).rejects.toThrow(/unexpected/);
-    const offline: typeof fetch = async () => {
+    await expect(createGatewayClient(answering(500, {})).status()).rejects.toThrow(/500/);
+    await expect(createGatewayClient(answering(200, { name: 'Atelier' })).status()).rejects.toThrow(
+      /unexpected/,
+    );
+    const offline = async (): Promise<Response> => {
       throw new TypeError('Failed to fetch');
     };
-    await expect(fetchStatus(offline)).rejects.toThrow(/did not answer/);
+    await expect(createGatewayClient(offline).status()).rejects.toThrow(/did not answer/);
   });
 });
 
@@ -45,5 +50,40 @@ describe('status store', () => {
       phase: 'error',
       error: 'GET /api/status answered 503',
     });
+  });
+});
+
+describe('session store', () => {
+  it('asks for the login link on 401 and reports other failures', async () => {
+    const login = createSessionStore(async () => 'login');
+    await login.getState().check();
+    expect(login.getState().phase).toBe('login');
+    const broken = createSessionStore(async () => {
+      throw new Error('GET /api/admin/session answered 500');
+    });
+    await broken.getState().check();
+    expect(broken.getState()).toMatchObject({
+      phase: 'error',
+      error: expect.stringContaining('500'),
+    });
+  });
+});
+
+describe('route store', () => {
+  it('pushes history on navigation and follows back/forward', () => {
+    const history = memoryHistory('/edit/');
+    const store = createRouteStore(history);
+    expect(store.getState().path).toBe('/edit');
+    store.getState().navigate('/keys?x=1');
+    expect(history.current()).toBe('/keys');
+    expect(store.getState().path).toBe('/keys');
+    const stop = store.getState().listen();
+    history.pop('/gallery');
+    expect(store.getState().path).toBe('/gallery');
+    stop();
+    history.pop('/usage');
+    expect(store.getState().path).toBe('/gallery');
+    expect(normalisePath('/')).toBe('/');
+    expect(normalisePath('')).toBe('/');
   });
 });

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { fetchStatus, type GatewayStatus } from '../lib/api';
+import { gateway, type GatewayStatus } from '../lib/gateway';
 
 export interface StatusState {
   phase: 'idle' | 'loading' | 'ready' | 'error';
@@ -8,7 +8,7 @@ export interface StatusState {
   load: () => Promise<void>;
 }
 
-export function createStatusStore(fetchStatusImpl: () => Promise<GatewayStatus> = fetchStatus) {
+export function createStatusStore(fetchStatusImpl: () => Promise<GatewayStatus> = gateway.status) {
   return create<StatusState>()((set, get) => ({
     phase: 'idle',
     status: null,

@@ -1,9 +1,9 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import type { GatewayStatus } from '../../lib/api';
+import type { GatewayStatus } from '../../lib/gateway';
 import { curlSnippet } from './curlSnippet';
-import { HomePage } from './HomePage';
+import { HomeView } from './HomePage';
 
 const SIMULATED: GatewayStatus = {
   name: 'Atelier',
@@ -12,23 +12,25 @@ const SIMULATED: GatewayStatus = {
   address: 'http://127.0.0.1:8787',
 };
 
-const render = (status: GatewayStatus) => renderToStaticMarkup(createElement(HomePage, { status }));
+const render = (status: GatewayStatus) =>
+  renderToStaticMarkup(createElement(HomeView, { status, ready: true }));
 
-describe('HomePage', () => {
-  it('shows the address, the simulator badge and how to make a key', () => {
+describe('HomeView', () => {
+  it('shows the address, the simulator notice and how to make a key', () => {
     const html = render(SIMULATED);
+    expect(html).toContain('data-testid="page-home"');
+    expect(html).toContain('data-ready="true"');
     expect(html).toContain('value="http://127.0.0.1:8787/v1"');
-    expect(html).toContain('Offline simulator');
+    expect(html).toContain('offline simulator');
     expect(html).toContain('npx atelier keys create --name NAME');
     expect(html).toContain('aria-label="Copy: Base URL for OpenAI clients"');
     // Rendered outside Electron, as in a plain browser: no window.atelier.
     expect(html).toContain('Web studio');
   });
 
-  it('shows the account label instead of the simulator badge', () => {
+  it('leaves the simulator notice out when accounts are connected', () => {
     const html = render({ ...SIMULATED, upstream: { kind: 'accounts', label: '2 accounts' } });
-    expect(html).toContain('2 accounts');
-    expect(html).not.toContain('Offline simulator');
+    expect(html).not.toContain('offline simulator');
   });
 });
 

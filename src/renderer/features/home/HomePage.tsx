@@ -1,61 +1,70 @@
-import { Badge } from '../../components/Badge';
 import { CodeBlock } from '../../components/CodeBlock';
 import { CopyField } from '../../components/CopyField';
-import type { GatewayStatus } from '../../lib/api';
+import { Page } from '../../components/Page';
+import type { GatewayStatus } from '../../lib/gateway';
 import { isDesktop } from '../../lib/desktop';
+import { useStatusStore } from '../../stores/status';
+import { NavLink } from '../shell/NavLink';
 import { curlSnippet } from './curlSnippet';
 
-/** Placeholder studio page: what is running, where, and how to call it. */
-export function HomePage({ status }: { status: GatewayStatus }) {
-  const simulated = status.upstream.kind === 'simulator';
+/** The start page: what to do first, and where other apps reach the gateway. */
+export function HomePage() {
+  const status = useStatusStore((s) => s.status);
+  const phase = useStatusStore((s) => s.phase);
+  return <HomeView status={status} ready={phase === 'ready' || phase === 'error'} />;
+}
+
+export function HomeView({ status, ready }: { status: GatewayStatus | null; ready: boolean }) {
+  const simulated = status?.upstream.kind === 'simulator';
   return (
-    <>
-      <header className="masthead">
-        <div>
-          <h1>{status.name}</h1>
-          <p className="tagline">
-            Image studio and OpenAI-compatible image gateway on this computer
-          </p>
-        </div>
-        <Badge tone={simulated ? 'accent' : 'neutral'}>
-          {simulated ? 'Offline simulator' : status.upstream.label}
-        </Badge>
-      </header>
+    <Page
+      id="home"
+      title="Welcome to Atelier"
+      description="Image studio and OpenAI-compatible image gateway on this computer"
+      ready={ready}
+    >
+      {simulated && (
+        <p className="notice notice-info">
+          No account is connected, so images come from the built-in offline simulator. Nothing
+          leaves this computer.
+        </p>
+      )}
 
-      <main className="content">
-        {simulated && (
-          <p className="panel notice">
-            No account is connected, so images come from the built-in offline simulator. Nothing
-            leaves this computer.
-          </p>
-        )}
+      <div className="start-cards">
+        <NavLink to="/generate" className="start-card" testId="start-generate">
+          <strong>Generate</strong>
+          <span>Describe an image, see it stream in, know what it cost.</span>
+        </NavLink>
+        <NavLink to="/edit" className="start-card" testId="start-edit">
+          <strong>Edit</strong>
+          <span>Paint a mask over a picture and change just that part.</span>
+        </NavLink>
+        <NavLink to="/gallery" className="start-card">
+          <strong>Gallery</strong>
+          <span>Every image you and your apps made, with its prompt and cost.</span>
+        </NavLink>
+      </div>
 
+      {status && (
         <section className="panel" aria-labelledby="address-heading">
-          <h2 id="address-heading">Gateway</h2>
+          <h2 id="address-heading">Use it from other apps</h2>
           <CopyField label="Base URL for OpenAI clients" value={`${status.address}/v1`} />
-        </section>
-
-        <section className="panel" aria-labelledby="call-heading">
-          <h2 id="call-heading">How to call it</h2>
           <p>
             Any OpenAI-compatible client works: set its base URL to the address above (it ends in{' '}
-            <code>/v1</code>) and send your key as a bearer token.
+            <code>/v1</code>) and send a key as a bearer token.
           </p>
           <CodeBlock label="Example request" code={curlSnippet(status.address)} />
           <p className="hint">
-            Keys are made on the command line: <code>npx atelier keys create --name NAME</code>
+            Make keys on the <NavLink to="/keys">Keys</NavLink> page or with{' '}
+            <code>npx atelier keys create --name NAME</code>
           </p>
         </section>
+      )}
 
-        <p className="hint">The full studio (generate, edit, gallery, usage) is on its way.</p>
-      </main>
-
-      <footer className="footer">
-        <span>
-          {status.name} {status.version}
-        </span>
-        <span>{isDesktop() ? 'Desktop app' : 'Web studio'}</span>
-      </footer>
-    </>
+      <p className="hint">
+        {status ? `${status.name} ${status.version} · ` : ''}
+        {isDesktop() ? 'Desktop app' : 'Web studio'}
+      </p>
+    </Page>
   );
 }

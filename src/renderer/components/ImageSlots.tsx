@@ -1,0 +1,142 @@
+import type { RunPhase, ImageSlot } from '../stores/run';
+
+interface ImageSlotsProps {
+  slots: ImageSlot[];
+  phase: RunPhase;
+  requestedSize: string;
+  /** Partial images asked for per image (to say "preview 2 of 3"). */
+  partialImages: number;
+  costOf: (slot: ImageSlot) => string | null;
+  onDownload: (slot: ImageSlot) => void;
+  onEdit?: ((slot: ImageSlot) => void) | undefined;
+  editLabel?: string;
+  selected?: number | null;
+  onSelect?: ((index: number) => void) | undefined;
+}
+
+function aspect(size: string): string {
+  const m = /^(\d+)x(\d+)$/.exec(size);
+  return m ? `${m[1]} / ${m[2]}` : '1 / 1';
+}
+
+/** The images of a run: each slot shows its latest partial while streaming, then the final. */
+export function ImageSlots(props: ImageSlotsProps) {
+  const { slots, phase, requestedSize } = props;
+  if (slots.length === 0) return null;
+  return (
+    <ul
+      className={`image-slots count-${Math.min(slots.length, 4)}`}
+      aria-label="Images"
+      data-testid="image-slots"
+    >
+      {slots.map((slot) => {
+        const label = `Image ${slot.index + 1}`;
+        const mismatch = slot.size && requestedSize !== 'auto' && slot.size !== requestedSize;
+        return (
+          <li
+            key={slot.index}
+            className={`image-slot slot-${slot.state} ${props.selected === slot.index ? 'selected' : ''}`}
+            data-testid="image-slot"
+            data-state={slot.state}
+            data-image-index={slot.index}
+          >
+            <div className="slot-frame" style={{ aspectRatio: aspect(slot.size ?? requestedSize) }}>
+              {slot.url ? (
+                props.onSelect && slot.state === 'done' ? (
+                  <button
+                    type="button"
+                    className="slot-select"
+                    aria-pressed={props.selected === slot.index}
+                    aria-label={`Compare ${label.toLowerCase()} with the source`}
+                    onClick={() => props.onSelect?.(slot.index)}
+                  >
+                    <SlotImage slot={slot} label={label} partialImages={props.partialImages} />
+                  </button>
+                ) : (
+                  <SlotImage slot={slot} label={label} partialImages={props.partialImages} />
+                )
+              ) : (
+                <div className="slot-empty">
+                  {phase === 'running' ? (
+                    <>
+                      <span className="spinner" aria-hidden="true" /> Waiting for{' '}
+                      {label.toLowerCase()}
+                    </>
+                  ) : phase === 'cancelled' ? (
+                    'Cancelled'
+                  ) : (
+                    'Not delivered'
+                  )}
+                </div>
+              )}
+              {slot.state === 'partial' && (
+                <span className="slot-badge">
+                  Preview {slot.partials}
+                  {props.partialImages ? ` / ${props.partialImages}` : ''}
+                </span>
+              )}
+            </div>
+            {slot.state === 'done' && slot.blob && (
+              <div className="slot-meta">
+                <span>
+                  {slot.size ?? requestedSize}
+                  {mismatch && (
+                    <span className="warn" title={`Requested ${requestedSize}`}>
+                      {' '}
+                      (asked {requestedSize})
+                    </span>
+                  )}
+                </span>
+                {props.costOf(slot) && <span className="muted">{props.costOf(slot)}</span>}
+                <span className="slot-actions">
+                  <button
+                    type="button"
+                    onClick={() => props.onDownload(slot)}
+                    aria-label={`Download ${label.toLowerCase()}`}
+                  >
+                    Download
+                  </button>
+                  {props.onEdit && (
+                    <button
+                      type="button"
+                      onClick={() => props.onEdit?.(slot)}
+                      aria-label={`${props.editLabel ?? 'Edit'}: ${label.toLowerCase()}`}
+                      data-testid="edit-result"
+                    >
+                      {props.editLabel ?? 'Edit'}
+                    </button>
+                  )}
+                </span>
+              </div>
+            )}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+function SlotImage({
+  slot,
+  label,
+  partialImages,
+}: {
+  slot: ImageSlot;
+  label: string;
+  partialImages: number;
+}) {
+  const done = slot.state === 'done';
+  return (
+    <img
+      src={slot.url ?? undefined}
+      alt={
+        done
+          ? `${label}, final`
+          : `${label}, preview ${slot.partials}${partialImages ? ` of ${partialImages}` : ''}`
+      }
+      data-testid={done ? 'result-image' : 'partial-image'}
+      data-image-index={slot.index}
+      data-partial-count={slot.partials}
+    />
+  );
+}

@@ -1,0 +1,413 @@
+import { useEffect, useEffectEvent, useId, useState, type DragEvent } from 'react';
+import { estimateImageRequest, formatUsd, usageCostMicros } from '../../../shared/costEstimate';
+import { LIMITS } from '../../../shared/imageParams';
+import { CostEstimate } from '../../components/CostEstimate';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { describedBy, CheckboxField } from '../../components/fields';
+import { ImageSlots } from '../../components/ImageSlots';
+import { Page } from '../../components/Page';
+import { RunStatus } from '../../components/RunStatus';
+import { imageFileName, saveBlob } from '../../lib/files';
+import { gateway } from '../../lib/gateway';
+import { formatCombo, isMacPlatform } from '../../lib/shortcuts';
+import type { ImageRecord } from '../../../shared/admin';
+import { useEditStore } from '../../stores/edit';
+import { useMaskStore } from '../../stores/mask';
+import { priceFor, usePricesStore } from '../../stores/prices';
+import { useEditRun, type ImageSlot } from '../../stores/run';
+import { promptProblem } from '../generate/composePrompt';
+import { checkParams, estimateInput, requestFields } from '../generate/params';
+import { ParamsPanel } from '../generate/ParamsPanel';
+import { priceSource } from '../generate/priceSource';
+import { useShortcuts } from '../shell/useShortcuts';
+import { CompareView } from './CompareView';
+import { buildEditForm } from './editRequest';
+import { GalleryPicker } from './GalleryPicker';
+import { imageFilesOf } from './imageFiles';
+import { EMPTY_MASK_MESSAGE, exportMaskCached } from './mask/exportMask';
+import { MaskEditor } from './MaskEditor';
+import { MaskPreview } from './MaskPreview';
+import { MaskToolbar } from './MaskToolbar';
+import { ReferenceList } from './ReferenceList';
+import { linkToGallery, toReference } from './references';
+import './edit.css';
+
+export function EditPage() {
+  const references = useEditStore((s) => s.references);
+  const prompt = useEditStore((s) => s.prompt);
+  const params = useEditStore((s) => s.params);
+  const sendMask = useEditStore((s) => s.sendMask);
+  const chain = useEditStore((s) => s.chain);
+  const runSource = useEditStore((s) => s.runSource);
+  const edit = useEditStore.getState;
+  const setParams = useEditStore((s) => s.setParams);
+
+  const maskSourceId = useMaskStore((s) => s.sourceId);
+  const attach = useMaskStore((s) => s.attach);
+
+  const pricePhase = usePricesStore((s) => s.phase);
+  const prices = usePricesStore((s) => s.prices);
+  const loadPrices = usePricesStore((s) => s.load);
+  useEffect(() => void loadPrices(), [loadPrices]);
+
+  const run = useEditRun();
+  const [tried, setTried] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [maskRefused, setMaskRefused] = useState(false);
+  const [preparing, setPreparing] = useState(false);
+  const [galleryOpen, setGalleryOpen] = useState(false);
+  const [dropActive, setDropActive] = useState(false);
+  const [selected, setSelected] = useState(0);
+  const promptId = useId();
+
+  const source = references[0] ?? null;
+  useEffect(() => {
+    attach(source?.id ?? null, source?.width ?? 0, source?.height ?? 0);
+  }, [attach, source?.id, source?.width, source?.height]);
+
+  const problem = promptProblem(prompt);
+  const check = checkParams(params);
+  const price = priceFor(prices, params.model);
+  const estimate = check.ok
+    ? estimateImageRequest(estimateInput(params, check, prompt, references), price)
+    : null;
+  const running = run.phase === 'running' || preparing;
+
+  const addFiles = async (files: File[], at: 'start' | 'end' = 'end') => {
+    setNotice(null);
+    const results = await Promise.allSettled(
+      files.map((file) => toReference(file, file.name || 'pasted image')),
+    );
+    const problems = results.flatMap((r) =>
+      r.status === 'rejected'
+        ? [r.reason instanceof Error ? r.reason.message : String(r.reason)]
+        : [],
+    );
+    const added = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    const left = edit().addReferences(added, at);
+    if (left > 0) problems.push(`At most ${LIMITS.maxInputImages} images: ${left} left out`);
+    if (problems.length > 0) setNotice(problems.join('. '));
+  };
+
+  const pickFromGallery = async (record: ImageRecord) => {
+    const blob = await gateway.imageFile(record.id);
+    const reference = await toReference(
+      blob,
+      record.prompt ? `${record.prompt.slice(0, 40)}…` : record.id,
+      record.id,
+    );
+    const left = edit().addReferences([reference]);
+    if (left > 0) setNotice(`At most ${LIMITS.maxInputImages} images`);
+    setGalleryOpen(false);
+  };
+
+  const onPaste = useEffectEvent((e: ClipboardEvent) => {
+    const files = imageFilesOf(e.clipboardData);
+    if (files.length === 0) return;
+    e.preventDefault();
+    void addFiles(files);
+  });
+  useEffect(() => {
+    const listener = (e: ClipboardEvent) => onPaste(e);
+    window.addEventListener('paste', listener);
+    return () => window.removeEventListener('paste', listener);
+  }, []);
+
+  const send = async (withMask = sendMask) => {
+    if (running) return;
+    setTried(true);
+    setMaskRefused(false);
+    if (!source || problem || !check.ok || !check.size) return;
+    const doc = useMaskStore.getState().doc;
+    let mask: Blob | null = null;
+    if (withMask) {
+      if (!doc || maskSourceId !== source.id || doc.isEmpty()) {
+        setMaskRefused(true);
+        return;
+      }
+      mask = await exportMaskCached(doc, useMaskStore.getState().feather);
+    }
+    setPreparing(true);
+    try {
+      const form = await buildEditForm(
+        references,
+        { prompt, ...requestFields(params, check.size) },
+        mask,
+      );
+      edit().setRunSource(source);
+      setSelected(0);
+      void run.start({
+        call: { endpoint: 'edits', body: form, parentImageId: source.galleryId },
+        n: params.n,
+        model: params.model,
+        prompt,
+        requestedSize: check.size,
+      });
+    } catch (error) {
+      setNotice(error instanceof Error ? error.message : String(error));
+    } finally {
+      setPreparing(false);
+    }
+  };
+  useShortcuts({ send: () => void send() });
+
+  const costOf = (slot: ImageSlot) =>
+    slot.usage ? formatUsd(usageCostMicros(slot.usage, price)) : null;
+  const download = (slot: ImageSlot) => {
+    if (slot.blob)
+      void saveBlob(slot.blob, imageFileName(slot.blob, new Date(), slot.index, 'atelier-edit'));
+  };
+  const editResult = async (slot: ImageSlot) => {
+    if (!slot.blob) return;
+    try {
+      const reference = await toReference(
+        slot.blob,
+        imageFileName(slot.blob, new Date(), slot.index, 'atelier-edit'),
+      );
+      edit().continueWith(reference, run.request?.prompt ?? null);
+      linkToGallery(reference.id, run.requestId, slot.index);
+    } catch (error) {
+      setNotice(error instanceof Error ? error.message : String(error));
+    }
+  };
+
+  const onDragOver = (e: DragEvent) => {
+    if (!e.dataTransfer.types.includes('Files')) return;
+    e.preventDefault();
+    e.dataTransfer.dropEffect = 'copy';
+    if (!dropActive) setDropActive(true);
+  };
+  const onDrop = (e: DragEvent) => {
+    setDropActive(false);
+    if (!e.dataTransfer.types.includes('Files')) return;
+    e.preventDefault();
+    const files = imageFilesOf(e.dataTransfer);
+    if (files.length === 0) setNotice('Only PNG, JPEG or WebP images can be added.');
+    else void addFiles(files);
+  };
+
+  const doneSlots = run.slots.filter((s) => s.state === 'done');
+  const compared = run.slots[selected]?.state === 'done' ? run.slots[selected] : doneSlots[0];
+  const blockers = [
+    source ? null : 'add an image to edit',
+    problem,
+    ...Object.values(check.issues),
+  ].filter(Boolean);
+
+  return (
+    <Page
+      id="edit"
+      title="Edit"
+      description="Paint the area to change on the first image, describe the change, send."
+      ready={pricePhase === 'ready' || pricePhase === 'defaults'}
+      className="page-edit"
+    >
+      <div
+        className={`edit-layout ${dropActive ? 'drop-active' : ''}`}
+        onDragOver={onDragOver}
+        onDragLeave={(e) => {
+          if (e.currentTarget === e.target) setDropActive(false);
+        }}
+        onDrop={onDrop}
+        data-testid="edit-dropzone"
+      >
+        <form
+          className="edit-side panel"
+          aria-label="Edit request"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void send();
+          }}
+        >
+          <ReferenceList
+            onAddFiles={(f) => void addFiles(f)}
+            onOpenGallery={() => setGalleryOpen(true)}
+          />
+          {notice && (
+            <p className="notice notice-error" role="alert" data-testid="edit-notice">
+              {notice}
+            </p>
+          )}
+          {chain.length > 0 && <ChainTrail />}
+
+          <div className={`field ${tried && problem ? 'field-invalid' : ''}`}>
+            <label htmlFor={promptId}>What should change?</label>
+            <textarea
+              id={promptId}
+              rows={3}
+              value={prompt}
+              placeholder="Replace the sky with a starry night"
+              onChange={(e) => edit().setPrompt(e.target.value)}
+              aria-invalid={tried && problem ? true : undefined}
+              aria-describedby={describedBy(promptId, null, tried ? problem : null)}
+              data-testid="edit-prompt"
+            />
+            <p className="field-error" id={`${promptId}-error`} aria-live="polite">
+              {tried ? (problem ?? '') : ''}
+            </p>
+          </div>
+
+          <CheckboxField
+            label="Send the painted mask"
+            checked={sendMask}
+            onChange={(v) => {
+              edit().setSendMask(v);
+              setMaskRefused(false);
+            }}
+            hint={
+              sendMask
+                ? 'Only the painted area changes.'
+                : 'Without a mask the model may change the whole image.'
+            }
+            testId="send-mask"
+          />
+          {maskRefused && (
+            <div className="notice notice-error" role="alert" data-testid="mask-empty-error">
+              <p>{EMPTY_MASK_MESSAGE}</p>
+              <button
+                type="button"
+                onClick={() => void send(false)}
+                data-testid="send-without-mask"
+              >
+                Send without a mask
+              </button>
+            </div>
+          )}
+          {sendMask && source && maskSourceId === source.id && <MaskPreview />}
+
+          <details className="edit-params">
+            <summary>Parameters</summary>
+            <ParamsPanel
+              params={params}
+              check={check}
+              onChange={setParams}
+              serverError={run.phase === 'error' ? run.error : null}
+              autoHint="Auto keeps the first image's size."
+            />
+          </details>
+
+          <div className="send-bar">
+            <CostEstimate
+              estimate={estimate}
+              priceSource={priceSource(pricePhase, prices, params.model)}
+              n={params.n}
+            />
+            <div className="send-row">
+              <button
+                type="submit"
+                className="primary"
+                disabled={running}
+                data-testid="edit-submit"
+                aria-describedby="edit-blockers"
+              >
+                {preparing ? 'Preparing…' : run.phase === 'running' ? 'Editing…' : 'Edit image'}
+              </button>
+              <kbd className="muted">{formatCombo('mod+enter', isMacPlatform())}</kbd>
+            </div>
+            <p id="edit-blockers" className="blockers" aria-live="polite">
+              {tried && blockers.length > 0 ? `Cannot send yet: ${blockers.join('; ')}` : ''}
+            </p>
+          </div>
+        </form>
+
+        <div className="edit-main">
+          <section className="panel canvas-panel" aria-label="Mask">
+            {source ? (
+              <>
+                <MaskToolbar />
+                {maskSourceId === source.id ? (
+                  <MaskEditor source={source} />
+                ) : (
+                  <div className="mask-viewport" />
+                )}
+              </>
+            ) : (
+              <div className="drop-target" data-testid="drop-target">
+                <p>
+                  <strong>Drop an image here</strong>, paste one, or use <em>Add files</em> or{' '}
+                  <em>From gallery</em>.
+                </p>
+                <p className="muted">
+                  PNG, JPEG or WebP under 50 MB. Then paint the area to change.
+                </p>
+              </div>
+            )}
+          </section>
+
+          {run.phase !== 'idle' && (
+            <section
+              className="panel results-panel"
+              aria-label="Results"
+              data-testid="edit-results"
+            >
+              <RunStatus
+                phase={run.phase}
+                startedAt={run.startedAt}
+                finishedAt={run.finishedAt}
+                n={run.slots.length}
+                received={doneSlots.length}
+                usage={run.usage}
+                costMicros={run.usage ? usageCostMicros(run.usage, price) : null}
+                estimateMicros={estimate?.costMicros ?? null}
+                requestId={run.requestId}
+                onCancel={run.cancel}
+                onRetry={() => void run.retry()}
+              />
+              {run.error && <ErrorNotice error={run.error} onRetry={() => void run.retry()} />}
+              <ImageSlots
+                slots={run.slots}
+                phase={run.phase}
+                requestedSize={run.request?.requestedSize ?? 'auto'}
+                partialImages={params.stream ? params.partialImages : 0}
+                costOf={costOf}
+                onDownload={download}
+                onEdit={(slot) => void editResult(slot)}
+                editLabel="Edit this result"
+                selected={run.slots.length > 1 ? (compared?.index ?? null) : null}
+                onSelect={run.slots.length > 1 ? setSelected : undefined}
+              />
+              {compared?.url && runSource && (
+                <CompareView
+                  beforeUrl={runSource.url}
+                  afterUrl={compared.url}
+                  label={`result ${compared.index + 1}`}
+                />
+              )}
+            </section>
+          )}
+        </div>
+      </div>
+      <GalleryPicker
+        open={galleryOpen}
+        onClose={() => setGalleryOpen(false)}
+        onPick={pickFromGallery}
+      />
+    </Page>
+  );
+}
+
+/** The edit chain so far: click a step to branch from it. */
+function ChainTrail() {
+  const chain = useEditStore((s) => s.chain);
+  const branchFrom = useEditStore((s) => s.branchFrom);
+  return (
+    <nav className="chain" aria-label="Edit chain" data-testid="edit-chain">
+      <ol>
+        {chain.map((step, i) => (
+          <li key={step.id}>
+            <button
+              type="button"
+              onClick={() => branchFrom(step.id)}
+              disabled={i === chain.length - 1}
+              aria-label={i === 0 ? 'Original image' : `Step ${i}: ${step.prompt ?? ''}`}
+              title={step.prompt ?? 'Original'}
+            >
+              <img src={step.url} alt="" />
+            </button>
+          </li>
+        ))}
+      </ol>
+      <span className="muted">Click an earlier step to branch from it.</span>
+    </nav>
+  );
+}

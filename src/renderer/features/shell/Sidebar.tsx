@@ -1,0 +1,68 @@
+import { Badge } from '../../components/Badge';
+import type { GatewayStatus } from '../../lib/gateway';
+import { useUiStore } from '../../stores/ui';
+import { NavLink } from './NavLink';
+import { ROUTES } from './routes';
+import { ThemeSwitch } from './ThemeSwitch';
+
+const GROUPS = ['Studio', 'Gateway'] as const;
+
+export function Sidebar({ status }: { status: GatewayStatus | null }) {
+  const setHelpOpen = useUiStore((s) => s.setHelpOpen);
+  const simulated = status?.upstream.kind === 'simulator';
+  return (
+    <aside className="sidebar">
+      <div className="brand">
+        <NavLink to="/" className="brand-link">
+          <span className="brand-mark" aria-hidden="true" />
+          Atelier
+        </NavLink>
+        {status && (
+          <span data-testid={simulated ? 'simulator-badge' : 'upstream-badge'}>
+            <Badge tone={simulated ? 'accent' : 'neutral'}>
+              {simulated ? 'Offline simulator' : status.upstream.label}
+            </Badge>
+          </span>
+        )}
+      </div>
+      <nav aria-label="Studio pages">
+        {GROUPS.map((group) => (
+          <div key={group} className="nav-group">
+            <h2 className="nav-heading" id={`nav-${group}`}>
+              {group}
+            </h2>
+            <ul aria-labelledby={`nav-${group}`}>
+              {ROUTES.filter((r) => r.group === group).map((route) => (
+                <li key={route.path}>
+                  <NavLink
+                    to={route.path}
+                    className="nav-link"
+                    testId={`nav-${route.label.toLowerCase()}`}
+                  >
+                    {route.label}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ))}
+      </nav>
+      <div className="sidebar-footer">
+        <ThemeSwitch />
+        <button
+          type="button"
+          className="help-button"
+          onClick={() => setHelpOpen(true)}
+          data-testid="open-shortcuts"
+        >
+          Keyboard shortcuts <kbd>?</kbd>
+        </button>
+        {status && (
+          <p className="version">
+            {status.name} {status.version}
+          </p>
+        )}
+      </div>
+    </aside>
+  );
+}

@@ -1,0 +1,275 @@
+import { describe, expect, it } from 'vitest';
+import {
+  createGatewayClient,
+  GatewayError,
+  parsePrices,
+  type DeliveredImage,
+  type FetchLike,
+  type PartialImage,
+} from './gateway';
+
+interface Call {
+  url: string;
+  init: RequestInit;
+}
+
+/** A stand-in for the network: the tests check what the client sends and how it reads answers. */
+function fakeFetch(answer: (call: Call) => Response): { fetch: FetchLike; calls: Call[] } {
+  const calls: Call[] = [];
+  return {
+    calls,
+    fetch: async (url, init = {}) => {
+      const call = { url, init };
+      calls.push(call);
+      return answer(call);
+    },
+  };
+}
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
+
+/** A streamed body cut into `chunkSize`-byte pieces, as the network would deliver it. */
+function sse(text: string, chunkSize = 7): Response {
+  const bytes = new TextEncoder().encode(text);
+  let offset = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (offset >= bytes.length) {
+        controller.close();
+        return;
+      }
+      controller.enqueue(bytes.slice(offset, offset + chunkSize));
+      offset += chunkSize;
+    },
+  });
+  return new Response(body, {
+    status: 200,
+    headers: { 'content-type': 'text/event-stream', 'x-request-id': 'req_1' },
+  });
+}
+
+const b64 = (text: string) => btoa(text);
+const usage = (output: number) => ({
+  input_tokens: 10,
+  input_tokens_details: { text_tokens: 10, image_tokens: 0 },
+  output_tokens: output,
+  output_tokens_details: { text_tokens: 0, image_tokens: output },
+  total_tokens: 10 + output,
+});
+
+function event(type: string, fields: Record<string, unknown>): string {
+  return `event: ${type}\ndata: ${JSON.stringify({ type, ...fields })}\n\n`;
+}
+
+describe('gateway client', () => {
+  it('sends the studio header with same-origin credentials and no API key', async () => {
+    const net = fakeFetch(() => json(200, { ok: true }));
+    await createGatewayClient(net.fetch).session();
+    const [call] = net.calls;
+    expect(call?.url).toBe('/api/admin/session');
+    expect(call?.init.credentials).toBe('same-origin');
+    const headers = new Headers(call?.init.headers);
+    expect(headers.get('x-atelier-studio')).toBe('1');
+    expect(headers.has('authorization')).toBe(false);
+  });
+
+  it('reports a missing session as login, and other failures as errors', async () => {
+    const login = fakeFetch(() => json(401, { error: { code: 'studio_session_required' } }));
+    expect(await createGatewayClient(login.fetch).session()).toBe('login');
+    const broken = fakeFetch(() => json(500, { error: { message: 'boom' } }));
+    await expect(createGatewayClient(broken.fetch).session()).rejects.toThrow('boom');
+    const offline: FetchLike = async () => {
+      throw new TypeError('Failed to fetch');
+    };
+    await expect(createGatewayClient(offline).session()).rejects.toThrow(/did not answer/);
+  });
+
+  it('parses an error body into status, message, param and code', async () => {
+    const net = fakeFetch(() =>
+      json(
+        400,
+        {
+          error: {
+            message: 'size 1000x1000: width and height must each be a multiple of 16 px',
+            type: 'invalid_request_error',
+            param: 'size',
+            code: 'invalid_size',
+          },
+        },
+        { 'x-request-id': 'req_9' },
+      ),
+    );
+    const error = await createGatewayClient(net.fetch)
+      .runImages({ endpoint: 'generations', body: { size: '1000x1000' } }, { onImage: () => {} })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GatewayError);
+    expect((error as GatewayError).toInfo()).toEqual({
+      status: 400,
+      message: 'size 1000x1000: width and height must each be a multiple of 16 px',
+      param: 'size',
+      code: 'invalid_size',
+      type: 'invalid_request_error',
+      requestId: 'req_9',
+    });
+  });
+
+  it('posts generations as JSON and edits as multipart with the parent image header', async () => {
+    const net = fakeFetch(() => json(200, { data: [], usage: usage(0) }));
+    const client = createGatewayClient(net.fetch);
+    await client.runImages(
+      { endpoint: 'generations', body: { prompt: 'p' } },
+      { onImage: () => {} },
+    );
+    const form = new FormData();
+    form.append('prompt', 'p');
+    await client.runImages(
+      { endpoint: 'edits', body: form, parentImageId: 'img_1' },
+      { onImage: () => {} },
+    );
+    const [generate, edit] = net.calls;
+    expect(generate?.url).toBe('/v1/images/generations');
+    expect(new Headers(generate?.init.headers).get('content-type')).toBe('application/json');
+    expect(generate?.init.body).toBe('{"prompt":"p"}');
+    expect(edit?.url).toBe('/v1/images/edits');
+    // The browser sets multipart's Content-Type with its boundary.
+    expect(new Headers(edit?.init.headers).has('content-type')).toBe(false);
+    expect(new Headers(edit?.init.headers).get('x-atelier-parent-image')).toBe('img_1');
+    expect(edit?.init.body).toBe(form);
+  });
+
+  it('reads a JSON reply: every image, and the request usage', async () => {
+    const net = fakeFetch(() =>
+      json(
+        200,
+        {
+          data: [{ b64_json: b64('one') }, { b64_json: b64('two'), revised_prompt: 'r' }],
+          output_format: 'webp',
+          size: '1024x1024',
+          usage: usage(2112),
+        },
+        { 'x-request-id': 'req_2' },
+      ),
+    );
+    const images: DeliveredImage[] = [];
+    const result = await createGatewayClient(net.fetch).runImages(
+      { endpoint: 'generations', body: {} },
+      { onImage: (image) => images.push(image) },
+    );
+    expect(result).toMatchObject({ requestId: 'req_2', images: 2 });
+    expect(result.usage?.output_tokens).toBe(2112);
+    expect(images.map((i) => [i.imageIndex, i.blob.type, i.revisedPrompt])).toEqual([
+      [0, 'image/webp', null],
+      [1, 'image/webp', 'r'],
+    ]);
+    expect(await images[1]?.blob.text()).toBe('two');
+  });
+
+  it('streams partial and final images of n > 1 by image_index and sums their usage', async () => {
+    const stream =
+      ': keepalive\n\n' +
+      event('image_generation.partial_image', {
+        b64_json: b64('p0'),
+        partial_image_index: 0,
+        image_index: 1,
+        output_format: 'png',
+      }) +
+      event('image_generation.partial_image', {
+        b64_json: b64('q0'),
+        partial_image_index: 0,
+        image_index: 0,
+        output_format: 'png',
+      }) +
+      event('image_generation.completed', {
+        b64_json: b64('final1'),
+        image_index: 1,
+        size: '1024x1024',
+        output_format: 'png',
+        usage: usage(1156),
+      }) +
+      event('image_generation.completed', {
+        b64_json: b64('final0'),
+        image_index: 0,
+        size: '1024x1024',
+        output_format: 'png',
+        usage: usage(1156),
+      });
+    const net = fakeFetch(() => sse(stream));
+    const partials: PartialImage[] = [];
+    const finals: DeliveredImage[] = [];
+    const result = await createGatewayClient(net.fetch).runImages(
+      { endpoint: 'generations', body: { stream: true, n: 2 } },
+      { onPartial: (p) => partials.push(p), onImage: (i) => finals.push(i) },
+    );
+    expect(partials.map((p) => [p.imageIndex, p.partialIndex])).toEqual([
+      [1, 0],
+      [0, 0],
+    ]);
+    expect(finals.map((f) => f.imageIndex)).toEqual([1, 0]);
+    expect(await finals[1]?.blob.text()).toBe('final0');
+    expect(result).toMatchObject({ requestId: 'req_1', images: 2 });
+    expect(result.usage?.total_tokens).toBe(2 * 1166);
+  });
+
+  it('rejects with the error of an error event, naming its param', async () => {
+    const stream =
+      event('image_edit.partial_image', { b64_json: b64('p'), partial_image_index: 0 }) +
+      `event: error\ndata: ${JSON.stringify({
+        type: 'error',
+        error: {
+          message: 'Upstream request failed: no image',
+          type: 'upstream_error',
+          param: null,
+          code: 'upstream_no_image',
+        },
+      })}\n\n`;
+    const net = fakeFetch(() => sse(stream, 5));
+    const partials: PartialImage[] = [];
+    const error = await createGatewayClient(net.fetch)
+      .runImages(
+        { endpoint: 'edits', body: new FormData() },
+        {
+          onPartial: (p) => partials.push(p),
+          onImage: () => {},
+        },
+      )
+      .catch((e: unknown) => e);
+    expect(partials).toHaveLength(1);
+    expect(error).toBeInstanceOf(GatewayError);
+    expect((error as GatewayError).code).toBe('upstream_no_image');
+    expect((error as GatewayError).requestId).toBe('req_1');
+  });
+
+  it('passes the abort signal to fetch so a request can be cancelled', async () => {
+    const controller = new AbortController();
+    const net = fakeFetch(({ init }) => {
+      if (init.signal?.aborted) throw new DOMException('aborted', 'AbortError');
+      return json(200, { data: [] });
+    });
+    controller.abort();
+    await expect(
+      createGatewayClient(net.fetch).runImages(
+        { endpoint: 'generations', body: {}, signal: controller.signal },
+        { onImage: () => {} },
+      ),
+    ).rejects.toThrow('aborted');
+  });
+});
+
+describe('parsePrices', () => {
+  it('reads decimal dollar strings per model', () => {
+    const row = { textInput: '5', imageInput: '8', textOutput: '10', imageOutput: '30.5' };
+    expect(parsePrices({ prices: [{ model: 'm', ...row, updatedAt: 0 }] })).toEqual({
+      m: {
+        textInput: 5_000_000,
+        imageInput: 8_000_000,
+        textOutput: 10_000_000,
+        imageOutput: 30_500_000,
+      },
+    });
+    expect(() => parsePrices({ prices: { m: row } })).toThrow(/unexpected/);
+  });
+});

@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import { emptyUsage } from '../../shared/imageParams';
+import { GatewayError, type ImageCall, type ImageCallHandlers } from '../lib/gateway';
+import { createRunStore, type RunDeps, type RunRequest } from './run';
+
+const REQUEST: RunRequest = {
+  call: { endpoint: 'generations', body: { prompt: 'p', n: 2 } },
+  n: 2,
+  model: 'image-model-2',
+  prompt: 'p',
+  requestedSize: '1024x1024',
+};
+
+/** A controllable stand-in for the gateway call, plus URL bookkeeping to check revocation. */
+function harness() {
+  let clock = 1000;
+  const live = new Set<string>();
+  let urls = 0;
+  let handlers: ImageCallHandlers | null = null;
+  let call: ImageCall | null = null;
+  let settle: { resolve: (v: unknown) => void; reject: (e: unknown) => void } | null = null;
+  const deps: RunDeps = {
+    now: () => clock,
+    createUrl: () => {
+      const url = `blob:${++urls}`;
+      live.add(url);
+      return url;
+    },
+    revokeUrl: (url) => live.delete(url),
+    run: (c, h) => {
+      call = c;
+      handlers = h;
+      return new Promise((resolve, reject) => {
+        settle = { resolve: resolve as (v: unknown) => void, reject };
+        c.signal?.addEventListener('abort', () =>
+          reject(new DOMException('The operation was aborted.', 'AbortError')),
+        );
+      });
+    },
+  };
+  return {
+    store: createRunStore(deps),
+    live,
+    tick: (ms: number) => (clock += ms),
+    handlers: () => handlers!,
+    call: () => call!,
+    settle: () => settle!,
+  };
+}
+
+const blob = (text: string) => new Blob([text], { type: 'image/png' });
+
+describe('run store', () => {
+  it('shows each slot’s latest partial, then its final image, and the usage', async () => {
+    const h = harness();
+    const done = h.store.getState().start(REQUEST);
+    expect(h.store.getState()).toMatchObject({ phase: 'running', startedAt: 1000 });
+    expect(h.store.getState().slots.map((s) => s.state)).toEqual(['waiting', 'waiting']);
+
+    h.handlers().onPartial?.({ imageIndex: 1, partialIndex: 0, blob: blob('p0') });
+    h.handlers().onPartial?.({ imageIndex: 1, partialIndex: 1, blob: blob('p1') });
+    let slot = h.store.getState().slots[1]!;
+    expect(slot).toMatchObject({ state: 'partial', partials: 2, url: 'blob:2' });
+    expect(h.live.has('blob:1')).toBe(false); // the replaced partial was revoked
+
+    const usage = emptyUsage();
+    for (const imageIndex of [0, 1]) {
+      h.handlers().onImage({
+        imageIndex,
+        blob: blob(`final${imageIndex}`),
+        size: '1024x1024',
+        quality: 'medium',
+        background: 'opaque',
+        outputFormat: 'png',
+        usage,
+        revisedPrompt: null,
+      });
+    }
+    h.tick(2500);
+    h.settle().resolve({ requestId: 'req_1', usage, images: 2 });
+    await done;
+    const state = h.store.getState();
+    expect(state).toMatchObject({
+      phase: 'done',
+      finishedAt: 3500,
+      requestId: 'req_1',
+      error: null,
+    });
+    slot = state.slots[1]!;
+    expect(slot).toMatchObject({ state: 'done', size: '1024x1024', partials: 2 });
+    expect(h.live.size).toBe(2);
+  });
+
+  it('cancels through the abort signal and keeps what already arrived', async () => {
+    const h = harness();
+    const done = h.store.getState().start(REQUEST);
+    h.handlers().onPartial?.({ imageIndex: 0, partialIndex: 0, blob: blob('p') });
+    h.store.getState().cancel();
+    await done;
+    expect(h.call().signal?.aborted).toBe(true);
+    expect(h.store.getState().phase).toBe('cancelled');
+    expect(h.store.getState().slots[0]?.state).toBe('partial');
+  });
+
+  it('keeps the gateway error with its param, and retries the same request', async () => {
+    const h = harness();
+    const done = h.store.getState().start(REQUEST);
+    h.settle().reject(
+      new GatewayError('bad size', 400, 'size', 'invalid_size', 'invalid_request_error', 'req_2'),
+    );
+    await done;
+    expect(h.store.getState()).toMatchObject({
+      phase: 'error',
+      error: { status: 400, param: 'size', code: 'invalid_size', message: 'bad size' },
+      requestId: 'req_2',
+    });
+    const again = h.store.getState().retry();
+    expect(h.store.getState().phase).toBe('running');
+    expect(h.call().body).toBe(REQUEST.call.body);
+    h.settle().resolve({ requestId: null, usage: null, images: 0 });
+    await again;
+    // The reply ended without the two images: an error, never a silent success.
+    expect(h.store.getState().error?.message).toContain('2 of 2 images missing');
+  });
+
+  it('ignores the callbacks of a request replaced by a newer one', async () => {
+    const h = harness();
+    const first = h.store.getState().start(REQUEST);
+    const oldHandlers = h.handlers();
+    const second = h.store.getState().start({ ...REQUEST, n: 1 });
+    oldHandlers.onPartial?.({ imageIndex: 0, partialIndex: 0, blob: blob('old') });
+    expect(h.store.getState().slots[0]?.state).toBe('waiting');
+    await first;
+    expect(h.store.getState().phase).toBe('running');
+    h.store.getState().clear();
+    await second;
+    expect(h.store.getState().phase).toBe('idle');
+  });
+});

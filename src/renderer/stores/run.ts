@@ -1,0 +1,235 @@
+import { create } from 'zustand';
+import type { TokenUsage } from '../../shared/imageParams';
+import {
+  gateway,
+  GatewayError,
+  type GatewayErrorInfo,
+  type ImageCall,
+  type ImageCallHandlers,
+  type ImageCallResult,
+} from '../lib/gateway';
+
+/**
+ * One image request at a time (Generate has one, Edit has one): its image slots filling with
+ * partial then final images as they stream, elapsed time, usage, error, cancel and retry.
+ */
+export type RunPhase = 'idle' | 'running' | 'done' | 'error' | 'cancelled';
+
+export interface ImageSlot {
+  index: number;
+  state: 'waiting' | 'partial' | 'done';
+  /** Partial images received so far. */
+  partials: number;
+  /** Object URL of the latest partial, then of the final image. */
+  url: string | null;
+  blob: Blob | null;
+  /** As delivered. */
+  size: string | null;
+  outputFormat: string | null;
+  usage: TokenUsage | null;
+}
+
+/** Everything needed to send (and re-send) a request, and to describe it. */
+export interface RunRequest {
+  call: Omit<ImageCall, 'signal'>;
+  n: number;
+  model: string;
+  prompt: string;
+  requestedSize: string;
+}
+
+export interface RunState {
+  phase: RunPhase;
+  slots: ImageSlot[];
+  startedAt: number | null;
+  finishedAt: number | null;
+  usage: TokenUsage | null;
+  requestId: string | null;
+  error: GatewayErrorInfo | null;
+  request: RunRequest | null;
+  start: (request: RunRequest) => Promise<void>;
+  cancel: () => void;
+  retry: () => Promise<void>;
+  clear: () => void;
+}
+
+export interface RunDeps {
+  run: (call: ImageCall, handlers: ImageCallHandlers) => Promise<ImageCallResult>;
+  now: () => number;
+  createUrl: (blob: Blob) => string;
+  revokeUrl: (url: string) => void;
+}
+
+const browserDeps: RunDeps = {
+  run: gateway.runImages,
+  now: () => Date.now(),
+  createUrl: (blob) => URL.createObjectURL(blob),
+  revokeUrl: (url) => URL.revokeObjectURL(url),
+};
+
+function waitingSlots(n: number): ImageSlot[] {
+  return Array.from({ length: n }, (_, index) => ({
+    index,
+    state: 'waiting',
+    partials: 0,
+    url: null,
+    blob: null,
+    size: null,
+    outputFormat: null,
+    usage: null,
+  }));
+}
+
+export function createRunStore(deps: RunDeps = browserDeps) {
+  let controller: AbortController | null = null;
+  /** Callbacks of a superseded run must not touch the state of the current one. */
+  let generation = 0;
+
+  return create<RunState>()((set, get) => {
+    const revokeAll = (slots: ImageSlot[]) => {
+      for (const slot of slots) if (slot.url) deps.revokeUrl(slot.url);
+    };
+
+    const updateSlot = (run: number, index: number, change: (slot: ImageSlot) => ImageSlot) => {
+      if (run !== generation) return;
+      set((state) => {
+        const slots = [...state.slots];
+        // A gateway that sends more images than asked still gets them shown.
+        while (slots.length <= index)
+          slots.push(...waitingSlots(1).map((s) => ({ ...s, index: slots.length })));
+        const previous = slots[index]!;
+        const next = change(previous);
+        if (previous.url && previous.url !== next.url) deps.revokeUrl(previous.url);
+        slots[index] = next;
+        return { slots };
+      });
+    };
+
+    return {
+      phase: 'idle',
+      slots: [],
+      startedAt: null,
+      finishedAt: null,
+      usage: null,
+      requestId: null,
+      error: null,
+      request: null,
+
+      start: async (request) => {
+        controller?.abort();
+        const run = ++generation;
+        const own = new AbortController();
+        controller = own;
+        revokeAll(get().slots);
+        set({
+          phase: 'running',
+          slots: waitingSlots(request.n),
+          startedAt: deps.now(),
+          finishedAt: null,
+          usage: null,
+          requestId: null,
+          error: null,
+          request,
+        });
+        try {
+          const result = await deps.run(
+            { ...request.call, signal: own.signal },
+            {
+              onPartial: ({ imageIndex, blob }) =>
+                updateSlot(run, imageIndex, (slot) =>
+                  // A partial arriving after the final image (never expected) must not replace it.
+                  slot.state === 'done'
+                    ? slot
+                    : {
+                        ...slot,
+                        state: 'partial',
+                        partials: slot.partials + 1,
+                        url: deps.createUrl(blob),
+                        blob,
+                      },
+                ),
+              onImage: (image) =>
+                updateSlot(run, image.imageIndex, (slot) => ({
+                  ...slot,
+                  state: 'done',
+                  url: deps.createUrl(image.blob),
+                  blob: image.blob,
+                  size: image.size,
+                  outputFormat: image.outputFormat,
+                  usage: image.usage,
+                })),
+            },
+          );
+          if (run !== generation) return;
+          const missing = get().slots.filter((s) => s.state !== 'done').length;
+          set({
+            phase: missing > 0 ? 'error' : 'done',
+            finishedAt: deps.now(),
+            usage: result.usage,
+            requestId: result.requestId,
+            error:
+              missing > 0
+                ? {
+                    status: 0,
+                    message: `The reply ended with ${missing} of ${request.n} images missing`,
+                    param: null,
+                    code: null,
+                    type: null,
+                    requestId: result.requestId,
+                  }
+                : null,
+          });
+        } catch (error) {
+          if (run !== generation) return;
+          if (own.signal.aborted) {
+            set({ phase: 'cancelled', finishedAt: deps.now() });
+            return;
+          }
+          const info =
+            error instanceof GatewayError
+              ? error.toInfo()
+              : {
+                  status: 0,
+                  message: error instanceof Error ? error.message : String(error),
+                  param: null,
+                  code: null,
+                  type: null,
+                  requestId: null,
+                };
+          set({ phase: 'error', finishedAt: deps.now(), error: info, requestId: info.requestId });
+        } finally {
+          if (controller === own) controller = null;
+        }
+      },
+
+      cancel: () => {
+        controller?.abort();
+      },
+
+      retry: async () => {
+        const request = get().request;
+        if (request) await get().start(request);
+      },
+
+      clear: () => {
+        controller?.abort();
+        generation += 1;
+        revokeAll(get().slots);
+        set({
+          phase: 'idle',
+          slots: [],
+          startedAt: null,
+          finishedAt: null,
+          usage: null,
+          requestId: null,
+          error: null,
+        });
+      },
+    };
+  });
+}
+
+export type RunStore = ReturnType<typeof createRunStore>;
+
+export const useGenerateRun = createRunStore();
+export const useEditRun = createRunStore();
