@@ -157,7 +157,9 @@ export function KeysPage() {
           </tbody>
         </table>
         {keys.loaded && list.length === 0 && !keys.error && (
-          <p className="empty-state">No keys yet. Create one for each app that calls the gateway.</p>
+          <p className="empty-state">
+            No keys yet. Create one for each app that calls the gateway.
+          </p>
         )}
       </div>
       <p className="hint">
