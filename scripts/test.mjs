@@ -47,6 +47,7 @@ const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 
 check('typecheck', npx, ['tsc', '-p', 'tsconfig.node.json', '--noEmit']);
 check('typecheck (web)', npx, ['tsc', '-p', 'tsconfig.web.json', '--noEmit']);
+check('typecheck (e2e)', npx, ['tsc', '-p', 'test/e2e/tsconfig.json', '--noEmit']);
 check('lint', npx, ['eslint', '.', '--max-warnings', '0']);
 check('format', npx, ['prettier', '--check', '.', '--log-level', 'warn']);
 // Keychain tests talk to a real Secret Service: on Linux, a private gnome-keyring on a bus of its
@@ -81,6 +82,25 @@ countedSuite(
   ],
   'test-results/vitest.json',
   (report) => ({ passed: report.numPassedTests, failed: report.numFailedTests }),
+);
+
+// End-to-end: the built studio in Debian's Chromium against `atelier serve` and its simulator
+// (playwright.config.ts, test/e2e/README.md). Playwright's JSON report holds the counts.
+if (!existsSync(process.env.ATELIER_E2E_CHROMIUM ?? '/usr/bin/chromium')) {
+  console.log(
+    '\nnotice: Chromium is not installed at /usr/bin/chromium: the end-to-end tests will fail ' +
+      '(apt-get install chromium, as .ci/run does)',
+  );
+}
+countedSuite(
+  'end-to-end tests (Chromium)',
+  npx,
+  ['playwright', 'test'],
+  'test-results/e2e/report.json',
+  (report) => ({
+    passed: report.stats.expected + report.stats.flaky,
+    failed: report.stats.unexpected,
+  }),
 );
 
 if (failures.length > 0) console.log(`\nfailed suites: ${failures.join(', ')}`);

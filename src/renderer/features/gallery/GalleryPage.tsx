@@ -1,17 +1,226 @@
-import { Placeholder } from '../../components/Placeholder';
+import { useEffect, useState } from 'react';
+import type { ImageRecord } from '../../../shared/admin';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { CheckboxField, SelectField } from '../../components/fields';
+import { Page } from '../../components/Page';
+import { TextField } from '../../components/TextField';
+import { imageFileName, saveBlob } from '../../lib/files';
+import { admin, gateway, subscribeAdminEvents, type GatewayErrorInfo } from '../../lib/gateway';
+import { errorInfo, useDebounced, useResource } from '../../lib/hooks';
+import { useEditStore } from '../../stores/edit';
+import { useGenerateStore } from '../../stores/generate';
+import { useRouteStore } from '../../stores/route';
+import { toReference } from '../edit/references';
+import { CompareDialog } from './CompareDialog';
+import { ImageDetail } from './ImageDetail';
+import { reuseOf } from './reuse';
+import { useGalleryList, type GalleryFilters } from './useGalleryList';
+import { VirtualGrid } from './VirtualGrid';
+import '../../components/admin.css';
+import './gallery.css';
 
-// Placeholder: the page is routed and linked; replace the body with the real page.
+const SOURCES = [
+  { value: '', label: 'Studio and API' },
+  { value: 'studio', label: 'Studio only' },
+  { value: 'api', label: 'API only' },
+] as const;
+
+/** Every kept image: thumbnails in a virtualised grid, details, re-use, edit, compare. */
 export function GalleryPage() {
+  const [search, setSearch] = useState('');
+  const q = useDebounced(search.trim(), 250);
+  const [favourite, setFavourite] = useState(false);
+  const [source, setSource] = useState<GalleryFilters['source']>('');
+  const list = useGalleryList({ q, favourite, source });
+  const keys = useResource((signal) => admin.keys(signal));
+  const navigate = useRouteStore((s) => s.navigate);
+
+  const [selected, setSelected] = useState<ImageRecord | null>(null);
+  const [compare, setCompare] = useState<ImageRecord[]>([]);
+  const [comparing, setComparing] = useState(false);
+  const [deleting, setDeleting] = useState<ImageRecord | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [failure, setFailure] = useState<GatewayErrorInfo | null>(null);
+
+  const { add } = list;
+  useEffect(() => subscribeAdminEvents({ onImage: add }), [add]);
+
+  const names = new Map((keys.data ?? []).map((k) => [k.id, k.name] as const));
+  const keyName = (id: string | null) => (id === null ? null : (names.get(id) ?? null));
+
+  const run = async (what: string, work: () => Promise<void>) => {
+    setBusy(what);
+    setFailure(null);
+    try {
+      await work();
+    } catch (e) {
+      setFailure(errorInfo(e));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const toggleFavourite = (image: ImageRecord) =>
+    run('favourite', async () => {
+      const updated = await admin.setFavourite(image.id, !image.favourite);
+      list.replace(updated);
+      setSelected(updated);
+    });
+
+  const reuse = (image: ImageRecord) => {
+    const generate = useGenerateStore.getState();
+    const { draft, params } = reuseOf(image, generate.params);
+    generate.apply(draft, params);
+    navigate('/generate');
+  };
+
+  const editThis = (image: ImageRecord) =>
+    run('edit', async () => {
+      const blob = await gateway.imageFile(image.id);
+      const name = imageFileName(blob, new Date(image.createdAt), image.index);
+      const reference = await toReference(blob, name, image.id);
+      useEditStore.getState().startFrom(reference);
+      navigate('/edit');
+    });
+
+  const download = (image: ImageRecord) =>
+    run('download', async () => {
+      const blob = await gateway.imageFile(image.id);
+      await saveBlob(blob, imageFileName(blob, new Date(image.createdAt), image.index));
+    });
+
+  const toggleCompare = (image: ImageRecord) =>
+    setCompare((c) =>
+      c.some((i) => i.id === image.id)
+        ? c.filter((i) => i.id !== image.id)
+        : [...c, image].slice(-2),
+    );
+
+  const filtered = Boolean(q || favourite || source);
   return (
-    <Placeholder
+    <Page
       id="gallery"
       title="Gallery"
-      description="Every image from the studio and from API calls."
-      coming={[
-        'Thumbnails with search and favourites, fast with thousands of images',
-        'Prompt, parameters, requested and delivered size, tokens, cost and request id',
-        'Re-use parameters, edit this, the edit chain, download, compare two side by side',
-      ]}
-    />
+      description="Every image from the studio and from apps calling the gateway, with what it cost."
+      ready={list.loaded}
+      className="page-gallery"
+    >
+      <div className="toolbar">
+        <TextField
+          label="Search prompts"
+          type="search"
+          value={search}
+          onChange={setSearch}
+          placeholder="lighthouse, watercolour…"
+          className="grow"
+          testId="gallery-search"
+        />
+        <SelectField
+          label="Made by"
+          value={source}
+          options={SOURCES}
+          onChange={setSource}
+          testId="gallery-source"
+        />
+        <CheckboxField
+          label="Favourites only"
+          checked={favourite}
+          onChange={setFavourite}
+          testId="gallery-favourites"
+        />
+      </div>
+
+      {compare.length > 0 && (
+        <div
+          className="compare-tray"
+          role="region"
+          aria-label="Comparison"
+          data-testid="compare-tray"
+        >
+          <span>
+            {compare.length === 1 ? 'Choose one more image to compare with.' : 'Two images chosen.'}
+          </span>
+          <button
+            type="button"
+            className="primary"
+            disabled={compare.length < 2}
+            onClick={() => setComparing(true)}
+            data-testid="compare-open"
+          >
+            Compare side by side
+          </button>
+          <button type="button" onClick={() => setCompare([])}>
+            Clear
+          </button>
+        </div>
+      )}
+
+      {list.error && <ErrorNotice error={list.error} testId="gallery-error" />}
+      {failure && <ErrorNotice error={failure} testId="gallery-action-error" />}
+
+      <div className={`gallery-layout ${selected ? 'with-detail' : ''}`}>
+        <div className="gallery-main">
+          {list.loaded && list.images.length === 0 && !list.error ? (
+            <p className="empty-state" data-testid="gallery-empty">
+              {filtered
+                ? 'No image matches these filters.'
+                : 'No images yet. What you generate or edit appears here, and so do images other apps make through the gateway.'}
+            </p>
+          ) : (
+            <VirtualGrid
+              images={list.images}
+              selectedId={selected?.id ?? null}
+              onSelect={setSelected}
+              onNearEnd={list.loadMore}
+              more={list.more}
+            />
+          )}
+        </div>
+        {selected && (
+          <ImageDetail
+            key={selected.id}
+            image={selected}
+            keyName={keyName}
+            busy={busy}
+            inCompare={compare.some((i) => i.id === selected.id)}
+            onSelect={setSelected}
+            onFavourite={() => void toggleFavourite(selected)}
+            onReuse={() => reuse(selected)}
+            onEdit={() => void editThis(selected)}
+            onDownload={() => void download(selected)}
+            onCompare={() => toggleCompare(selected)}
+            onDelete={() => setDeleting(selected)}
+            onClose={() => setSelected(null)}
+          />
+        )}
+      </div>
+
+      {comparing && compare.length === 2 && (
+        <CompareDialog
+          images={[compare[0]!, compare[1]!]}
+          keyName={keyName}
+          onClose={() => setComparing(false)}
+        />
+      )}
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete this image?"
+        confirmLabel="Delete image"
+        onClose={() => setDeleting(null)}
+        onConfirm={async () => {
+          if (!deleting) return;
+          await admin.deleteImage(deleting.id);
+          list.remove(deleting.id);
+          setCompare((c) => c.filter((i) => i.id !== deleting.id));
+          if (selected?.id === deleting.id) setSelected(null);
+        }}
+      >
+        <p>
+          The image file, its thumbnail and its mask are removed from disk. Its usage record stays,
+          and images edited from it keep their own files.
+        </p>
+      </ConfirmDialog>
+    </Page>
   );
 }

@@ -1,17 +1,255 @@
-import { Placeholder } from '../../components/Placeholder';
+import { useId, useState } from 'react';
+import type { SettingsResponse } from '../../../shared/admin';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { CheckboxField, describedBy, FieldShell, Segmented } from '../../components/fields';
+import { Page } from '../../components/Page';
+import { TextField } from '../../components/TextField';
+import { desktopApi } from '../../lib/desktop';
+import { admin, type GatewayErrorInfo } from '../../lib/gateway';
+import { errorInfo, useResource } from '../../lib/hooks';
+import { PricesTable } from './PricesTable';
+import {
+  errorField,
+  settingsPatch,
+  toForm,
+  type SettingsErrors,
+  type SettingsForm,
+} from './settingsForm';
+import '../../components/admin.css';
+import './settings.css';
 
-// Placeholder: the page is routed and linked; replace the body with the real page.
+/** Everything the gateway lets the studio change, and what is fixed when it starts. */
 export function SettingsPage() {
+  const settings = useResource((signal) => admin.settings(signal));
+  const prices = useResource((signal) => admin.prices(signal));
   return (
-    <Placeholder
+    <Page
       id="settings"
       title="Settings"
-      description="How the gateway runs."
-      coming={[
-        'Port, bind address and allowed origins',
-        'Content pre-filter, fallback ladder and strict delivered-size mode',
-        'Prices, timeouts, keeping API images and the data folder',
-      ]}
-    />
+      description="How the gateway behaves. Changes apply to the next request."
+      ready={settings.loaded && prices.loaded}
+    >
+      {settings.error && <ErrorNotice error={settings.error} onRetry={settings.reload} />}
+      {settings.data && (
+        // Keyed by what the server holds: a save that changes it starts the form afresh.
+        <SettingsEditor key={JSON.stringify(settings.data.settings)} initial={settings.data} />
+      )}
+      <section className="panel" aria-labelledby="prices-heading">
+        <h2 id="prices-heading">Prices</h2>
+        <p className="hint">
+          Used to price every request as it is recorded; requests already in the log keep the cost
+          they were given.
+        </p>
+        {prices.error && <ErrorNotice error={prices.error} onRetry={prices.reload} />}
+        {prices.data && <PricesTable prices={prices.data} onSaved={() => prices.reload()} />}
+      </section>
+    </Page>
+  );
+}
+
+function SettingsEditor({ initial }: { initial: SettingsResponse }) {
+  const [saved, setSaved] = useState(initial);
+  const [form, setForm] = useState<SettingsForm>(() => toForm(initial.settings));
+  const [errors, setErrors] = useState<SettingsErrors>({});
+  const [failure, setFailure] = useState<GatewayErrorInfo | null>(null);
+  const [state, setState] = useState<'idle' | 'saving' | 'saved'>('idle');
+  const originsId = useId();
+  const set = (patch: Partial<SettingsForm>) => {
+    setForm((f) => ({ ...f, ...patch }));
+    setState('idle');
+  };
+
+  const check = settingsPatch(form, saved.settings);
+  const dirty = !check.ok || Object.keys(check.patch).length > 0;
+
+  const save = async () => {
+    setFailure(null);
+    if (!check.ok) {
+      setErrors(check.errors);
+      return;
+    }
+    setErrors({});
+    setState('saving');
+    try {
+      const next = await admin.updateSettings(check.patch);
+      setSaved(next);
+      setForm(toForm(next.settings));
+      setState('saved');
+    } catch (e) {
+      const info = errorInfo(e);
+      const at = errorField(info.param, info.message);
+      if (at) setErrors({ [at.field]: at.message });
+      else setFailure(info);
+      setState('idle');
+    }
+  };
+
+  const { server } = saved;
+  const reveal = desktopApi()?.revealInFolder;
+  return (
+    <form
+      className="settings-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+      noValidate
+      data-testid="settings-form"
+    >
+      <section className="panel" aria-labelledby="settings-server">
+        <h2 id="settings-server">Server</h2>
+        <dl className="facts" data-testid="server-facts">
+          <div>
+            <dt>Address</dt>
+            <dd className="mono">{server.address}</dd>
+          </div>
+          <div>
+            <dt>Bind address</dt>
+            <dd className="mono">{server.host}</dd>
+          </div>
+          <div>
+            <dt>Port</dt>
+            <dd className="mono">{server.port}</dd>
+          </div>
+          <div>
+            <dt>Data folder</dt>
+            <dd className="mono">
+              {server.dataDir}{' '}
+              {reveal && (
+                <button type="button" onClick={() => void reveal(server.dataDir)}>
+                  Show in folder
+                </button>
+              )}
+            </dd>
+          </div>
+        </dl>
+        <p className="hint">
+          Fixed when the gateway starts: change them with{' '}
+          <code>atelier serve --host --port --data-dir</code> (or <code>ATELIER_DATA_DIR</code>) and
+          restart.
+        </p>
+      </section>
+
+      <section className="panel" aria-labelledby="settings-requests">
+        <h2 id="settings-requests">Requests</h2>
+        <CheckboxField
+          label="Strict delivered size"
+          checked={form.strictDelivery}
+          onChange={(strictDelivery) => set({ strictDelivery })}
+          hint="Answer 502 when the upstream delivers another size or format than asked, instead of passing it on with the real size reported"
+          testId="setting-strictDelivery"
+        />
+        <CheckboxField
+          label="Fallback ladder for every key"
+          checked={form.fallbackLadder}
+          onChange={(fallbackLadder) => set({ fallbackLadder })}
+          hint="When a size or quality cannot be delivered, step down to the nearest one that can (keys can opt in on their own)"
+          testId="setting-fallbackLadder"
+        />
+        <Segmented
+          label="Content pre-filter"
+          value={form.contentFilter}
+          options={[
+            { value: 'block', label: 'Block' },
+            { value: 'off', label: 'Off' },
+          ]}
+          onChange={(contentFilter) => set({ contentFilter })}
+          hint="Refuse prompts the provider would refuse, before they cost anything"
+          testId="setting-contentFilter"
+        />
+        <div className="form-grid">
+          <TextField
+            label="Upstream timeout up to 2560x1440 (seconds)"
+            value={form.timeoutNormalS}
+            onChange={(timeoutNormalS) => set({ timeoutNormalS })}
+            inputMode="decimal"
+            error={errors.timeoutNormalS}
+            testId="setting-timeoutNormal"
+          />
+          <TextField
+            label="Upstream timeout above 2560x1440 (seconds)"
+            value={form.timeoutLargeS}
+            onChange={(timeoutLargeS) => set({ timeoutLargeS })}
+            inputMode="decimal"
+            error={errors.timeoutLargeS}
+            testId="setting-timeoutLarge"
+          />
+        </div>
+      </section>
+
+      <section className="panel" aria-labelledby="settings-clients">
+        <h2 id="settings-clients">Clients</h2>
+        <FieldShell
+          id={originsId}
+          label="Allowed browser origins"
+          hint="Web pages on these origins may call /v1 (one per line, e.g. http://localhost:5173). Never the studio’s own API."
+          error={errors.allowedOrigins}
+        >
+          <textarea
+            id={originsId}
+            value={form.allowedOrigins}
+            onChange={(e) => set({ allowedOrigins: e.target.value })}
+            rows={3}
+            spellCheck={false}
+            aria-invalid={errors.allowedOrigins ? true : undefined}
+            aria-describedby={describedBy(originsId, true, errors.allowedOrigins)}
+            data-testid="setting-allowedOrigins"
+          />
+        </FieldShell>
+        <CheckboxField
+          label="Add the image tool for agent clients"
+          checked={form.injectImageTool}
+          onChange={(injectImageTool) => set({ injectImageTool })}
+          hint="Official agent clients that call /v1/responses without the image tool get it added"
+          testId="setting-injectImageTool"
+        />
+        <TextField
+          label="Bridge text model"
+          value={form.bridgeModel}
+          onChange={(bridgeModel) => set({ bridgeModel })}
+          hint="The text model subscription accounts use to make images through the Responses bridge"
+          error={errors.bridgeModel}
+          testId="setting-bridgeModel"
+        />
+      </section>
+
+      <section className="panel" aria-labelledby="settings-gallery">
+        <h2 id="settings-gallery">Gallery</h2>
+        <CheckboxField
+          label="Keep images made through the API"
+          checked={form.keepApiImages}
+          onChange={(keepApiImages) => set({ keepApiImages })}
+          hint="Studio images are always kept; with this on, other apps’ images appear in the gallery too"
+          testId="setting-keepApiImages"
+        />
+      </section>
+
+      {failure && <ErrorNotice error={failure} testId="settings-error" />}
+      <div className="settings-actions">
+        <span role="status" className="muted" data-testid="settings-state">
+          {state === 'saved' ? 'Saved. The next request uses the new settings.' : ''}
+          {state === 'idle' && dirty ? 'Unsaved changes' : ''}
+        </span>
+        <button
+          type="button"
+          onClick={() => {
+            setForm(toForm(saved.settings));
+            setErrors({});
+            setState('idle');
+          }}
+          disabled={!dirty || state === 'saving'}
+        >
+          Discard
+        </button>
+        <button
+          type="submit"
+          className="primary"
+          disabled={!dirty || state === 'saving'}
+          data-testid="settings-save"
+        >
+          {state === 'saving' ? 'Saving…' : 'Save settings'}
+        </button>
+      </div>
+    </form>
   );
 }

@@ -1,0 +1,168 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { cpuMs, waitIdle } from './cpu';
+import { retainedBy, type Retained } from './heapSnapshot';
+import { formatMb } from './stats';
+import type { PeakWatch } from './memory';
+import { readMemory, watchPeak } from './memory';
+import type { GatewayProcess, ProxyProcess, SimulatorProcess } from './processes';
+import type { BenchSetup } from './setup';
+import type { Plan } from './plan';
+
+export interface PeakMemory {
+  /** RSS after a full GC, before the case. */
+  baselineBytes: number;
+  peakBytes: number;
+  polledPeakBytes: number;
+  hwmReset: boolean;
+  /** RSS after the case and another full GC: what the case left behind. */
+  rssAfterGcBytes: number;
+  /** The gateway's process.memoryUsage() after GC, before and after the case. */
+  heapBefore: NodeJS.MemoryUsage;
+  heapAfter: NodeJS.MemoryUsage;
+  /** With --heap-snapshot: what retains the large buffers still alive after the case. */
+  retained?: Retained[];
+}
+
+export interface BenchContext {
+  sim: SimulatorProcess;
+  setup: BenchSetup;
+  gateway: GatewayProcess;
+  /** Minimal reference proxies in front of the simulator (proxyChild.ts). */
+  proxy: ProxyProcess;
+  plan: Plan;
+  log(line: string): void;
+  /** Whether the case with this id was selected (--case). */
+  wants(id: string): boolean;
+  /** Waits for the gateway child to go idle; returns the ms it kept busy (settle time). */
+  settle(): Promise<number>;
+  /** The gateway child's CPU time so far (ms). */
+  gatewayCpuMs(): number;
+  /**
+   * Runs `fn` and measures the gateway child's peak RSS over it, after a full GC there. With
+   * `fresh`, a new gateway child serves the case, so its peak is not what earlier cases left.
+   */
+  withPeak<T>(
+    fn: () => Promise<T>,
+    opts?: { fresh?: boolean; label?: string },
+  ): Promise<{ value: T; memory: PeakMemory }>;
+}
+
+export interface ContextParts {
+  sim: SimulatorProcess;
+  setup: BenchSetup;
+  proxy: ProxyProcess;
+  plan: Plan;
+  /** Starts a gateway child on the bench's data folder. */
+  startGateway: () => Promise<GatewayProcess>;
+}
+
+export async function createContext(parts: ContextParts): Promise<BenchContext> {
+  let gateway = await parts.startGateway();
+  const ctx: BenchContext = {
+    sim: parts.sim,
+    setup: parts.setup,
+    proxy: parts.proxy,
+    plan: parts.plan,
+    get gateway() {
+      return gateway;
+    },
+    log: (line) => process.stderr.write(`  ${line}\n`),
+    wants: (id) => !parts.plan.caseFilter || parts.plan.caseFilter.some((f) => id.includes(f)),
+    settle: () => waitIdle(gateway.pid),
+    gatewayCpuMs: () => cpuMs(gateway.pid),
+    async withPeak(fn, opts = {}) {
+      if (opts.fresh) {
+        await gateway.close();
+        gateway = await parts.startGateway();
+      }
+      const heapBefore = await gateway.gc();
+      const watch: PeakWatch = watchPeak(gateway.pid);
+      let peak: ReturnType<PeakWatch['stop']>;
+      let value;
+      try {
+        value = await fn();
+      } finally {
+        peak = watch.stop();
+      }
+      await ctx.settle();
+      const heapAfter = await gateway.gc();
+      const rssAfterGcBytes = readMemory(gateway.pid).rssBytes;
+      let retained: Retained[] | undefined;
+      if (parts.plan.heapSnapshotDir && opts.label) {
+        fs.mkdirSync(parts.plan.heapSnapshotDir, { recursive: true });
+        const file = await gateway.heapSnapshot(
+          path.resolve(parts.plan.heapSnapshotDir, `${opts.label}.heapsnapshot`),
+        );
+        const found = retainedBy(file);
+        retained = found.retained.slice(0, 5);
+        ctx.log(
+          `heap snapshot ${file}: ${formatMb(found.totalBytes)} reachable; ` +
+            `RSS after GC ${formatMb(rssAfterGcBytes)}` +
+            (retained.length === 0 ? '; no buffer of 4 MB or more is reachable' : ''),
+        );
+        for (const r of retained) {
+          ctx.log(`  ${formatMb(r.bytes)} in ${r.count}: ${r.path.join(' ')}`);
+        }
+      }
+      return { value, memory: { ...peak, rssAfterGcBytes, heapBefore, heapAfter, retained } };
+    },
+  };
+  return ctx;
+}
+
+export interface Alternation<T> {
+  direct: T[];
+  through: T[];
+  /** Gateway CPU per through call, its after-work included (ms; 10 ms resolution). */
+  throughCpuMs: number[];
+  /** How long the gateway kept busy after each through call (ms). */
+  settleMs: number[];
+}
+
+/**
+ * Runs the two sides in turns, alternating which goes first (ABBA), so slow drift (a warming JIT,
+ * a busy neighbour, a growing heap) falls on both sides alike. After each through call the gateway
+ * is left to finish its after-work (settle), so it never runs into the next measurement. Warm-up
+ * rounds are not recorded; the first through warm-up keeps its body for the spot check (so
+ * `check` needs `warmup` >= 1).
+ */
+export async function alternate<T>(
+  ctx: BenchContext,
+  opts: {
+    warmup: number;
+    iterations: number;
+    direct: (keep: boolean) => Promise<T>;
+    through: (keep: boolean) => Promise<T>;
+    check?: (firstThrough: T) => Promise<void>;
+  },
+): Promise<Alternation<T>> {
+  const result: Alternation<T> = { direct: [], through: [], throughCpuMs: [], settleMs: [] };
+  const through = async (keep: boolean, record: boolean) => {
+    const cpuBefore = ctx.gatewayCpuMs();
+    const sample = await opts.through(keep);
+    const settled = await ctx.settle();
+    if (record) {
+      result.through.push(sample);
+      result.throughCpuMs.push(ctx.gatewayCpuMs() - cpuBefore);
+      result.settleMs.push(settled);
+    }
+    return sample;
+  };
+  await ctx.settle();
+  for (let i = 0; i < opts.warmup; i += 1) {
+    await opts.direct(false);
+    const t = await through(i === 0 && opts.check !== undefined, false);
+    if (i === 0) await opts.check?.(t);
+  }
+  for (let i = 0; i < opts.iterations; i += 1) {
+    if (i % 2 === 0) {
+      result.direct.push(await opts.direct(false));
+      await through(false, true);
+    } else {
+      await through(false, true);
+      result.direct.push(await opts.direct(false));
+    }
+  }
+  return result;
+}

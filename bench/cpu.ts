@@ -1,0 +1,90 @@
+import fs from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** USER_HZ: /proc reports CPU time in these ticks; 100 on every Linux this runs on. */
+const TICKS_PER_SECOND = 100;
+
+/** CPU time (user + system, all threads) a process has used so far, in ms; 10 ms resolution. */
+export function cpuMs(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name, which is in parentheses and may hold spaces.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const utime = Number(fields[11]);
+  const stime = Number(fields[12]);
+  return ((utime + stime) * 1000) / TICKS_PER_SECOND;
+}
+
+/**
+ * Waits until a process is idle: at most 10 ms of CPU in a 100 ms window. The gateway keeps
+ * working after a reply (usage records, the gallery's image files and thumbnails); without this,
+ * that work would fall on whatever is measured next. Returns how long it took.
+ */
+export async function waitIdle(pid: number, timeoutMs = 120_000): Promise<number> {
+  const started = Date.now();
+  let last = cpuMs(pid);
+  for (;;) {
+    await sleep(100);
+    const now = cpuMs(pid);
+    if (now - last <= 10 || Date.now() - started > timeoutMs) return Date.now() - started - 100;
+    last = now;
+  }
+}
+
+/**
+ * CPU time the whole machine has spent in processes (user, nice, system) or taken by the
+ * hypervisor (steal), all cores, in ms. Interrupt time is left out: loopback traffic is handled
+ * there, and it is the benchmark's own.
+ */
+export function machineBusyMs(): number {
+  const line = fs.readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!;
+  const [user, nice, system, , , , , steal] = line
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number) as number[];
+  const ticks = user! + nice! + system! + (steal ?? 0);
+  return (ticks * 1000) / TICKS_PER_SECOND;
+}
+
+/**
+ * Watches how much CPU processes other than the benchmark's own used meanwhile: on a shared
+ * machine another test run can take a core, and every figure then means less. The share is of the
+ * whole machine (1 = all cores busy with foreign work). Our processes are sampled twice a second,
+ * so a gateway child that is replaced mid-case still counts (up to its last sample).
+ */
+export function watchForeignLoad(pids: () => number[], cores: number) {
+  const first = new Map<number, number>();
+  const last = new Map<number, number>();
+  const sample = (initial: boolean) => {
+    for (const pid of pids()) {
+      const ms = safeCpuMs(pid);
+      if (ms === null) continue;
+      // A process first seen after the start began during the watch: all its CPU counts.
+      if (!first.has(pid)) first.set(pid, initial ? ms : 0);
+      last.set(pid, ms);
+    }
+  };
+  const startedAt = Date.now();
+  const machine0 = machineBusyMs();
+  sample(true);
+  const timer = setInterval(() => sample(false), 500);
+  return {
+    stop(): { foreignCpuMs: number; foreignShare: number } {
+      clearInterval(timer);
+      sample(false);
+      const elapsed = Date.now() - startedAt;
+      let ours = 0;
+      for (const [pid, start] of first) ours += (last.get(pid) ?? start) - start;
+      const foreignCpuMs = Math.max(0, machineBusyMs() - machine0 - ours);
+      return { foreignCpuMs, foreignShare: elapsed > 0 ? foreignCpuMs / (elapsed * cores) : 0 };
+    },
+  };
+}
+
+function safeCpuMs(pid: number): number | null {
+  try {
+    return cpuMs(pid);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,168 @@
+// The gateway benchmark (issue 5): the simulator and the gateway in child processes, this process
+// the client. Prints a table, writes bench-results/<timestamp>.json and bench-results/latest.json.
+// A benchmark prints numbers: targets are reported as pass/FAIL, and the exit code is 0 either way.
+import fs from 'node:fs';
+import os from 'node:os';
+import { editCases } from './cases/edit';
+import { concurrencyCases } from './cases/concurrency';
+import { latencyCases } from './cases/latency';
+import { streamingCases } from './cases/streaming';
+import { throughputCases } from './cases/throughput';
+import { createContext, type BenchContext } from './context';
+import { watchForeignLoad } from './cpu';
+import { agent } from './http';
+import { parsePlan, USAGE, type CaseGroup } from './plan';
+import { startGatewayProcess, startProxyProcess, startSimulatorProcess } from './processes';
+import { profilesSince, summariseProfile, type SelfTime } from './profile';
+import { tableLines, writeReport, type Row } from './report';
+import { prepareDataDir } from './setup';
+
+const GROUPS: Record<CaseGroup, (ctx: BenchContext) => Promise<Row[]>> = {
+  latency: latencyCases,
+  streaming: streamingCases,
+  concurrency: concurrencyCases,
+  throughput: throughputCases,
+  edit: editCases,
+};
+
+function machine(): Record<string, unknown> {
+  return {
+    cpus: os.availableParallelism(),
+    cpuModel: os.cpus()[0]?.model ?? 'unknown',
+    memoryBytes: os.totalmem(),
+    node: process.version,
+    platform: `${os.type()} ${os.release()} ${os.arch()}`,
+  };
+}
+
+function printProfile(file: string): void {
+  const summary = summariseProfile(file);
+  const list = (title: string, entries: SelfTime[]) => {
+    process.stdout.write(`\n${title}\n`);
+    for (const e of entries) {
+      const ms = e.selfMs.toFixed(0).padStart(7);
+      const share = (e.share * 100).toFixed(1).padStart(5);
+      process.stdout.write(`${ms} ms ${share} %  ${e.name}  ${e.location}\n`);
+    }
+  };
+  process.stdout.write(
+    `\nGateway CPU profile: ${file}\n${(summary.totalMs / 1000).toFixed(1)} s sampled, ` +
+      `${(summary.busyMs / 1000).toFixed(1)} s busy (shares below are of busy time)\n`,
+  );
+  list('Top self time:', summary.self);
+  list('Busy time by the innermost gateway (src/) function on the stack:', summary.bySource);
+}
+
+async function main(): Promise<number> {
+  const plan = parsePlan(process.argv.slice(2));
+  if (plan === 'help') {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if (process.platform !== 'linux') {
+    throw new Error('the benchmark reads peak RSS from /proc/<pid>/status: it runs on Linux only');
+  }
+  const startedAt = new Date();
+  const info = machine();
+  const loadAtStart = os.loadavg()[0]!;
+  if (loadAtStart > 0.5) {
+    process.stderr.write(
+      `warning: load average ${loadAtStart.toFixed(1)} before the start; other work will show in the figures\n`,
+    );
+  }
+  process.stderr.write(
+    `Atelier gateway benchmark (${plan.mode}): ${info.cpus} x ${info.cpuModel}, ` +
+      `${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}\n`,
+  );
+  if (plan.cpuProfileDir) fs.mkdirSync(plan.cpuProfileDir, { recursive: true });
+
+  const sim = await startSimulatorProcess();
+  const proxy = await startProxyProcess(sim.url);
+  const setup = prepareDataDir(sim, plan);
+  const ctx = await createContext({
+    sim,
+    setup,
+    proxy,
+    plan,
+    startGateway: () =>
+      startGatewayProcess(setup.gatewayConfig, {
+        cpuProfileDir: plan.cpuProfileDir ?? undefined,
+        flags: plan.gatewayFlags,
+      }),
+  });
+  const rows: Row[] = [];
+  const loads: Partial<Record<CaseGroup, number>> = {};
+  try {
+    const pids = () => [process.pid, sim.pid, proxy.pid, ctx.gateway.pid];
+    for (const group of plan.groups) {
+      const started = Date.now();
+      process.stderr.write(`${group}...\n`);
+      const foreign = watchForeignLoad(pids, os.availableParallelism());
+      const groupRows = await GROUPS[group](ctx);
+      const load = foreign.stop();
+      for (const row of groupRows) row.details = { ...row.details, foreignLoad: load.foreignShare };
+      rows.push(...groupRows);
+      loads[group] = load.foreignShare;
+      process.stderr.write(
+        `${group}: ${((Date.now() - started) / 1000).toFixed(1)} s, ` +
+          `other processes used ${(load.foreignShare * 100).toFixed(0)} % of the machine\n`,
+      );
+    }
+  } finally {
+    await ctx.gateway.close();
+    await proxy.close();
+    await sim.close();
+    await agent.close();
+    setup.remove();
+  }
+
+  const durationMs = Date.now() - startedAt.getTime();
+  const file = writeReport({
+    startedAt: startedAt.toISOString(),
+    durationMs,
+    mode: plan.mode,
+    machine: { ...info, loadAverageAtStart: loadAtStart },
+    foreignLoad: loads,
+    settings: {
+      groups: plan.groups,
+      caseFilter: plan.caseFilter,
+      keepApiImages: plan.keepApiImages,
+      gatewayFlags: plan.gatewayFlags,
+      latency: plan.latency,
+      streaming: plan.streaming,
+      concurrency: plan.concurrency,
+      throughput: plan.throughput,
+      edit: plan.edit,
+    },
+    rows,
+  });
+  process.stdout.write(`\n${tableLines(rows).join('\n')}\n\n`);
+  const failed = rows.filter((r) => r.pass === false).length;
+  const judged = rows.filter((r) => r.pass !== null).length;
+  process.stdout.write(
+    `${judged - failed} of ${judged} targets met; ${(durationMs / 1000).toFixed(0)} s; figures in ${file}\n`,
+  );
+
+  const busy = Object.entries(loads).filter(([, share]) => share > 0.05);
+  if (busy.length > 0) {
+    process.stdout.write(
+      `warning: other processes used ${busy.map(([g, share]) => `${((share ?? 0) * 100).toFixed(0)} % of the machine during ${g}`).join(', ')}: ` +
+        'those figures are not clean; run again on a quiet machine\n',
+    );
+  }
+  if (plan.cpuProfileDir) {
+    for (const profile of profilesSince(plan.cpuProfileDir, startedAt.getTime()))
+      printProfile(profile);
+  }
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(
+      `bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    process.exit(1);
+  },
+);

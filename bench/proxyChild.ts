@@ -1,0 +1,51 @@
+// Reference proxies: the least any Node gateway can add on this machine. `/buffer/...` reads the
+// whole upstream answer and sends it with a Content-Length (the shape the gateway's JSON replies
+// have); `/stream/...` pipes it through as it arrives. Neither parses, checks or records anything.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pipeline } from 'node:stream/promises';
+import { Agent, request } from 'undici';
+
+const upstream = process.argv[2]!;
+const agent = new Agent({ keepAliveTimeout: 60_000, headersTimeout: 0, bodyTimeout: 0 });
+
+const server = http.createServer((req, res) => {
+  void (async () => {
+    const [, mode, ...rest] = (req.url ?? '').split('/');
+    const body: Buffer[] = [];
+    for await (const chunk of req as AsyncIterable<Buffer>) body.push(chunk);
+    const answer = await request(`${upstream}/${rest.join('/')}`, {
+      method: 'POST',
+      dispatcher: agent,
+      headers: {
+        authorization: req.headers.authorization ?? '',
+        'content-type': req.headers['content-type'] ?? 'application/json',
+      },
+      body: Buffer.concat(body),
+    });
+    const type = String(answer.headers['content-type'] ?? 'application/json');
+    if (mode === 'stream') {
+      res.writeHead(answer.statusCode, { 'content-type': type });
+      await pipeline(answer.body, res);
+      return;
+    }
+    const chunks: Buffer[] = [];
+    for await (const chunk of answer.body as AsyncIterable<Buffer>) chunks.push(chunk);
+    const whole = Buffer.concat(chunks);
+    res.writeHead(answer.statusCode, { 'content-type': type, 'content-length': whole.length });
+    res.end(whole);
+  })().catch((error: unknown) => {
+    res.destroy(error instanceof Error ? error : new Error(String(error)));
+  });
+});
+server.keepAliveTimeout = 60_000;
+server.listen(0, '127.0.0.1', () => {
+  process.send!({
+    type: 'ready',
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+  });
+});
+process.on('message', (message: { type?: string }) => {
+  if (message.type === 'close') process.exit(0);
+});
+process.on('disconnect', () => process.exit(0));

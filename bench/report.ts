@@ -1,0 +1,76 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { formatMb, formatMs, type Distribution } from './stats';
+
+/** One line of the table. Latency rows compare p50s; other units say so in `unit`. */
+export interface Row {
+  id: string;
+  label: string;
+  unit: 'ms' | 'req/s' | 'bytes';
+  direct: Distribution | null;
+  through: Distribution | null;
+  /** through p50 - direct p50, in ms (latency rows only). */
+  addedMs: number | null;
+  /** through p50 / direct p50. */
+  ratio: number | null;
+  target: string;
+  /** null when the row has no target (information only). */
+  pass: boolean | null;
+  /** Whatever else was measured: body sizes, peak RSS, per-event figures. */
+  details?: Record<string, unknown>;
+}
+
+function cell(d: Distribution | null, unit: Row['unit']): string {
+  if (!d) return '-';
+  if (unit === 'ms') return `${formatMs(d.p50)} / ${formatMs(d.p90)}`;
+  if (unit === 'req/s') return `${d.p50.toFixed(1)} req/s`;
+  return `peak ${formatMb(d.max)}`;
+}
+
+export function tableLines(rows: readonly Row[]): string[] {
+  const header = [
+    'Case',
+    'Direct p50 / p90',
+    'Through p50 / p90',
+    'Added',
+    'Ratio',
+    'Target',
+    'Result',
+  ];
+  const body = rows.map((r) => [
+    r.label,
+    cell(r.direct, r.unit),
+    cell(r.through, r.unit),
+    r.addedMs === null ? '-' : `${r.addedMs >= 0 ? '+' : ''}${formatMs(r.addedMs)}`,
+    r.ratio === null ? '-' : `${r.ratio.toFixed(2)}x`,
+    r.target,
+    r.pass === null ? 'info' : r.pass ? 'pass' : 'FAIL',
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
+  const line = (cells: string[]) =>
+    `| ${cells.map((c, i) => (i === 0 || i === 5 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
+  const rule = `|${widths.map((w, i) => (i === 0 || i === 5 ? `-${'-'.repeat(w)}-` : `-${'-'.repeat(w)}:`)).join('|')}|`;
+  return [line(header), rule, ...body.map(line)];
+}
+
+export interface BenchReport {
+  startedAt: string;
+  durationMs: number;
+  mode: 'quick' | 'full';
+  machine: Record<string, unknown>;
+  /** Share of the machine's CPU that processes other than the benchmark's used, per group. */
+  foreignLoad: Record<string, number | undefined>;
+  settings: Record<string, unknown>;
+  rows: Row[];
+}
+
+/** Writes bench-results/<timestamp>.json and bench-results/latest.json; returns the first path. */
+export function writeReport(report: BenchReport, dir = 'bench-results'): string {
+  fs.mkdirSync(dir, { recursive: true });
+  const stamp = report.startedAt.replace(/[:.]/g, '-');
+  const file = path.join(dir, `${stamp}.json`);
+  const text = `${JSON.stringify(report, null, 2)}\n`;
+  fs.writeFileSync(file, text);
+  fs.writeFileSync(path.join(dir, 'latest.json'), text);
+  return file;
+}

@@ -1,0 +1,118 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { AccountSecret } from '../src/gateway/secrets/types';
+import { createAccountsRepository, type NewAccount } from '../src/gateway/accounts/repository';
+import { databasePath } from '../src/gateway/dataDir';
+import { API_KEY_MAX_PIXELS } from '../src/gateway/dispatch/weights';
+import { openDatabase } from '../src/gateway/storage/db';
+import { createKeysRepository } from '../src/gateway/storage/keysRepository';
+import { createSettingsRepository } from '../src/gateway/storage/settingsRepository';
+import { SETTINGS } from '../src/gateway/settings';
+import type { BenchTokens, GatewayChildConfig, SimulatorReady } from './protocol';
+
+/** The three upstream transports, one account (and one group, one key) each. */
+export type Transport = 'apiKey' | 'native' | 'bridge';
+export const TRANSPORTS: readonly Transport[] = ['apiKey', 'native', 'bridge'];
+export const TRANSPORT_LABEL: Record<Transport, string> = {
+  apiKey: 'API-key Images API',
+  native: 'native channel',
+  bridge: 'Responses bridge',
+};
+
+/** What the simulators accept as an API key: any non-empty bearer. */
+export const UPSTREAM_API_KEY = 'bench-upstream-key';
+export const BRIDGE_MODEL = 'agent-model-1';
+
+export interface BenchSetup {
+  dataDir: string;
+  /** Gateway API key per transport: each key's group holds exactly that transport's account. */
+  keys: Record<Transport, string>;
+  gatewayConfig: GatewayChildConfig;
+  /** Subscription tokens for the direct calls. */
+  tokens: Record<'native' | 'bridge', BenchTokens>;
+  remove(): void;
+}
+
+/**
+ * A fresh data folder with one account per transport, each in its own group with its own key,
+ * so a request's key decides its transport. Capacity is far above any concurrency the benchmark
+ * uses: the scheduler's size-weighted slots are policy, and the benchmark measures overhead.
+ * Subscription accounts really deliver about 1.6 MP; here they may take 4K sizes, because the
+ * point is what a 4K payload costs on their transport (the simulator serves any valid size).
+ */
+export function prepareDataDir(
+  sim: SimulatorReady,
+  opts: { verbose: boolean; keepApiImages: boolean },
+): BenchSetup {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-bench-'));
+  const db = openDatabase(databasePath(dataDir));
+  try {
+    const keys = createKeysRepository(db);
+    createSettingsRepository(db).set(SETTINGS.keepApiImages, opts.keepApiImages);
+    const accounts = createAccountsRepository(db);
+    const common = {
+      capacity: 4096,
+      enabled: true,
+      modelMap: {},
+      maxPixels: API_KEY_MAX_PIXELS,
+    };
+    const subscription = (baseUrl: string, tokens: BenchTokens, group: string): NewAccount => ({
+      ...common,
+      name: group,
+      kind: 'subscription',
+      tier: 'pro',
+      groupName: group,
+      baseUrl: `${baseUrl}/backend-api/codex`,
+      issuer: baseUrl,
+      bridgeModel: BRIDGE_MODEL,
+      upstreamAccountId: tokens.accountId,
+      secretName: group,
+    });
+    accounts.create({
+      ...common,
+      name: 'bench-apiKey',
+      kind: 'api_key',
+      tier: 'api',
+      groupName: 'bench-apiKey',
+      baseUrl: `${sim.url}/v1`,
+      issuer: null,
+      bridgeModel: null,
+      upstreamAccountId: null,
+      secretName: 'bench-apiKey',
+    });
+    accounts.create(subscription(sim.url, sim.tokens.native, 'bench-native'));
+    accounts.create(subscription(sim.bridgeUrl, sim.tokens.bridge, 'bench-bridge'));
+
+    const oauth = (t: BenchTokens): AccountSecret => ({
+      type: 'oauth',
+      accessToken: t.accessToken,
+      refreshToken: t.refreshToken,
+      idToken: t.idToken,
+      expiresAt: t.expiresAt,
+    });
+    const secrets: Record<string, AccountSecret> = {
+      'bench-apiKey': { type: 'api_key', apiKey: UPSTREAM_API_KEY },
+      'bench-native': oauth(sim.tokens.native),
+      'bench-bridge': oauth(sim.tokens.bridge),
+    };
+    const key = (transport: Transport) =>
+      keys.create({ name: `bench-${transport}`, group: `bench-${transport}` }).key;
+    return {
+      dataDir,
+      keys: { apiKey: key('apiKey'), native: key('native'), bridge: key('bridge') },
+      gatewayConfig: {
+        dataDir,
+        upstreamBaseUrl: `${sim.url}/v1`,
+        secrets: Object.fromEntries(
+          Object.entries(secrets).map(([name, secret]) => [name, JSON.stringify(secret)]),
+        ),
+        verbose: opts.verbose,
+      },
+      tokens: sim.tokens,
+      remove: () => fs.rmSync(dataDir, { recursive: true, force: true }),
+    };
+  } finally {
+    db.close();
+  }
+}

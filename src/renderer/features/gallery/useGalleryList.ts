@@ -1,0 +1,154 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { ImageRecord } from '../../../shared/admin';
+import { gateway, type GatewayErrorInfo, type ImageQuery } from '../../lib/gateway';
+import { errorInfo } from '../../lib/hooks';
+
+/** Per request: the most the API allows, so a long scroll asks few times. */
+const PAGE = 200;
+
+export interface GalleryFilters {
+  q: string;
+  favourite: boolean;
+  source: '' | 'studio' | 'api';
+}
+
+export interface GalleryList {
+  images: ImageRecord[];
+  /** The first page for these filters has arrived (or failed). */
+  loaded: boolean;
+  /** More pages exist below. */
+  more: boolean;
+  error: GatewayErrorInfo | null;
+  /** Asks for the next page (ignored while one is on its way). */
+  loadMore: () => void;
+  /** A new image from the live events: shown first if it matches the filters. */
+  add: (image: ImageRecord) => void;
+  replace: (image: ImageRecord) => void;
+  remove: (id: string) => void;
+}
+
+export function matchesFilters(image: ImageRecord, f: GalleryFilters): boolean {
+  if (f.favourite && !image.favourite) return false;
+  if (f.source && image.source !== f.source) return false;
+  // SQLite's LIKE, as the API uses it, ignores ASCII case.
+  if (f.q && !image.prompt.toLowerCase().includes(f.q.toLowerCase())) return false;
+  return true;
+}
+
+function query(f: GalleryFilters): ImageQuery {
+  return {
+    q: f.q || undefined,
+    favourite: f.favourite || undefined,
+    source: f.source || undefined,
+    limit: PAGE,
+  };
+}
+
+interface State {
+  key: string;
+  images: ImageRecord[];
+  next: number | null;
+  loaded: boolean;
+  error: GatewayErrorInfo | null;
+}
+
+/** The gallery's images for the filters, page by page as the grid scrolls (cursor paging). */
+export function useGalleryList(filters: GalleryFilters): GalleryList {
+  const key = JSON.stringify(filters);
+  const [state, setState] = useState<State>({
+    key,
+    images: [],
+    next: null,
+    loaded: false,
+    error: null,
+  });
+  const loading = useRef(false);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    const f = JSON.parse(key) as GalleryFilters;
+    loading.current = true;
+    gateway.listImages(query(f), controller.signal).then(
+      (page) => {
+        loading.current = false;
+        setState({ key, images: page.images, next: page.nextBefore, loaded: true, error: null });
+      },
+      (e: unknown) => {
+        if (controller.signal.aborted) return;
+        loading.current = false;
+        setState({ key, images: [], next: null, loaded: true, error: errorInfo(e) });
+      },
+    );
+    return () => {
+      controller.abort();
+      loading.current = false;
+    };
+  }, [key]);
+
+  const current = state.key === key ? state : null;
+  const next = current?.next ?? null;
+
+  const loadMore = useCallback(() => {
+    if (loading.current || next === null) return;
+    loading.current = true;
+    const f = JSON.parse(key) as GalleryFilters;
+    gateway.listImages({ ...query(f), before: next }).then(
+      (page) => {
+        loading.current = false;
+        setState((s) => {
+          if (s.key !== key || s.next !== next) return s;
+          const seen = new Set(s.images.map((i) => i.id));
+          return {
+            ...s,
+            images: [...s.images, ...page.images.filter((i) => !seen.has(i.id))],
+            next: page.nextBefore,
+          };
+        });
+      },
+      (e: unknown) => {
+        loading.current = false;
+        setState((s) => (s.key === key ? { ...s, error: errorInfo(e) } : s));
+      },
+    );
+  }, [key, next]);
+
+  const add = useCallback(
+    (image: ImageRecord) =>
+      setState((s) => {
+        if (s.key !== key || !s.loaded) return s;
+        if (!matchesFilters(image, JSON.parse(key) as GalleryFilters)) return s;
+        if (s.images.some((i) => i.id === image.id)) return s;
+        const images = [image, ...s.images].sort(
+          (a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1),
+        );
+        return { ...s, images };
+      }),
+    [key],
+  );
+  const replace = useCallback(
+    (image: ImageRecord) =>
+      setState((s) => {
+        const f = JSON.parse(s.key) as GalleryFilters;
+        const images = s.images.flatMap((i) =>
+          i.id !== image.id ? [i] : matchesFilters(image, f) ? [image] : [],
+        );
+        return { ...s, images };
+      }),
+    [],
+  );
+  const remove = useCallback(
+    (id: string) => setState((s) => ({ ...s, images: s.images.filter((i) => i.id !== id) })),
+    [],
+  );
+
+  return {
+    images: current?.images ?? [],
+    loaded: current?.loaded ?? false,
+    more: next !== null,
+    error: current?.error ?? null,
+    loadMore,
+    add,
+    replace,
+    remove,
+  };
+}

@@ -1,0 +1,71 @@
+import type { UsageRecord } from '../../../shared/admin';
+import { formatCount, formatDateTime, formatLatency, formatUsd } from '../../lib/format';
+
+interface RequestLogProps {
+  records: readonly UsageRecord[];
+  live: boolean;
+}
+
+/** The newest requests first: what other apps (and the studio) asked, and how it went. */
+export function RequestLog({ records, live }: RequestLogProps) {
+  return (
+    <div className="table-wrap request-log" data-testid="request-log" data-live={live}>
+      <table className="data-table">
+        <caption className="visually-hidden">Live request log, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Time</th>
+            <th scope="col">Status</th>
+            <th scope="col">Endpoint</th>
+            <th scope="col">Model</th>
+            <th scope="col">Size</th>
+            <th scope="col">Key</th>
+            <th scope="col">Account</th>
+            <th scope="col" className="num">
+              Latency
+            </th>
+            <th scope="col" className="num">
+              Tokens
+            </th>
+            <th scope="col" className="num">
+              Cost
+            </th>
+          </tr>
+        </thead>
+        <tbody aria-live="polite" aria-relevant="additions">
+          {records.map((r) => (
+            <tr key={r.requestId} data-testid="log-row" data-request-id={r.requestId}>
+              <td className="mono">{formatDateTime(r.createdAt)}</td>
+              <td>
+                <span
+                  className={`status ${r.status < 400 ? 'status-ok' : 'status-error'}`}
+                  title={r.errorMessage ?? undefined}
+                >
+                  {r.status}
+                </span>
+                {r.errorCode && <span className="muted"> {r.errorCode}</span>}
+              </td>
+              <td className="mono">{r.endpoint}</td>
+              <td>{r.model ?? '—'}</td>
+              <td className="mono">
+                {r.size ?? '—'}
+                {r.deliveredSize && r.deliveredSize !== r.size && ` → ${r.deliveredSize}`}
+              </td>
+              <td>{r.apiKeyName ?? '—'}</td>
+              <td>{r.upstreamAccountName ?? '—'}</td>
+              <td className="num">{formatLatency(r.latencyMs)}</td>
+              <td className="num">{formatCount(r.totalTokens)}</td>
+              <td className="num">{formatUsd(r.costMicros)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {records.length === 0 && (
+        <p className="empty-state">
+          No requests yet. They appear here the moment they finish, from the studio and from any
+          app.
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,121 @@
+import type { UsageListResponse } from '../../../shared/admin';
+import { formatCount, formatDateTime, formatLatency, formatUsd } from '../../lib/format';
+
+interface UsageTableProps {
+  data: UsageListResponse | null;
+  offset: number;
+  pageSize: number;
+  onPage: (offset: number) => void;
+}
+
+/** One row per request, newest first, with paging. */
+export function UsageTable({ data, offset, pageSize, onPage }: UsageTableProps) {
+  const records = data?.records ?? [];
+  const total = data?.total ?? 0;
+  const last = Math.min(total, offset + records.length);
+  return (
+    <div className="table-wrap">
+      <table className="data-table" data-testid="usage-table" data-total={total}>
+        <caption className="visually-hidden">Requests, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Time</th>
+            <th scope="col">Request</th>
+            <th scope="col">Endpoint</th>
+            <th scope="col">Model</th>
+            <th scope="col">Size</th>
+            <th scope="col" className="num">
+              Images
+            </th>
+            <th scope="col">Key</th>
+            <th scope="col">Account</th>
+            <th scope="col">Status</th>
+            <th scope="col" className="num">
+              Latency
+            </th>
+            <th scope="col" className="num">
+              Tokens in / out
+            </th>
+            <th scope="col" className="num">
+              Cost
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {records.map((r) => (
+            <tr
+              key={r.requestId}
+              data-testid="usage-row"
+              data-request-id={r.requestId}
+              data-total-tokens={r.totalTokens}
+              data-cost-micros={r.costMicros}
+            >
+              <td className="mono">{formatDateTime(r.createdAt)}</td>
+              <td className="mono" title={r.requestId}>
+                {r.requestId.slice(0, 14)}…
+              </td>
+              <td className="mono">{r.endpoint}</td>
+              <td>{r.model ?? '—'}</td>
+              <td className="mono">
+                {r.size ?? '—'}
+                {r.deliveredSize && r.deliveredSize !== r.size && (
+                  <span className="warn" title="Delivered size">
+                    {' '}
+                    → {r.deliveredSize}
+                  </span>
+                )}
+                {r.fallbackStep && <span className="muted"> ({r.fallbackStep})</span>}
+              </td>
+              <td className="num">{r.images}</td>
+              <td>{r.apiKeyName ?? '—'}</td>
+              <td>{r.upstreamAccountName ?? '—'}</td>
+              <td>
+                <span
+                  className={`status ${r.status < 400 ? 'status-ok' : 'status-error'}`}
+                  title={r.errorMessage ?? undefined}
+                >
+                  {r.status}
+                </span>
+                {r.errorCode && <span className="muted"> {r.errorCode}</span>}
+              </td>
+              <td className="num">{formatLatency(r.latencyMs)}</td>
+              <td className="num">
+                <span data-testid="usage-input-tokens">{formatCount(r.inputTokens)}</span>
+                {' / '}
+                <span data-testid="usage-output-tokens">{formatCount(r.outputTokens)}</span>
+              </td>
+              <td className="num" data-testid="usage-cost">
+                {formatUsd(r.costMicros)}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {data && records.length === 0 && (
+        <p className="empty-state">No request matches these filters.</p>
+      )}
+      <nav className="pager" aria-label="Pages of requests">
+        <span data-testid="usage-range">
+          {total === 0 ? 'No requests' : `${offset + 1}–${last} of ${formatCount(total)}`}
+        </span>
+        <div>
+          <button
+            type="button"
+            disabled={offset === 0}
+            onClick={() => onPage(Math.max(0, offset - pageSize))}
+          >
+            Newer
+          </button>
+          <button
+            type="button"
+            disabled={last >= total}
+            onClick={() => onPage(offset + pageSize)}
+            data-testid="usage-next"
+          >
+            Older
+          </button>
+        </div>
+      </nav>
+    </div>
+  );
+}

@@ -1,0 +1,209 @@
+import { expect, test, type Page } from '@playwright/test';
+import { patternPng } from './support/images';
+import { percentile, recordMetric } from './support/metrics';
+import { EditPage, open, ready } from './support/pages';
+import { seedGallery } from './support/seedGallery';
+import { useStudio } from './support/studio';
+
+// The studio's side of issue 5: numbers recorded for the benchmark report, not asserted against
+// a clock. What is asserted is what makes them possible (a virtualised grid, a working stroke).
+const GALLERY_SIZE = 5000;
+const studio = useStudio({ seed: (dataDir) => seedGallery(dataDir, GALLERY_SIZE) });
+
+interface Paint {
+  firstTile: number;
+  painted: number;
+  rendered: number;
+  visible: number;
+  count: number;
+}
+
+/**
+ * In the page, from `start` (ms on the page's clock): polls each animation frame until the grid's
+ * tiles in view all have their thumbnail loaded, then one more frame for it to be painted.
+ */
+function waitForGalleryPaint(page: Page, start: 'now-click' | 'navigation'): Promise<Paint> {
+  return page.evaluate(
+    (mode) =>
+      new Promise<Paint>((resolve) => {
+        const t0 = mode === 'navigation' ? 0 : performance.now();
+        if (mode === 'now-click') {
+          document.querySelector<HTMLElement>('[data-testid="nav-gallery"]')!.click();
+        }
+        let firstTile = 0;
+        const tick = () => {
+          const grid = document.querySelector<HTMLElement>('[data-testid="gallery-grid"]');
+          const tiles = grid
+            ? Array.from(grid.querySelectorAll<HTMLElement>('[data-testid="gallery-tile"]'))
+            : [];
+          if (tiles.length > 0 && !firstTile) firstTile = performance.now() - t0;
+          const box = grid?.getBoundingClientRect();
+          const visible = box
+            ? tiles.filter((t) => {
+                const r = t.getBoundingClientRect();
+                return r.bottom > box.top && r.top < box.bottom;
+              })
+            : [];
+          if (visible.length > 0 && visible.every((t) => t.dataset.loaded === 'true')) {
+            requestAnimationFrame(() =>
+              resolve({
+                firstTile,
+                painted: performance.now() - t0,
+                rendered: tiles.length,
+                visible: visible.length,
+                count: Number(grid!.dataset.count),
+              }),
+            );
+          } else requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+      }),
+    start,
+  );
+}
+
+test('gallery first paint with 5,000 images', async () => {
+  const { page, server } = studio;
+  const runs: Paint[] = [];
+  for (let i = 0; i < 4; i++) {
+    await open(page, 'home');
+    runs.push(await waitForGalleryPaint(page, 'now-click'));
+    await ready(page, 'gallery');
+  }
+  // Virtualised: thousands of images, a screenful of tiles in the DOM.
+  for (const run of runs) {
+    expect(run.count).toBeGreaterThan(0);
+    expect(run.rendered).toBeLessThan(150);
+  }
+  const warm = runs.slice(1).map((r) => r.painted);
+  recordMetric(
+    'gallery.firstPaint',
+    {
+      images: GALLERY_SIZE,
+      coldCacheMs: runs[0]!.painted,
+      warmMedianMs: percentile(warm, 50),
+      firstTileMs: runs[0]!.firstTile,
+      tilesInDom: runs[0]!.rendered,
+      tilesInView: runs[0]!.visible,
+    },
+    'in-app navigation to /gallery until every thumbnail in view is loaded and painted',
+  );
+
+  await page.goto(`${server.url}/gallery`, { waitUntil: 'commit' });
+  const cold = await waitForGalleryPaint(page, 'navigation');
+  recordMetric(
+    'gallery.pageLoad',
+    { images: GALLERY_SIZE, paintedMs: cold.painted, firstTileMs: cold.firstTile },
+    'full page load of /gallery (from navigation start) until the thumbnails in view are painted',
+  );
+  await studio.screenshot('gallery-5000');
+});
+
+test('gallery scrolling through 5,000 images', async () => {
+  const { page } = studio;
+  await open(page, 'gallery');
+  const result = await page.evaluate(
+    (total) =>
+      new Promise<{ ms: number; frames: number[]; maxRendered: number; count: number }>(
+        (resolve) => {
+          const grid = document.querySelector<HTMLElement>('[data-testid="gallery-grid"]')!;
+          const frames: number[] = [];
+          let last = performance.now();
+          const start = last;
+          let maxRendered = 0;
+          const tick = (now: number) => {
+            frames.push(now - last);
+            last = now;
+            maxRendered = Math.max(maxRendered, Number(grid.dataset.rendered));
+            const count = Number(grid.dataset.count);
+            const atEnd = grid.scrollTop + grid.clientHeight >= grid.scrollHeight - 2;
+            if ((count >= total && atEnd) || now - start > 60_000) {
+              resolve({ ms: now - start, frames, maxRendered, count });
+              return;
+            }
+            grid.scrollTop += 800;
+            requestAnimationFrame(tick);
+          };
+          requestAnimationFrame(tick);
+        },
+      ),
+    GALLERY_SIZE,
+  );
+  expect(result.count).toBe(GALLERY_SIZE);
+  expect(result.maxRendered).toBeLessThan(150);
+  recordMetric(
+    'gallery.scroll',
+    {
+      images: result.count,
+      toEndMs: result.ms,
+      frameP50Ms: percentile(result.frames, 50),
+      frameP95Ms: percentile(result.frames, 95),
+      frameMaxMs: Math.max(...result.frames),
+      maxTilesInDom: result.maxRendered,
+    },
+    'scrolling 800 px a frame from the top to the 5,000th image, pages loading on the way',
+  );
+});
+
+test('mask painting frame times on a 2048x2048 image', async () => {
+  const { page } = studio;
+  await open(page, 'edit');
+  const edit = new EditPage(page);
+  await edit.fileInput().setInputFiles({
+    name: 'big.png',
+    mimeType: 'image/png',
+    buffer: await patternPng(2048, 2048),
+  });
+  await expect(edit.canvas()).toBeVisible();
+  await expect(edit.canvas()).toHaveJSProperty('width', 2048);
+  // A bigger brush than the default: more pixels per segment, the harder case.
+  await edit.canvas().hover();
+  for (let i = 0; i < 5; i++) await page.keyboard.press(']');
+
+  await page.evaluate(() => {
+    const state = { frames: [] as number[], running: true };
+    (window as unknown as { __frames: typeof state }).__frames = state;
+    let last = performance.now();
+    const tick = (now: number) => {
+      state.frames.push(now - last);
+      last = now;
+      if (state.running) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  const started = Date.now();
+  await edit.stroke(
+    [
+      [0.1, 0.1],
+      [0.9, 0.2],
+      [0.1, 0.4],
+      [0.9, 0.6],
+      [0.1, 0.8],
+      [0.9, 0.9],
+    ],
+    40,
+  );
+  const strokeMs = Date.now() - started;
+  const frames = await page.evaluate(() => {
+    const state = (window as unknown as { __frames: { frames: number[]; running: boolean } })
+      .__frames;
+    state.running = false;
+    return state.frames.slice(1);
+  });
+  await expect(edit.share()).toContainText('% of the image will change');
+  await studio.screenshot('edit-2048-stroke');
+  expect(frames.length).toBeGreaterThan(10);
+  recordMetric(
+    'maskPainting.2048',
+    {
+      frames: frames.length,
+      strokeMs,
+      frameP50Ms: percentile(frames, 50),
+      frameP95Ms: percentile(frames, 95),
+      frameMaxMs: Math.max(...frames),
+      over50Ms: frames.filter((f) => f > 50).length,
+      fps: (frames.length * 1000) / frames.reduce((a, b) => a + b, 0),
+    },
+    'requestAnimationFrame intervals during a scripted 200-event zigzag stroke on a 2048x2048 image',
+  );
+});

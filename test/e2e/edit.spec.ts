@@ -1,0 +1,102 @@
+import { expect, test } from '@playwright/test';
+import { patternPng, rgba } from './support/images';
+import { EditPage, open } from './support/pages';
+import { useStudio } from './support/studio';
+
+const studio = useStudio();
+const SIZE = 1024;
+
+interface Image {
+  id: string;
+  endpoint: string;
+  parentId: string | null;
+  hasMask: boolean;
+  width: number;
+  height: number;
+}
+
+test('a painted mask changes the image inside the painted area and nowhere else', async () => {
+  const { page } = studio;
+  const source = await patternPng(SIZE, SIZE);
+  await open(page, 'edit');
+  const edit = new EditPage(page);
+  await edit
+    .fileInput()
+    .setInputFiles({ name: 'pattern.png', mimeType: 'image/png', buffer: source });
+  await expect(page.getByTestId('reference')).toHaveCount(1);
+  await expect(edit.canvas()).toBeVisible();
+
+  // One horizontal stroke across the middle, from 30% to 70% of the width.
+  await edit.stroke([
+    [0.3, 0.5],
+    [0.7, 0.5],
+  ]);
+  await expect(edit.share()).toContainText('% of the image will change');
+  await expect(page.getByTestId('mask-preview-panel')).toHaveAttribute('data-state', 'current');
+  await studio.screenshot('edit-mask');
+
+  await edit.prompt().fill('Turn the middle band into a glowing river');
+  await edit.submit().click();
+  await expect(edit.results()).toHaveCount(1);
+  await expect(page.getByTestId('run-status').first()).toHaveAttribute('data-phase', 'done');
+  await studio.screenshot('edit-result');
+
+  // The gateway keeps the result (after the reply) with the mask that made it.
+  let result: Image | undefined;
+  await expect
+    .poll(async () => {
+      const { images } = await studio.admin<{ images: Image[] }>(
+        'GET',
+        '/api/admin/images?limit=5',
+      );
+      result = images.find((i) => i.endpoint.endsWith('/edits'));
+      return result?.hasMask ?? false;
+    })
+    .toBe(true);
+  const [after, mask, before] = await Promise.all([
+    studio.adminBytes(`/api/admin/images/${result!.id}/file`).then(rgba),
+    studio.adminBytes(`/api/admin/images/${result!.id}/mask`).then(rgba),
+    rgba(source),
+  ]);
+  expect([after.width, after.height]).toEqual([SIZE, SIZE]);
+  expect([mask.width, mask.height]).toEqual([SIZE, SIZE]);
+
+  // Where the mask is opaque (keep), the result is the source bit for bit; where it is clear
+  // (change), nearly every pixel differs; and the clear part is where the stroke went.
+  let kept = 0;
+  let keptSame = 0;
+  let painted = 0;
+  let paintedChanged = 0;
+  const box = { left: SIZE, right: 0, top: SIZE, bottom: 0 };
+  for (let y = 0; y < SIZE; y++) {
+    for (let x = 0; x < SIZE; x++) {
+      const i = (y * SIZE + x) * 4;
+      const alpha = mask.data[i + 3]!;
+      const same =
+        after.data[i] === before.data[i] &&
+        after.data[i + 1] === before.data[i + 1] &&
+        after.data[i + 2] === before.data[i + 2];
+      if (alpha === 255) {
+        kept++;
+        if (same) keptSame++;
+      } else if (alpha === 0) {
+        painted++;
+        if (!same) paintedChanged++;
+        box.left = Math.min(box.left, x);
+        box.right = Math.max(box.right, x);
+        box.top = Math.min(box.top, y);
+        box.bottom = Math.max(box.bottom, y);
+      }
+    }
+  }
+  expect(painted).toBeGreaterThan(SIZE * 0.4 * 20);
+  expect(keptSame).toBe(kept);
+  expect(paintedChanged / painted).toBeGreaterThan(0.9);
+  // The stroke ran from x 30% to 70% at y 50%, with a brush of at most ~100 px.
+  const slack = 110;
+  expect(box.left).toBeGreaterThanOrEqual(SIZE * 0.3 - slack);
+  expect(box.right).toBeLessThanOrEqual(SIZE * 0.7 + slack);
+  expect(box.top).toBeGreaterThanOrEqual(SIZE * 0.5 - slack);
+  expect(box.bottom).toBeLessThanOrEqual(SIZE * 0.5 + slack);
+  expect(box.right - box.left).toBeGreaterThan(SIZE * 0.35);
+});

@@ -1,0 +1,83 @@
+import { expect, test } from '@playwright/test';
+import { settled } from './support/api';
+import { KeysPage, open } from './support/pages';
+import { useStudio } from './support/studio';
+
+const studio = useStudio();
+
+test('a key made on the keys page works on /v1 until it is disabled, then gets 401', async () => {
+  const { page } = studio;
+  await open(page, 'keys');
+  const keys = new KeysPage(page);
+  const secret = await keys.create('e2e app', 'default');
+  expect(secret).toMatch(/^atl_/);
+  const row = keys.row('e2e app');
+  await expect(row).toHaveAttribute('data-status', 'active');
+  await expect(row.getByTestId('key-spend')).toHaveText('$0.0000');
+
+  // The key works as another app would use it.
+  const ok = await studio.v1('/images/generations', secret, {
+    model: 'image-model-2',
+    prompt: 'A red kite over a green hill',
+    size: '1024x1024',
+    quality: 'low',
+  });
+  expect(ok.status).toBe(200);
+
+  // Its spend and last use show after a reload of the list.
+  await settled(studio, 'usage', 1);
+  await page.reload();
+  await open(page, 'keys');
+  await expect(row.getByTestId('key-spend')).not.toHaveText('$0.0000');
+  await expect(row).toContainText('just now');
+
+  await row.getByTestId('key-disable').click();
+  await expect(row).toHaveAttribute('data-status', 'disabled');
+  await studio.screenshot('keys-disabled');
+  const refused = await studio.v1('/images/generations', secret, {
+    model: 'image-model-2',
+    prompt: 'A red kite over a green hill',
+    size: '1024x1024',
+  });
+  expect(refused.status).toBe(401);
+
+  await row.getByTestId('key-enable').click();
+  await expect(row).toHaveAttribute('data-status', 'active');
+  expect((await studio.v1('/models', secret)).status).toBe(200);
+});
+
+test('the built-in Studio key can be renamed but not disabled or deleted', async () => {
+  const { page } = studio;
+  // The Studio key is made the first time the studio calls /v1.
+  const models = await page.evaluate(
+    async () => (await fetch('/v1/models', { headers: { 'x-atelier-studio': '1' } })).status,
+  );
+  expect(models).toBe(200);
+  await open(page, 'home');
+  await open(page, 'keys');
+  const studioRow = page.locator('[data-testid="key-row"]', { hasText: 'Built in' });
+  await expect(studioRow).toHaveCount(1);
+  await expect(studioRow.getByTestId('key-disable')).toHaveCount(0);
+  await expect(studioRow.getByTestId('key-delete')).toHaveCount(0);
+});
+
+test('a deleted key is gone after confirming', async () => {
+  const { page } = studio;
+  await open(page, 'keys');
+  const keys = new KeysPage(page);
+  await keys.create('short-lived');
+  await keys.row('short-lived').getByTestId('key-delete').click();
+  await page.getByTestId('confirm-dialog').getByTestId('confirm').click();
+  await expect(keys.row('short-lived')).toHaveCount(0);
+});
+
+test('the key form says what is wrong before anything is sent', async () => {
+  const { page } = studio;
+  await open(page, 'keys');
+  await page.getByTestId('create-key').click();
+  await page.getByTestId('key-name').fill('capped');
+  await page.getByTestId('key-concurrency').fill('5000');
+  await page.getByTestId('key-submit').click();
+  await expect(page.getByTestId('key-form')).toContainText('1 to 1000');
+  await page.getByTestId('key-form').getByRole('button', { name: 'Cancel' }).click();
+});

@@ -1,0 +1,62 @@
+import { expect } from '@playwright/test';
+import type { Studio } from './studio';
+
+export interface MadeImage {
+  requestId: string;
+  prompt: string;
+  usage: { input_tokens: number; output_tokens: number; total_tokens: number };
+}
+
+/** Creates an API key through the admin API (as the keys page does); returns its plaintext. */
+export async function createKey(
+  studio: Studio,
+  name: string,
+): Promise<{ id: string; key: string }> {
+  const created = await studio.admin<{ key: string; record: { id: string } }>(
+    'POST',
+    '/api/admin/keys',
+    { name },
+  );
+  return { id: created.record.id, key: created.key };
+}
+
+/** One image through /v1 with `key`, as another app would make it. */
+export async function generate(
+  studio: Studio,
+  key: string,
+  prompt: string,
+  extra: Record<string, unknown> = {},
+): Promise<MadeImage> {
+  const answer = await studio.v1('/images/generations', key, {
+    model: 'image-model-2',
+    prompt,
+    size: '1024x1024',
+    quality: 'low',
+    ...extra,
+  });
+  if (answer.status !== 200 || !answer.requestId) {
+    throw new Error(`generation failed: ${answer.status} ${JSON.stringify(answer.json)}`);
+  }
+  const body = answer.json as { usage: MadeImage['usage'] };
+  return { requestId: answer.requestId, prompt, usage: body.usage };
+}
+
+/**
+ * Usage records and gallery images are written just after each reply (never on its critical
+ * path): wait until `count` of them are there before a page loads them.
+ */
+export async function settled(
+  studio: Studio,
+  what: 'usage' | 'images',
+  count: number,
+): Promise<void> {
+  await expect
+    .poll(async () => {
+      if (what === 'usage') {
+        return (await studio.admin<{ total: number }>('GET', '/api/admin/usage?limit=1')).total;
+      }
+      return (await studio.admin<{ images: unknown[] }>('GET', '/api/admin/images?limit=200'))
+        .images.length;
+    })
+    .toBeGreaterThanOrEqual(count);
+}

@@ -1,0 +1,134 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+
+/** Page ids as routes.ts names them: `page-<id>` roots and `nav-<label>` links. */
+export const PAGES = [
+  'home',
+  'generate',
+  'edit',
+  'gallery',
+  'usage',
+  'keys',
+  'accounts',
+  'server',
+  'settings',
+] as const;
+export type PageId = (typeof PAGES)[number];
+
+const LABEL: Record<PageId, string> = {
+  home: 'home',
+  generate: 'generate',
+  edit: 'edit',
+  gallery: 'gallery',
+  usage: 'usage',
+  keys: 'keys',
+  accounts: 'accounts',
+  server: 'server',
+  settings: 'settings',
+};
+
+/** Picks an option of a segmented control (radio buttons drawn as joined buttons). */
+export async function choose(page: Page, testId: string, value: string): Promise<void> {
+  const group = page.getByTestId(testId);
+  await group.locator('label', { has: page.locator(`input[value="${value}"]`) }).click();
+  await expect(group.locator(`input[value="${value}"]`)).toBeChecked();
+}
+
+/** The page root, once its data has loaded (`data-ready="true"`: no sleeping). */
+export async function ready(page: Page, id: PageId): Promise<Locator> {
+  const root = page.getByTestId(`page-${id}`);
+  await expect(root).toHaveAttribute('data-ready', 'true');
+  return root;
+}
+
+/** In-app navigation through the sidebar, as a person clicks it. */
+export async function open(page: Page, id: PageId): Promise<Locator> {
+  await page.getByTestId(`nav-${LABEL[id]}`).click();
+  return ready(page, id);
+}
+
+export class GeneratePage {
+  constructor(readonly page: Page) {}
+  prompt = () => this.page.getByTestId('prompt');
+  size = () => this.page.getByTestId('param-size');
+  quality = () => this.page.getByTestId('param-quality');
+  stream = () => this.page.getByTestId('param-stream');
+  submit = () => this.page.getByTestId('generate-submit');
+  status = () => this.page.getByTestId('run-status');
+  results = () => this.page.getByTestId('result-image');
+  partials = () => this.page.getByTestId('partial-image');
+  sizeError = () => this.page.getByTestId('size-error');
+
+  choose = (testId: string, value: string) => choose(this.page, testId, value);
+}
+
+export class EditPage {
+  constructor(readonly page: Page) {}
+  fileInput = () => this.page.getByTestId('reference-file-input');
+  canvas = () => this.page.getByTestId('mask-canvas');
+  viewport = () => this.page.getByTestId('mask-viewport');
+  prompt = () => this.page.getByTestId('edit-prompt');
+  submit = () => this.page.getByTestId('edit-submit');
+  results = () => this.page.getByTestId('edit-results').getByTestId('result-image');
+  share = () => this.page.getByTestId('mask-share');
+
+  /** Drags the mouse over the canvas along `points` (fractions of its box), button held. */
+  async stroke(points: ReadonlyArray<[number, number]>, steps = 12) {
+    const box = await this.canvas().boundingBox();
+    if (!box) throw new Error('the mask canvas is not visible');
+    const at = ([x, y]: readonly [number, number]) =>
+      [box.x + x * box.width, box.y + y * box.height] as const;
+    const [x0, y0] = at(points[0]!);
+    await this.page.mouse.move(x0, y0);
+    await this.page.mouse.down();
+    for (const point of points.slice(1)) {
+      const [x, y] = at(point);
+      await this.page.mouse.move(x, y, { steps });
+    }
+    await this.page.mouse.up();
+  }
+}
+
+export class GalleryPage {
+  constructor(readonly page: Page) {}
+  search = () => this.page.getByTestId('gallery-search');
+  grid = () => this.page.getByTestId('gallery-grid');
+  tiles = () => this.page.getByTestId('gallery-tile');
+  tile = (imageId: string) =>
+    this.page.locator(`[data-testid="gallery-tile"][data-image-id="${imageId}"]`);
+  detail = () => this.page.getByTestId('image-detail');
+}
+
+export class KeysPage {
+  constructor(readonly page: Page) {}
+  row = (name: string) => this.page.locator(`[data-testid="key-row"][data-key-name="${name}"]`);
+
+  /** Creates a key through the form; returns the plaintext shown once. */
+  async create(name: string, group?: string): Promise<string> {
+    await this.page.getByTestId('create-key').click();
+    await this.page.getByTestId('key-name').fill(name);
+    if (group) await this.page.getByTestId('key-group').fill(group);
+    await this.page.getByTestId('key-submit').click();
+    const dialog = this.page.getByTestId('new-key');
+    await expect(dialog).toBeVisible();
+    const secret = await dialog.getByRole('textbox', { name: 'Your new API key' }).inputValue();
+    await dialog.getByTestId('new-key-done').click();
+    await expect(this.row(name)).toBeVisible();
+    return secret;
+  }
+}
+
+export class AccountsPage {
+  constructor(readonly page: Page) {}
+  row = (name: string) =>
+    this.page.locator(`[data-testid="account-row"][data-account-name="${name}"]`);
+
+  async addSimulator(name: string) {
+    await this.page.getByTestId('add-account-open').click();
+    const dialog = this.page.getByTestId('add-account');
+    await choose(this.page, 'account-kind', 'simulator');
+    await dialog.getByTestId('account-name').fill(name);
+    await dialog.getByTestId('account-submit').click();
+    await expect(this.row(name)).toBeVisible();
+    return (await this.row(name).getAttribute('data-account-id'))!;
+  }
+}
