@@ -48,4 +48,14 @@ describe('parseSplicedJson', () => {
     expect(doc.value.type).toBe('result');
     expect(splicedBytes(doc, doc.value.item.result)!.length).toBe(400);
   });
+  it('is not fooled by key-like text inside an earlier string with escaped quotes', () => {
+    const tricky = `say \\"b64_json\\":\\"${'x'.repeat(300)}`;
+    const body = Buffer.from(
+      JSON.stringify({ note: tricky, data: [{ b64_json: 'Z'.repeat(500) }] }),
+    );
+    const doc = parseSplicedJson<{ note: string; data: Array<{ b64_json: string }> }>(body);
+    expect(doc.value.note).toBe(tricky);
+    expect(doc.strings).toHaveLength(1);
+    expect(splicedBytes(doc, doc.value.data[0]!.b64_json)!.toString()).toBe('Z'.repeat(500));
+  });
 });
