@@ -49,6 +49,7 @@ export async function throughputCases(ctx: BenchContext): Promise<Row[]> {
   const share = t.p50 / d.p50;
   ctx.log(`small images: direct ${d.p50.toFixed(1)} req/s, through ${t.p50.toFixed(1)} req/s`);
   return [
+    ...(await referenceRow(ctx, direct)),
     {
       id: 'throughput.small',
       label: `${requests} x ${SMALL.size} low PNG at concurrency ${concurrency}`,
@@ -65,6 +66,43 @@ export async function throughputCases(ctx: BenchContext): Promise<Row[]> {
         settleMs: distribution(value.settleMs).p50,
         gatewayMemory: memory,
       },
+    },
+  ];
+}
+
+/**
+ * The floor: the same load through a Node proxy that only streams bytes through. On a 2-core
+ * machine the upstream, the client and any proxy share the CPU, so even this costs throughput.
+ */
+async function referenceRow(ctx: BenchContext, direct: Target): Promise<Row[]> {
+  const id = 'throughput.reference.stream';
+  if (!ctx.wants(id)) return [];
+  const { requests, concurrency, rounds } = ctx.plan.throughput;
+  const through = { ...direct, url: direct.url.replace(ctx.sim.url, `${ctx.proxy.url}/stream`) };
+  await drive(through, concurrency, concurrency);
+  const value = await alternate(ctx, {
+    warmup: 0,
+    iterations: rounds,
+    direct: () => drive(direct, requests, concurrency),
+    through: () => drive(through, requests, concurrency),
+  });
+  const d = distribution(value.direct);
+  const t = distribution(value.through);
+  ctx.log(
+    `small images, streaming proxy: direct ${d.p50.toFixed(1)}, through ${t.p50.toFixed(1)} req/s`,
+  );
+  return [
+    {
+      id,
+      label: `${requests} x ${SMALL.size} low PNG, reference: streaming Node proxy`,
+      unit: 'req/s',
+      direct: d,
+      through: t,
+      addedMs: null,
+      ratio: t.p50 / d.p50,
+      target: '-',
+      pass: null,
+      details: { rounds },
     },
   ];
 }

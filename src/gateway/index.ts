@@ -59,6 +59,11 @@ export interface Gateway {
    * serve` prints one; the Electron window loads one.
    */
   createStudioLogin(): string;
+  /**
+   * The authorize URL of an OAuth sign-in the studio started and that still waits for the
+   * browser; null for an unknown, finished or failed one. The desktop shell opens only these.
+   */
+  signInUrl(loginId: string): string | null;
 }
 
 const DEFAULT_SHUTDOWN_GRACE_MS = 30_000;
@@ -231,6 +236,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     secrets: secretStore,
     events,
     loadOf: (id) => scheduler.loadOf(id),
+    busy: () => inflight.size > 0,
     simulatorOnly: () => simulator !== null && accounts.list().length === 0,
     ownOrigins: () => origins,
     server: () => ({ address: urlFor(port), host: config.host, port, dataDir: config.dataDir }),
@@ -357,6 +363,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     simulator,
     events,
     createStudioLogin: () => `${urlFor(port)}${studio.loginPath()}`,
+    signInUrl: (loginId) => studio.logins.authorizeUrl(loginId),
     listen: () =>
       new Promise<string>((resolve, reject) => {
         server.once('error', reject);

@@ -3,7 +3,7 @@ import type { ServerInfo } from '../shared/admin';
 import { createLoginFlows, type LoginFlows } from './accounts/loginFlows';
 import type { AccountsRepository } from './accounts/repository';
 import type { GatewayEvents } from './events';
-import { imageKeeper } from './http/keptImages';
+import { imageKeeper, responsesImageKeeper } from './http/keptImages';
 import type { AppDeps } from './http/app';
 import { createStudioSessions, studioGate } from './http/studioSession';
 import { createImageStore, type ImageStore } from './images/store';
@@ -19,7 +19,17 @@ import type { UsageRepository } from './storage/usageRepository';
 
 export interface StudioParts {
   /** What createApp needs for the studio: its session, the admin API, the gallery hook. */
-  app: Pick<AppDeps, 'studio' | 'admin' | 'onImagesDelivered' | 'imageExists'>;
+  app: Pick<
+    AppDeps,
+    | 'studio'
+    | 'admin'
+    | 'onImagesDelivered'
+    | 'keepsImages'
+    | 'spoolImage'
+    | 'dropUnclaimed'
+    | 'onResponsesImages'
+    | 'imageExists'
+  >;
   /** The built-in key the studio's /v1 calls are recorded under. */
   studioKey: StudioKey;
   /** A fresh one-time login link path (`/login?token=...`). */
@@ -47,6 +57,8 @@ export function composeStudio(deps: {
   ownOrigins: () => Set<string>;
   server: () => ServerInfo;
   oauthCallbackPort?: number;
+  /** True while requests are in flight (the gallery defers its thumbnails). */
+  busy?: () => boolean;
   now: () => number;
   log: (line: string) => void;
 }): StudioParts {
@@ -61,7 +73,9 @@ export function composeStudio(deps: {
     now: deps.now,
     log: deps.log,
     onStored: (image) => deps.events.emit('image', image.id, image.requestId),
+    isBusy: deps.busy,
   });
+  const keepApiImages = () => deps.settings.get(SETTINGS.keepApiImages);
   const ctx = { accounts: deps.accounts, secrets: deps.secrets, dataDir: deps.dataDir };
   const logins = createLoginFlows({
     ctx,
@@ -73,11 +87,11 @@ export function composeStudio(deps: {
   return {
     app: {
       studio: gate,
-      onImagesDelivered: imageKeeper(
-        images,
-        () => deps.settings.get(SETTINGS.keepApiImages),
-        deps.log,
-      ),
+      onImagesDelivered: imageKeeper(images, keepApiImages, deps.log),
+      keepsImages: (res) => res.locals.studio === true || keepApiImages(),
+      spoolImage: () => images.spool(),
+      dropUnclaimed: (spooled) => images.dropUnclaimed(spooled),
+      onResponsesImages: responsesImageKeeper(images, keepApiImages, deps.log),
       imageExists: (id) => imagesRepo.exists(id),
       admin: {
         keys: deps.keys,

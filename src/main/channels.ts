@@ -2,6 +2,7 @@
 export const IPC = {
   saveFile: 'atelier:save-file',
   revealInFolder: 'atelier:reveal-in-folder',
+  openSignIn: 'atelier:open-sign-in',
 } as const;
 
 /** What `saveFile` resolves to; the declared global in src/preload/api.d.ts is the source. */

@@ -47,11 +47,17 @@ export interface DialogHandlerOptions {
   getWindow: () => BrowserWindow | undefined;
 }
 
+/** Only the studio's own frames may call main: not a frame that navigated elsewhere. */
+export function assertTrustedSender(
+  event: Pick<IpcMainInvokeEvent, 'senderFrame'>,
+  origin: string,
+): void {
+  const url = event.senderFrame?.url ?? '';
+  if (!isSameOrigin(url, origin)) throw new Error(`IPC refused for untrusted frame: ${url}`);
+}
+
 export function registerDialogHandlers({ origin, getWindow }: DialogHandlerOptions): void {
-  const assertTrusted = (event: IpcMainInvokeEvent) => {
-    const url = event.senderFrame?.url ?? '';
-    if (!isSameOrigin(url, origin)) throw new Error(`IPC refused for untrusted frame: ${url}`);
-  };
+  const assertTrusted = (event: IpcMainInvokeEvent) => assertTrustedSender(event, origin);
 
   ipcMain.handle(IPC.saveFile, async (event, name: unknown, bytes: unknown) => {
     assertTrusted(event);

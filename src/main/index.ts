@@ -1,7 +1,9 @@
 import { join } from 'node:path';
 import { app, dialog, type BrowserWindow } from 'electron';
 import { createGateway, type Gateway } from '../gateway';
+import { resolveCallbackPort } from '../gateway/oauth/callbackPort';
 import { registerDialogHandlers } from './dialogs';
+import { registerSignInHandler } from './signIn';
 import { claimSingleInstance, resolveDesktopDataDir, stopBeforeQuit } from './lifecycle';
 import { createAppTray, type AppTray } from './tray';
 import { createMainWindow, focusWindow } from './window';
@@ -44,10 +46,14 @@ async function start(): Promise<void> {
     port: GATEWAY_PORT,
     dataDir: resolveDesktopDataDir(process.env, app.getPath('userData')),
     staticDir: STATIC_DIR,
+    // As for `atelier serve`: 1455 unless ATELIER_OAUTH_CALLBACK_PORT says otherwise.
+    oauthCallbackPort: resolveCallbackPort(undefined, process.env),
   });
   const url = await gateway.listen();
 
-  registerDialogHandlers({ origin: new URL(url).origin, getWindow: () => window });
+  const origin = new URL(url).origin;
+  registerDialogHandlers({ origin, getWindow: () => window });
+  registerSignInHandler({ origin, signInUrl: (loginId) => gateway?.signInUrl(loginId) ?? null });
   openWindow();
   tray = createAppTray(
     { state: 'running', url },

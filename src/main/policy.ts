@@ -31,6 +31,20 @@ export function isAllowedExternalUrl(url: string, hosts: readonly string[] = EXT
   return hosts.includes(parsed.hostname);
 }
 
+/**
+ * An OAuth authorize page may be opened in the user's browser when it is https, or plain http on
+ * this machine (a local issuer such as the offline simulator), and carries no credentials. Main
+ * only ever asks this of URLs the gateway made for a sign-in that is waiting.
+ */
+export function isAllowedSignInUrl(url: string): boolean {
+  const parsed = parseUrl(url);
+  if (!parsed || parsed.username !== '' || parsed.password !== '') return false;
+  if (parsed.protocol === 'https:') return true;
+  return parsed.protocol === 'http:' && LOOPBACK_HOSTS.has(parsed.hostname);
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
 /** True when `url` has exactly the origin (scheme, host, port) of `origin`. */
 export function isSameOrigin(url: string, origin: string): boolean {
   const a = parseUrl(url);

@@ -10,6 +10,12 @@ interface AtelierDesktopApi {
   ): Promise<{ saved: true; path: string } | { saved: false }>;
   /** Shows the file at an absolute `path` in the system file manager. */
   revealInFolder(path: string): Promise<void>;
+  /**
+   * Opens the authorize page of the account sign-in `loginId` (from POST
+   * /api/admin/accounts/login) in the system browser. Main asks the gateway for the address;
+   * rejects when no such sign-in is waiting.
+   */
+  openSignIn(loginId: string): Promise<void>;
   readonly platform: 'darwin' | 'win32' | 'linux' | (string & {});
 }
 

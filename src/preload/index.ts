@@ -5,6 +5,7 @@ import { IPC } from '../main/channels';
 const api: AtelierDesktopApi = {
   saveFile: (name, bytes) => ipcRenderer.invoke(IPC.saveFile, name, bytes),
   revealInFolder: (path) => ipcRenderer.invoke(IPC.revealInFolder, path),
+  openSignIn: (loginId) => ipcRenderer.invoke(IPC.openSignIn, loginId),
   platform: process.platform,
 };
 

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { AppShell } from './features/shell/AppShell';
 import { LoginScreen } from './features/shell/LoginScreen';
+import { watchSession } from './lib/gateway';
 import { useSessionStore } from './stores/session';
 import { useStatusStore } from './stores/status';
 
@@ -16,11 +17,16 @@ export function App() {
   const session = useSessionStore((s) => s.phase);
   const sessionError = useSessionStore((s) => s.error);
   const checkSession = useSessionStore((s) => s.check);
+  const verifySession = useSessionStore((s) => s.verify);
+  const expired = useSessionStore((s) => s.expired);
 
   useEffect(() => {
     void loadStatus();
     void checkSession();
   }, [loadStatus, checkSession]);
+  // A session that ends under a running studio (idle too long, the gateway restarted) shows the
+  // login screen instead of pages full of 401s.
+  useEffect(() => watchSession(() => void verifySession()), [verifySession]);
 
   const settled = (statusPhase === 'ready' || statusPhase === 'error') && session !== 'checking';
   const retry = () => {
@@ -35,7 +41,7 @@ export function App() {
       {session === 'ok' ? (
         <AppShell status={status} />
       ) : session === 'login' ? (
-        <LoginScreen onRetry={retry} />
+        <LoginScreen onRetry={retry} expired={expired} />
       ) : session === 'error' ? (
         <main className="gate" data-testid="gateway-error">
           <div className="gate-card" role="alert">

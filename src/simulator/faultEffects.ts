@@ -30,6 +30,7 @@ export async function engageFault(ctx: Ctx, request: FaultRequest): Promise<Faul
       throw httpFaultError(fault);
     case 'reset':
       if (request.streaming && fault.afterEvents !== undefined) return fault;
+      if (!request.streaming && fault.afterBytes !== undefined) return fault;
       ctx.res.destroy();
       throw new SocketReset();
     case 'slow':

@@ -22,6 +22,7 @@ export const faultSchema = z.object({
   message: z.string().optional(),
   delayMs: z.number().nonnegative().optional(),
   afterEvents: z.number().int().nonnegative().optional(),
+  afterBytes: z.number().int().nonnegative().optional(),
   times: z.number().int().positive().optional(),
   match: z
     .object({

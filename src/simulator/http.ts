@@ -61,6 +61,22 @@ export function sendJson(
   res.end(text);
 }
 
+/** A JSON reply that promises its whole length, sends `afterBytes` of it, and breaks off. */
+export function sendJsonCutOff(
+  res: ServerResponse,
+  body: unknown,
+  afterBytes: number,
+  headers: Record<string, string> = {},
+): void {
+  const bytes = Buffer.from(JSON.stringify(body));
+  res.writeHead(200, {
+    ...headers,
+    'content-type': 'application/json',
+    'content-length': bytes.length,
+  });
+  res.write(bytes.subarray(0, Math.min(afterBytes, bytes.length - 1)), () => res.destroy());
+}
+
 export function bearerToken(req: IncomingMessage): string | null {
   const header = req.headers.authorization ?? '';
   const match = /^Bearer\s+(\S.*)$/i.exec(header.trim());

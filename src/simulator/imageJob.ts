@@ -4,6 +4,7 @@ import { imageLatencyMs, pause } from './latency';
 import { encodeFrame, renderFrame } from './render';
 import type { Payload, RawImage } from './render';
 import { composeEdit } from './renderEdit';
+import { createNoiseCache } from './noiseCache';
 import { pixelate } from './renderPartial';
 
 /** One image to produce, with everything resolved. */
@@ -28,25 +29,41 @@ export type PartialSink = (b64: string, index: number) => Promise<void>;
 export async function runImageJob(job: ImageJob, onPartial?: PartialSink): Promise<string> {
   const { out, signal } = job;
   const seedText = job.variant === 0 ? job.prompt : `${job.prompt}#${job.variant}`;
-  let frame: RawImage = renderFrame(seedText, out.width, out.height, job.payload);
-  if (job.edit) frame = await composeEdit(frame, job.edit.image, job.edit.mask);
+  const cacheKey =
+    job.payload === 'noise' && !job.edit
+      ? `${seedText}\u0000${out.width}x${out.height}\u0000${out.format}\u0000${out.compression ?? ''}`
+      : null;
+  // The frame is rendered only when some encoding below misses the cache.
+  let frame: RawImage | undefined;
+  const source = async (): Promise<RawImage> => {
+    if (!frame) {
+      frame = renderFrame(seedText, out.width, out.height, job.payload);
+      if (job.edit) frame = await composeEdit(frame, job.edit.image, job.edit.mask);
+    }
+    return frame;
+  };
+  const encoded = async (variant: string, make: (raw: RawImage) => RawImage): Promise<string> => {
+    const key = cacheKey === null ? null : `${cacheKey}\u0000${variant}`;
+    const encode = async () =>
+      (await encodeFrame(make(await source()), out.format, out.compression, job.payload)).toString(
+        'base64',
+      );
+    return key === null ? encode() : noiseCache.get(key, encode);
+  };
   const partials = onPartial ? job.partialImages : 0;
   const slice = imageLatencyMs(out.width, out.height, out.quality, job.speed) / (partials + 1);
   for (let index = 0; index < partials; index += 1) {
     await pause(slice, signal);
-    const bytes = await encodeFrame(
-      pixelate(frame, index),
-      out.format,
-      out.compression,
-      job.payload,
-    );
-    await onPartial!(bytes.toString('base64'), index);
+    await onPartial!(await encoded(`partial${index}`, (raw) => pixelate(raw, index)), index);
   }
   await pause(slice, signal);
-  const bytes = await encodeFrame(frame, out.format, out.compression, job.payload);
+  const b64 = await encoded('final', (raw) => raw);
   signal.throwIfAborted();
-  return bytes.toString('base64');
+  return b64;
 }
+
+/** One per process: simulators in one process ask for the same noise and may share it. */
+const noiseCache = createNoiseCache();
 
 /**
  * The observed subscription downgrade (protocol page 2.2): output near 1.57 megapixels whatever

@@ -2,7 +2,7 @@ import type { TokenUsage } from '../shared/imageParams';
 import type { Ctx } from './context';
 import type { EditInputs } from './editInputs';
 import { SimHttpError } from './errors';
-import { sendJson } from './http';
+import { sendJson, sendJsonCutOff } from './http';
 import { downgradedSize, revisePrompt, runImageJob } from './imageJob';
 import type { ImageJob } from './imageJob';
 import { resolveOutput } from './imageRequest';
@@ -77,17 +77,17 @@ export async function answerImages(ctx: Ctx, work: ImagesWork): Promise<void> {
     return;
   }
   const images = await Promise.all(Array.from({ length: count }, (_, i) => runImageJob(job(i))));
-  sendJson(
-    ctx.res,
-    200,
-    {
-      created: Math.floor(Date.now() / 1000),
-      data: images.map((b64_json) => ({ b64_json, revised_prompt: revisePrompt(request.prompt) })),
-      ...echo,
-      usage: usageOf(count, 0, true),
-    },
-    work.headers,
-  );
+  const body = {
+    created: Math.floor(Date.now() / 1000),
+    data: images.map((b64_json) => ({ b64_json, revised_prompt: revisePrompt(request.prompt) })),
+    ...echo,
+    usage: usageOf(count, 0, true),
+  };
+  if (fault?.kind === 'reset' && fault.afterBytes !== undefined) {
+    sendJsonCutOff(ctx.res, body, fault.afterBytes, work.headers);
+    return;
+  }
+  sendJson(ctx.res, 200, body, work.headers);
 }
 
 /**

@@ -88,6 +88,8 @@ export interface Fault {
   delayMs?: number;
   /** reset: on streams, destroy the socket after this many events instead of before answering. */
   afterEvents?: number;
+  /** reset: on a JSON image reply, destroy the socket after this many bytes of the body. */
+  afterBytes?: number;
   /** How many matching requests this fault hits. Default 1. */
   times?: number;
   match?: FaultMatch;

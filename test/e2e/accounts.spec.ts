@@ -1,18 +1,27 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { AccountsPage, open } from './support/pages';
 import { useStudio } from './support/studio';
 
 const studio = useStudio();
 
+/** The upstream badge under the brand in the sidebar, whichever kind it is. */
+const sidebarBadge = (page: Page) =>
+  page.locator('.brand').locator('[data-testid="simulator-badge"], [data-testid="upstream-badge"]');
+
 test('an account rests after a scripted 429, and the page says why and for how long', async () => {
   const { page, server } = studio;
   await open(page, 'accounts');
   await expect(page.getByTestId('simulator-only')).toBeVisible();
+  const badge = sidebarBadge(page);
+  await expect(badge).toHaveText('Offline simulator');
   const accounts = new AccountsPage(page);
   const id = await accounts.addSimulator('sim e2e');
   const row = accounts.row('sim e2e');
   await expect(row).toHaveAttribute('data-state', 'ready');
   await expect(page.getByTestId('simulator-only')).toHaveCount(0);
+  // The sidebar follows: the simulator no longer serves alone.
+  await expect(page.getByTestId('simulator-badge')).toHaveCount(0);
+  await expect(badge).toHaveText('1 of 1 account ready');
 
   // The simulator answers this account's next image call with a usage limit, reset in 10 min.
   const fault = await fetch(`${server.simUrl}/__sim/faults`, {
@@ -47,11 +56,13 @@ test('an account rests after a scripted 429, and the page says why and for how l
   await expect(left).toHaveText(/^(9|10) min/);
   const first = await left.textContent();
   await expect(left).not.toHaveText(first!);
+  await expect(badge).toHaveText('0 of 1 account ready');
   await studio.screenshot('accounts-cooldown');
 
   // "Retry now" ends the rest at once.
   await row.getByTestId('account-clear-cooldown').click();
   await expect(row).toHaveAttribute('data-state', 'ready');
+  await expect(badge).toHaveText('1 of 1 account ready');
 });
 
 test('an account can be disabled, enabled and deleted', async () => {
@@ -59,12 +70,29 @@ test('an account can be disabled, enabled and deleted', async () => {
   await open(page, 'accounts');
   const accounts = new AccountsPage(page);
   await accounts.addSimulator('spare');
+  const badge = sidebarBadge(page);
+  await expect(badge).toHaveText('2 of 2 accounts ready');
   const row = accounts.row('spare');
   await row.getByTestId('account-disable').click();
   await expect(row).toHaveAttribute('data-state', 'disabled');
+  await expect(badge).toHaveText('1 of 2 accounts ready');
   await row.getByTestId('account-enable').click();
   await expect(row).toHaveAttribute('data-state', 'ready');
+  await expect(badge).toHaveText('2 of 2 accounts ready');
   await row.getByTestId('account-delete').click();
   await page.getByTestId('confirm-dialog').getByTestId('confirm').click();
   await expect(row).toHaveCount(0);
+  await expect(badge).toHaveText('1 of 1 account ready');
+});
+
+test('the sidebar badge catches up with accounts changed elsewhere when the studio is shown again', async () => {
+  const { page } = studio;
+  await open(page, 'home');
+  const badge = sidebarBadge(page);
+  await expect(badge).toHaveText('1 of 1 account ready');
+  // Another client (the CLI, a second window) adds an account while this page shows Home.
+  await studio.admin('POST', '/api/admin/accounts', { kind: 'simulator', name: 'from elsewhere' });
+  // Coming back to the window (a visibility change) refreshes at once, without the 15 s poll.
+  await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+  await expect(badge).toHaveText('2 of 2 accounts ready');
 });

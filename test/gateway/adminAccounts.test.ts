@@ -256,12 +256,16 @@ describe('OAuth sign-in from the studio', () => {
     expect(
       (await studio.json<AccountLoginState>(`/api/admin/accounts/login/${started.loginId}`)).state,
     ).toBe('waiting');
+    // What the desktop shell opens for this sign-in: exactly the address the studio was given.
+    expect(t.gateway.signInUrl(started.loginId)).toBe(started.authorizeUrl);
     // "The browser": the issuer signs the person in and redirects to the gateway's callback.
     const page = await fetch(`${started.authorizeUrl}&login_hint=artist%40example.com`);
     expect(page.status).toBe(200);
 
     const done = await outcome(started.loginId);
     expect(done.state).toBe('done');
+    // A finished sign-in has no page left to open.
+    expect(t.gateway.signInUrl(started.loginId)).toBeNull();
     const account = done.account as AccountView;
     expect(account).toMatchObject({
       name: 'my-plan',
@@ -299,6 +303,8 @@ describe('OAuth sign-in from the studio', () => {
     expect(page.status).toBe(400);
     const failed = await outcome(started.loginId);
     expect(failed).toEqual({ state: 'failed', error: expect.stringMatching(/access_denied/) });
+    expect(t.gateway.signInUrl(started.loginId)).toBeNull();
+    expect(t.gateway.signInUrl('login_nope')).toBeNull();
     expect((await refused('/api/admin/accounts/login/login_nope', 'GET')).status).toBe(404);
   });
 });

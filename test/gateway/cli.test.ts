@@ -108,6 +108,15 @@ describe('the atelier CLI, as a new user runs it', () => {
     const res = runCli(['serve', '--port', 'eighty']);
     expect(res.status).toBe(2);
     expect(res.stderr).toContain('--port');
+    const callback = runCli(['serve', '--oauth-callback-port', 'any']);
+    expect(callback.status).toBe(2);
+    expect(callback.stderr).toContain(
+      '--oauth-callback-port must be a port number from 0 to 65535',
+    );
+    expect(callback.stderr).toContain('usage: atelier serve');
+    const fromEnv = runCli(['serve'], { ATELIER_OAUTH_CALLBACK_PORT: '70000' });
+    expect(fromEnv.status).toBe(2);
+    expect(fromEnv.stderr).toContain('ATELIER_OAUTH_CALLBACK_PORT must be a port number');
   });
 });
 

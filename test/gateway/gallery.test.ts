@@ -35,10 +35,11 @@ afterAll(async () => {
 
 const base = { model: 'image-model-2', quality: 'low', size: '1024x1024' };
 
-/** POST /v1/images/generations as the studio (session) or as an app (key). */
-async function generate(
+/** POST a JSON body to /v1 as the studio (session) or as an app (key); the answer as text. */
+async function postV1(
+  path: string,
   body: Record<string, unknown>,
-  as: 'studio' | { key: string } = 'studio',
+  as: 'studio' | { key: string },
 ): Promise<{ status: number; requestId: string; text: string }> {
   const init = {
     method: 'POST',
@@ -46,18 +47,22 @@ async function generate(
       'content-type': 'application/json',
       ...(as === 'studio' ? {} : { authorization: `Bearer ${as.key}` }),
     },
-    body: JSON.stringify({ ...base, ...body }),
+    body: JSON.stringify(body),
   };
   const res =
     as === 'studio'
-      ? await studio.fetch('/v1/images/generations', init)
-      : await fetch(`${t.url}/v1/images/generations`, init);
+      ? await studio.fetch(`/v1${path}`, init)
+      : await fetch(`${t.url}/v1${path}`, init);
   return {
     status: res.status,
     requestId: res.headers.get('x-request-id')!,
     text: await res.text(),
   };
 }
+
+/** POST /v1/images/generations as the studio (session) or as an app (key). */
+const generate = (body: Record<string, unknown>, as: 'studio' | { key: string } = 'studio') =>
+  postV1('/images/generations', { ...base, ...body }, as);
 
 async function image(id: string): Promise<ImageDetail> {
   return studio.json<ImageDetail>(`/api/admin/images/${id}`);
@@ -217,6 +222,125 @@ describe('images kept', () => {
   });
 });
 
+describe('images from /v1/responses', () => {
+  const tool = {
+    type: 'image_generation',
+    quality: 'low',
+    size: '1024x1536',
+    output_format: 'jpeg',
+  };
+
+  /** POST /v1/responses as an app (key) or as the studio (session); the body as text. */
+  const respond = (body: Record<string, unknown>, as: 'studio' | { key: string }) =>
+    postV1('/responses', { model: 'agent-model-1', tools: [tool], ...body }, as);
+
+  /** The image results the caller received, in the order they came (a stream repeats them). */
+  const results = (text: string): string[] =>
+    [...text.matchAll(/"result":"([A-Za-z0-9+/=]{256,})"/g)].map((m) => m[1]!);
+
+  it('keeps an API image with its prompt, request id, tool settings and the usage record’s cost', async () => {
+    const app = t.newKey('agent-app');
+    const { status, requestId, text } = await respond(
+      { input: 'Draw a paper crane on a windowsill.' },
+      { key: app.key },
+    );
+    expect(status).toBe(200);
+    const [id] = await keptImages(t, requestId);
+    const row = await usageRow(t, requestId);
+    const { image: record } = await image(id!);
+    expect(record).toMatchObject({
+      requestId,
+      index: 0,
+      source: 'api',
+      endpoint: '/responses',
+      prompt: 'Draw a paper crane on a windowsill.',
+      model: 'image-model-2',
+      requestedSize: '1024x1536',
+      deliveredSize: '1024x1536',
+      quality: 'low',
+      outputFormat: 'jpeg',
+      width: 1024,
+      height: 1536,
+      apiKeyId: app.id,
+      parentId: null,
+      hasMask: false,
+    });
+    expect(record.revisedPrompt).toEqual(expect.any(String));
+    expect(record.outputTokens).toBe(row.output_image_tokens);
+    // The gallery's image carries its whole request, the text model's tokens included.
+    expect(record.costMicros).toBe(row.cost_micros);
+
+    // The file is exactly the image the caller got.
+    const [sent] = results(text);
+    const file = await bytesOf(`/api/admin/images/${id}/file`);
+    expect(file.res.headers.get('content-type')).toBe('image/jpeg');
+    expect(file.bytes.equals(Buffer.from(sent!, 'base64'))).toBe(true);
+
+    // And the gallery finds it by its prompt.
+    const found = await studio.json<ImagesPage>('/api/admin/images?q=paper%20crane&source=api');
+    expect(found.images.map((i) => [i.id, i.requestId])).toEqual([[id, requestId]]);
+  });
+
+  it('keeps a streamed image once, though the stream carries it twice', async () => {
+    const app = t.newKey('agent-stream');
+    const { status, requestId, text } = await respond(
+      {
+        input: 'Draw a kite over the dunes.',
+        stream: true,
+        tools: [{ ...tool, partial_images: 1 }],
+      },
+      { key: app.key },
+    );
+    expect(status).toBe(200);
+    expect(text).toContain('event: response.image_generation_call.partial_image');
+    const sent = results(text);
+    // In response.output_item.done and again in response.completed: the same image.
+    expect(sent).toHaveLength(2);
+    expect(sent[0]).toBe(sent[1]);
+    const [id] = await keptImages(t, requestId);
+    const file = await bytesOf(`/api/admin/images/${id}/file`);
+    expect(file.bytes.equals(Buffer.from(sent[0]!, 'base64'))).toBe(true);
+    expect((await image(id!)).image).toMatchObject({
+      requestId,
+      prompt: 'Draw a kite over the dunes.',
+      endpoint: '/responses',
+    });
+    // One writer, in order: a second copy would have been written by now.
+    await usageRow(t, requestId);
+    const count = t.db.prepare('SELECT COUNT(*) FROM images WHERE request_id = ?').pluck();
+    expect(count.get(requestId)).toBe(1);
+  });
+
+  it('keeps no API image while keepApiImages is off, but always the studio’s', async () => {
+    await studio.json('/api/admin/settings', { method: 'PUT', body: { keepApiImages: false } });
+    const app = t.newKey('agent-private');
+    const api = await respond({ input: 'Draw a secret map.' }, { key: app.key });
+    expect(api.status).toBe(200);
+    await usageRow(t, api.requestId);
+    const mine = await respond({ input: 'Draw a lighthouse from the studio.' }, 'studio');
+    expect(mine.status).toBe(200);
+    const [id] = await keptImages(t, mine.requestId);
+    expect((await image(id!)).image).toMatchObject({
+      source: 'studio',
+      prompt: 'Draw a lighthouse from the studio.',
+    });
+    const count = t.db.prepare('SELECT COUNT(*) FROM images WHERE request_id = ?').pluck();
+    expect(count.get(api.requestId)).toBe(0);
+  });
+
+  it('keeps nothing for an answer without an image', async () => {
+    const app = t.newKey('agent-text');
+    const text = await respond({ input: 'Say hello.', tools: [] }, { key: app.key });
+    expect(text.status).toBe(200);
+    await usageRow(t, text.requestId);
+    // Then an image request: once it is in, the text answer would have been too.
+    const next = await respond({ input: 'Draw a pear.' }, { key: app.key });
+    await keptImages(t, next.requestId);
+    const count = t.db.prepare('SELECT COUNT(*) FROM images WHERE request_id = ?').pluck();
+    expect(count.get(text.requestId)).toBe(0);
+  });
+});
+
 describe('the edit chain', () => {
   async function edit(
     parentId: string | null,
@@ -365,6 +489,8 @@ describe('browsing the gallery', () => {
   it('deletes an image with its files', async () => {
     const fox = ids[0]!;
     const { image: record } = await image(fox);
+    // Thumbnails are made when the gateway is idle, or at once when asked for.
+    expect((await bytesOf(`/api/admin/images/${fox}/thumb`)).res.status).toBe(200);
     const folder = path.join(t.dataDir, 'images');
     const files = fs
       .readdirSync(folder, { recursive: true })
@@ -389,6 +515,7 @@ describe('browsing the gallery', () => {
 
   it('makes a missing thumbnail again when it is asked for', async () => {
     const owl = ids[1]!;
+    expect((await bytesOf(`/api/admin/images/${owl}/thumb`)).res.status).toBe(200);
     const rel = t.db.prepare('SELECT thumb FROM images WHERE id = ?').pluck().get(owl) as string;
     fs.rmSync(path.join(t.dataDir, 'images', rel));
     const { res, bytes } = await bytesOf(`/api/admin/images/${owl}/thumb`);

@@ -6,6 +6,10 @@ const GATEWAY_URL = 'http://127.0.0.1:8787';
 let logins = 0;
 const loginUrl = (n: number) => `${GATEWAY_URL}/login?token=t${n}`;
 
+/** The stand-in gateway's one sign-in waiting for the browser. */
+const PENDING_LOGIN = 'login_00112233445566778899aabb';
+const AUTHORIZE_URL = 'https://auth.example/oauth/authorize?state=s';
+
 let electron: FakeElectron;
 let closeGateway: ReturnType<typeof vi.fn<(graceMs?: number) => Promise<void>>>;
 let createGateway: ReturnType<typeof vi.fn>;
@@ -13,6 +17,7 @@ let createGateway: ReturnType<typeof vi.fn>;
 beforeEach(() => {
   vi.resetModules();
   vi.stubEnv('ATELIER_DATA_DIR', '');
+  vi.stubEnv('ATELIER_OAUTH_CALLBACK_PORT', '');
   // Stand-in for `electron`: its binary cannot be downloaded or run here (see fakeElectron.ts).
   electron = createFakeElectron();
   vi.doMock('electron', () => electron);
@@ -24,6 +29,7 @@ beforeEach(() => {
     url: GATEWAY_URL,
     listen: vi.fn(async () => GATEWAY_URL),
     createStudioLogin: vi.fn(() => loginUrl(++logins)),
+    signInUrl: vi.fn((loginId: string) => (loginId === PENDING_LOGIN ? AUTHORIZE_URL : null)),
     close: closeGateway,
   }));
   vi.doMock('../../src/gateway', () => ({ createGateway }));
@@ -41,6 +47,8 @@ describe('startup', () => {
     expect(createGateway).toHaveBeenCalledOnce();
     const config = createGateway.mock.calls[0]?.[0] as Record<string, unknown>;
     expect(config).toMatchObject({ host: '127.0.0.1', port: 8787, dataDir: '/fake/userData' });
+    // The gateway's own default (1455) for sign-ins started in the window.
+    expect(config.oauthCallbackPort).toBeUndefined();
     expect(config.staticDir).toMatch(/[/\\]renderer$/);
     expect(electron.app.getPath).toHaveBeenCalledWith('userData');
 
@@ -51,16 +59,47 @@ describe('startup', () => {
       preload: expect.stringMatching(/[/\\]preload[/\\]index\.cjs$/),
     });
     expect([...electron.ipcHandlers.keys()].sort()).toEqual([
+      'atelier:open-sign-in',
       'atelier:reveal-in-folder',
       'atelier:save-file',
     ]);
     expect(electron.trays[0]?.toolTip).toContain(GATEWAY_URL);
   });
 
+  it('opens a studio sign-in in the system browser with the address the gateway holds', async () => {
+    await startMain();
+    const openSignIn = electron.ipcHandlers.get('atelier:open-sign-in')!;
+    const fromStudio = { senderFrame: { url: `${GATEWAY_URL}/accounts` } };
+    await openSignIn(fromStudio, PENDING_LOGIN);
+    expect(electron.shell.openExternal.mock.calls).toEqual([[AUTHORIZE_URL]]);
+    await expect(
+      Promise.resolve().then(() => openSignIn(fromStudio, 'login_ffffffffffffffffffffffff')),
+    ).rejects.toThrow(/no sign-in is waiting/);
+    expect(electron.shell.openExternal).toHaveBeenCalledOnce();
+  });
+
   it('uses ATELIER_DATA_DIR when set, like the CLI', async () => {
     vi.stubEnv('ATELIER_DATA_DIR', '/data/atelier');
     await startMain();
     expect(createGateway.mock.calls[0]?.[0]).toMatchObject({ dataDir: '/data/atelier' });
+  });
+
+  it('takes the sign-in callback port from ATELIER_OAUTH_CALLBACK_PORT, like the CLI', async () => {
+    vi.stubEnv('ATELIER_OAUTH_CALLBACK_PORT', '2455');
+    await startMain();
+    expect(createGateway.mock.calls[0]?.[0]).toMatchObject({ oauthCallbackPort: 2455 });
+  });
+
+  it('refuses to start with a callback port that is not a port, and says why', async () => {
+    vi.stubEnv('ATELIER_OAUTH_CALLBACK_PORT', 'auto');
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    await startMain();
+    expect(createGateway).not.toHaveBeenCalled();
+    expect(electron.app.exit).toHaveBeenCalledWith(1);
+    expect(electron.dialog.showErrorBox).toHaveBeenCalledWith(
+      'Atelier could not start',
+      expect.stringMatching(/^ATELIER_OAUTH_CALLBACK_PORT must be a port number/),
+    );
   });
 });
 

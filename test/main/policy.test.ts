@@ -3,6 +3,7 @@ import {
   CONTENT_SECURITY_POLICY,
   buildWindowOptions,
   isAllowedExternalUrl,
+  isAllowedSignInUrl,
   isPermissionAllowed,
   isSameOrigin,
   withContentSecurityPolicy,
@@ -24,6 +25,28 @@ describe('isAllowedExternalUrl', () => {
     'javascript:alert(1)',
     'not a url',
   ])('refuses %s', (url) => expect(isAllowedExternalUrl(url)).toBe(false));
+});
+
+describe('isAllowedSignInUrl', () => {
+  it.each([
+    'https://auth.openai.com/oauth/authorize?client_id=x&state=y',
+    'https://issuer.example:8443/oauth/authorize',
+    // A local issuer (the offline simulator) over plain http on this machine.
+    'http://127.0.0.1:41234/oauth/authorize?state=y',
+    'http://localhost:41234/oauth/authorize',
+    'http://[::1]:41234/oauth/authorize',
+  ])('allows %s', (url) => expect(isAllowedSignInUrl(url)).toBe(true));
+
+  it.each([
+    'http://auth.openai.com/oauth/authorize',
+    'http://192.168.1.5/oauth/authorize',
+    'http://127.0.0.1.evil.example/oauth/authorize',
+    'https://user:pass@auth.openai.com/oauth/authorize',
+    'file:///etc/passwd',
+    'javascript:alert(1)',
+    'data:text/html,hi',
+    'not a url',
+  ])('refuses %s', (url) => expect(isAllowedSignInUrl(url)).toBe(false));
 });
 
 describe('isSameOrigin', () => {

@@ -129,6 +129,14 @@ describe('scripted faults', () => {
     await expect(response.text()).rejects.toThrow();
   });
 
+  it('reset with afterBytes: a JSON reply breaks off after that many bytes', async () => {
+    sim.faults.add({ kind: 'reset', afterBytes: 5000 });
+    const response = await postJson(images, imageBody('cut off'));
+    expect(response.status).toBe(200);
+    await expect(response.text()).rejects.toThrow();
+    expect(sim.calls[0]!.fault).toBe('reset');
+  });
+
   it('slow: the response headers wait for delayMs', async () => {
     sim.faults.add({ kind: 'slow', delayMs: 300 });
     const started = performance.now();

@@ -15,6 +15,11 @@ export type LoginFlowState =
 export interface LoginFlows {
   start(opts: SubscriptionOptions): Promise<{ loginId: string; authorizeUrl: string }>;
   get(loginId: string): LoginFlowState | null;
+  /**
+   * The authorize URL of a sign-in still waiting for the browser, else null. The desktop shell
+   * opens only URLs it gets here, so a page cannot make it open an address of its choosing.
+   */
+  authorizeUrl(loginId: string): string | null;
   /** Stops every sign-in still waiting (the gateway is closing) and frees their ports. */
   cancelAll(): void;
 }
@@ -29,7 +34,10 @@ export function createLoginFlows(deps: {
   now: () => number;
   log: (line: string) => void;
 }): LoginFlows {
-  const flows = new Map<string, { state: LoginFlowState; endedAt: number | null }>();
+  const flows = new Map<
+    string,
+    { state: LoginFlowState; endedAt: number | null; authorizeUrl: string }
+  >();
   const cancels = new Map<string, () => void>();
   const prune = () => {
     for (const [id, flow] of flows) {
@@ -51,6 +59,7 @@ export function createLoginFlows(deps: {
       const flow = {
         state: { state: 'waiting' } as LoginFlowState,
         endedAt: null as number | null,
+        authorizeUrl: session.authorizeUrl,
       };
       flows.set(loginId, flow);
       cancels.set(loginId, session.cancel);
@@ -72,6 +81,10 @@ export function createLoginFlows(deps: {
       return { loginId, authorizeUrl: session.authorizeUrl };
     },
     get: (loginId) => flows.get(loginId)?.state ?? null,
+    authorizeUrl(loginId) {
+      const flow = flows.get(loginId);
+      return flow?.state.state === 'waiting' ? flow.authorizeUrl : null;
+    },
     cancelAll() {
       for (const cancel of cancels.values()) cancel();
     },

@@ -4,20 +4,42 @@ import { parseArgs } from 'node:util';
 import { createGateway } from '../index';
 import { resolveDataDir } from '../dataDir';
 import { isLoopbackHost } from '../http/hostGuard';
+import { resolveCallbackPort } from '../oauth/callbackPort';
+import { ArgsError } from './args';
 import type { CliIo } from './io';
 
 const USAGE = `usage: atelier serve [--host 127.0.0.1] [--port 8787] [--data-dir DIR]
                      [--upstream-url URL] [--simulator-speed 1] [--allow-origin ORIGIN ...]
+                     [--oauth-callback-port 1455]
 
   --port 0 picks a free port. Without --upstream-url the built-in offline simulator serves images.
-  The upstream key for --upstream-url is read from ATELIER_UPSTREAM_API_KEY.`;
+  The upstream key for --upstream-url is read from ATELIER_UPSTREAM_API_KEY.
+  --oauth-callback-port (or ATELIER_OAUTH_CALLBACK_PORT): where account sign-ins started from the
+  studio wait for the browser, http://localhost:PORT/auth/callback. The default 1455 is the
+  redirect the default sign-in client is registered with; change it only when that port is taken
+  by another program or your issuer accepts another redirect. 0 picks a free port.`;
 
 /** The built studio sits beside the bundled CLI (out/node/cli.mjs -> out/renderer). */
 function studioDir(): string {
   return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'renderer');
 }
 
-export async function runServeCommand(argv: string[], io: CliIo): Promise<number> {
+/** `atelier serve`'s options, checked; `help` when asked for the usage. */
+export type ServeArgs =
+  | { help: true }
+  | {
+      help: false;
+      host: string;
+      port: number;
+      dataDir: string;
+      allowedOrigins: string[];
+      upstreamUrl: string | undefined;
+      simulatorSpeed: number | undefined;
+      oauthCallbackPort: number | undefined;
+    };
+
+/** Parses and checks the flags (the environment fills in what they leave out); throws ArgsError. */
+export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv): ServeArgs {
   let values;
   try {
     ({ values } = parseArgs({
@@ -29,32 +51,57 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
         'upstream-url': { type: 'string' },
         'simulator-speed': { type: 'string' },
         'allow-origin': { type: 'string', multiple: true },
+        'oauth-callback-port': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
       allowPositionals: false,
     }));
   } catch (error) {
-    io.stderr(`atelier serve: ${(error as Error).message}\n${USAGE}`);
-    return 2;
+    throw new ArgsError((error as Error).message);
   }
-  if (values.help) {
-    io.stdout(USAGE);
-    return 0;
-  }
+  if (values.help) return { help: true };
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    io.stderr(`atelier serve: --port must be an integer from 0 to 65535, got '${values.port}'`);
-    return 2;
+    throw new ArgsError(`--port must be an integer from 0 to 65535, got '${values.port}'`);
   }
   const speed =
     values['simulator-speed'] === undefined ? undefined : Number(values['simulator-speed']);
   if (speed !== undefined && !(speed >= 0)) {
-    io.stderr('atelier serve: --simulator-speed must be a number >= 0');
+    throw new ArgsError('--simulator-speed must be a number >= 0');
+  }
+  let oauthCallbackPort: number | undefined;
+  try {
+    oauthCallbackPort = resolveCallbackPort(values['oauth-callback-port'], env);
+  } catch (error) {
+    throw new ArgsError((error as Error).message);
+  }
+  return {
+    help: false,
+    host: values.host,
+    port,
+    dataDir: resolveDataDir(values['data-dir'], env),
+    allowedOrigins: values['allow-origin'] ?? [],
+    upstreamUrl: values['upstream-url'],
+    simulatorSpeed: speed,
+    oauthCallbackPort,
+  };
+}
+
+export async function runServeCommand(argv: string[], io: CliIo): Promise<number> {
+  let args: ServeArgs;
+  try {
+    args = parseServeArgs(argv, io.env);
+  } catch (error) {
+    if (!(error instanceof ArgsError)) throw error;
+    io.stderr(`atelier serve: ${error.message}\n${USAGE}`);
     return 2;
   }
-  const host = values.host;
-  const dataDir = resolveDataDir(values['data-dir'], io.env);
+  if (args.help) {
+    io.stdout(USAGE);
+    return 0;
+  }
+  const { host, port, dataDir } = args;
   if (!isLoopbackHost(host)) {
     io.stderr(
       `warning: binding to ${host} exposes the gateway beyond this machine. Every /v1 call still needs a key.`,
@@ -66,16 +113,17 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
     port,
     dataDir,
     staticDir: studioDir(),
-    allowedOrigins: values['allow-origin'] ?? [],
-    upstreamBaseUrl: values['upstream-url'],
+    allowedOrigins: args.allowedOrigins,
+    upstreamBaseUrl: args.upstreamUrl,
     upstreamApiKey: io.env.ATELIER_UPSTREAM_API_KEY,
-    simulatorSpeed: speed,
+    simulatorSpeed: args.simulatorSpeed,
+    oauthCallbackPort: args.oauthCallbackPort,
     log: (line) => io.stderr(line),
   });
   const url = await gateway.listen();
   const upstream = gateway.simulator
     ? `Offline simulator (built-in, no upstream account configured) at ${gateway.simulator.url}`
-    : values['upstream-url'];
+    : args.upstreamUrl;
   // The listening line comes last: scripts wait for it, and then everything above is printed.
   io.stdout(`  data:     ${dataDir}`);
   io.stdout(`  upstream: ${upstream}`);

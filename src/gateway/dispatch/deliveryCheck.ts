@@ -1,7 +1,7 @@
 import { checkSize } from '../../shared/sizeRules';
 import { upstreamFailed, type ApiError } from '../errors';
 import type { ImageOutcome } from '../upstream/types';
-import { inspectBase64Prefix } from '../validation/imageInspect';
+import { inspectBase64Pieces, type ImageInfo } from '../validation/imageInspect';
 
 export interface Delivered {
   width: number;
@@ -16,8 +16,18 @@ export interface Delivered {
 export function checkDelivery(
   outcome: ImageOutcome,
   requested: { size: string; outputFormat: string },
-): { delivered: Delivered } | { error: ApiError; delivered: Delivered | null } {
-  const info = inspectBase64Prefix(outcome.b64);
+): DeliveryVerdict {
+  return checkDeliveredInfo(inspectBase64Pieces(outcome.b64), requested);
+}
+
+export type DeliveryVerdict =
+  { delivered: Delivered } | { error: ApiError; delivered: Delivered | null };
+
+/** The same check on a header already read (an image still arriving). */
+export function checkDeliveredInfo(
+  info: ImageInfo | null,
+  requested: { size: string; outputFormat: string },
+): DeliveryVerdict {
   if (!info) {
     return {
       error: upstreamFailed(

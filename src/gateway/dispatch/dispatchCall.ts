@@ -76,7 +76,7 @@ export async function dispatchCall<T>(
       const failure = error.failure;
       lastFailure = failure;
       d.pool.failed(accountId, failure);
-      const step = nextStep(failure);
+      const step = error.final ? 'fail' : nextStep(failure);
       if (step === 'fail' || target.signal.aborted) throw error;
       if (step === 'retry') {
         if (retries >= d.retries.maxRetries || !d.budget.tryRetry()) throw error;

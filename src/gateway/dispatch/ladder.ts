@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { checkSize } from '../../shared/sizeRules';
 import type { Quality } from '../../shared/imageParams';
+import { decodePieces, type Base64Pieces } from '../upstream/base64Pieces';
 
 /** Above 2560x1440, outputs are experimental high-pixel work (spec 8.1): the ladder applies. */
 const LADDER_MIN_PIXELS = 2560 * 1440;
@@ -46,12 +47,12 @@ export function ladderFor(size: string, quality: Quality | undefined): LadderSte
  * one place the gateway decodes an image: the upscale cannot be done on base64.
  */
 export async function upscale(
-  b64: Buffer,
+  b64: Base64Pieces,
   to: { width: number; height: number },
   format: 'png' | 'jpeg' | 'webp',
   compression: number | undefined,
-): Promise<Buffer> {
-  const image = sharp(Buffer.from(b64.toString('latin1'), 'base64')).resize(to.width, to.height, {
+): Promise<Base64Pieces> {
+  const image = sharp(decodePieces(b64)).resize(to.width, to.height, {
     kernel: sharp.kernel.lanczos3,
     fit: 'fill',
   });
@@ -62,5 +63,5 @@ export async function upscale(
       : format === 'jpeg'
         ? await image.jpeg({ quality }).toBuffer()
         : await image.webp({ quality }).toBuffer();
-  return Buffer.from(encoded.toString('base64'), 'latin1');
+  return [Buffer.from(encoded.toString('base64'), 'latin1')];
 }

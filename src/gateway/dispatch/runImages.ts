@@ -1,9 +1,16 @@
 import { addUsage, emptyUsage, type TokenUsage } from '../../shared/imageParams';
 import { formatSize } from '../../shared/sizeRules';
 import { ApiError, upstreamFailed } from '../errors';
+import type { SpooledImage } from '../images/spool';
 import { UpstreamError } from '../upstream/errors';
-import type { ImageJob, ImageOutcome, ImageUpstream, PartialImage } from '../upstream/types';
-import { checkDelivery, type Delivered } from './deliveryCheck';
+import type {
+  ImageJob,
+  ImageOutcome,
+  ImageSink,
+  ImageUpstream,
+  PartialImage,
+} from '../upstream/types';
+import { checkDeliveredInfo, checkDelivery, type Delivered } from './deliveryCheck';
 import { dispatchCall, toCallerError, type Dispatcher } from './dispatchCall';
 import { ladderFor, upscale, type LadderStep } from './ladder';
 import { upstreamTimeoutFor } from './timeouts';
@@ -21,6 +28,12 @@ export interface ImageRunRequest {
   onPartial?: (imageIndex: number, partial: PartialImage) => void;
   /** Called as each image completes, in completion order (streaming sends it at once). */
   onImage?: (imageIndex: number, image: DeliveredImage) => void;
+  /**
+   * Offered each image once its header has passed the delivery check, while the rest is still
+   * arriving; a returned sink gets the base64 text piece by piece. From then on the image is
+   * committed: a failure is not retried elsewhere (the caller has half an answer).
+   */
+  onImageStart?: (imageIndex: number, start: ImageStartInfo) => ImageSink | null;
   now: () => number;
 }
 
@@ -34,6 +47,14 @@ export interface DeliveredImage {
   fallbackStep: 1 | 2 | 3 | null;
   /** Tokens of this image, failed ladder steps included. */
   usage: TokenUsage;
+  /** The image's text already written to a file while it streamed through (for the gallery). */
+  spooled?: SpooledImage;
+}
+
+export interface ImageStartInfo {
+  delivered: Delivered;
+  /** The upstream's `created`, when it came before the image. */
+  created: number | null;
 }
 
 export interface ImageRunResult {
@@ -149,7 +170,7 @@ async function oneImage(
         accounts.push(error.account);
         lastDelivered = error.delivered;
       }
-      if (!worthNextStep(error)) break;
+      if (!worthNextStep(error) || (error instanceof UpstreamError && error.final)) break;
     }
   }
   throw new ImageFailure(lastError, consumed, accounts, lastDelivered);
@@ -176,12 +197,35 @@ async function attempt(
       size: step.size,
       quality: step.quality,
     };
-    const outcome = await upstream.generateImage(job, {
-      signal: req.signal,
-      timeoutMs: upstreamTimeoutFor(step.size, d.timeouts()),
-      onPartial:
-        req.onPartial && !step.upscaleTo ? (p) => req.onPartial?.(imageIndex, p) : undefined,
-    });
+    let committed = false;
+    const onImageStart = req.onImageStart;
+    let outcome: ImageOutcome;
+    try {
+      outcome = await upstream.generateImage(job, {
+        signal: req.signal,
+        timeoutMs: upstreamTimeoutFor(step.size, d.timeouts()),
+        onPartial:
+          req.onPartial && !step.upscaleTo ? (p) => req.onPartial?.(imageIndex, p) : undefined,
+        onImageStart:
+          onImageStart && !step.upscaleTo
+            ? (head) => {
+                const verdict = checkDeliveredInfo(head.info, { size: step.size, outputFormat });
+                // A refused image is read to the end, so its error carries the billed usage.
+                if ('error' in verdict) return null;
+                const sink = onImageStart(imageIndex, {
+                  delivered: verdict.delivered,
+                  created: head.created,
+                });
+                committed = sink !== null;
+                return sink;
+              }
+            : undefined,
+      });
+    } catch (error) {
+      if (committed && error instanceof UpstreamError)
+        throw new UpstreamError(error.failure, { final: true });
+      throw error;
+    }
     const check = checkDelivery(outcome, { size: step.size, outputFormat });
     if ('error' in check) {
       if (req.strict || !check.delivered)

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ERROR_CODES, ERROR_TYPES } from '../../shared/errors';
 import type { Dispatcher } from '../dispatch/dispatchCall';
+import type { ImageSpool, SpooledImage } from '../images/spool';
 import { ApiError } from '../errors';
 import type { Inflight } from '../usage/inflight';
 import type { UsageDraft } from '../usage/draft';
@@ -19,6 +20,7 @@ import type { ImageDelivery, ImagePolicy } from './routes/serveImages';
 import { keyConcurrency } from './keyConcurrency';
 import { adminRouter, type AdminDeps } from './admin';
 import { parentImage } from './keptImages';
+import type { ResponsesImageDelivery } from './responsesImages';
 import type { StudioGate } from './studioSession';
 
 export interface AppDeps {
@@ -41,6 +43,13 @@ export interface AppDeps {
   admin: Omit<AdminDeps, 'gate'>;
   /** Sees each successful batch of images (the gallery keeps them after the reply). */
   onImagesDelivered: (delivery: ImageDelivery) => void;
+  /** Whether the gallery would keep this request's images (if not, nothing need be held). */
+  keepsImages?: (res: express.Response) => boolean;
+  /** The gallery's copy of a streamed image, decoded to disk on the way (see images/spool.ts). */
+  spoolImage?: () => ImageSpool;
+  dropUnclaimed?: (spooled: SpooledImage) => Promise<void>;
+  /** Sees the images of each /v1/responses call (the gallery keeps them after the reply). */
+  onResponsesImages: (delivery: ResponsesImageDelivery) => void;
   imageExists: (id: string) => boolean;
 }
 
@@ -71,6 +80,9 @@ export function createApp(deps: AppDeps): Express {
       policy: deps.policy,
       now: deps.now,
       onImagesDelivered: deps.onImagesDelivered,
+      keepsImages: deps.keepsImages,
+      spoolImage: deps.spoolImage,
+      dropUnclaimed: deps.dropUnclaimed,
     }),
   );
   v1.use(
@@ -80,6 +92,7 @@ export function createApp(deps: AppDeps): Express {
       injectImageTool: deps.injectImageTool,
       contentFilter: deps.policy.contentFilter,
       now: deps.now,
+      onImagesDelivered: deps.onResponsesImages,
     }),
   );
   v1.use(modelsRouter(deps.textModels));

@@ -1,5 +1,7 @@
 import type { Response } from 'express';
 import type { TokenUsage } from '../../shared/imageParams';
+import type { Base64Pieces } from '../upstream/base64Pieces';
+import type { ImageSink } from '../upstream/types';
 
 export interface ImageReplyMeta {
   created: number;
@@ -12,37 +14,37 @@ export interface ImageReplyMeta {
 }
 
 export interface ReplyImage {
-  b64: Buffer;
+  b64: Base64Pieces;
   revisedPrompt: string | null;
 }
 
-/**
- * Writes the spec 2.1 body with each image's base64 bytes spliced in as they came from the
- * upstream. Base64 needs no JSON escaping, so the reply is built from small JSON fragments and
- * the untouched image buffers, with an exact Content-Length and no intermediate string.
+/*
+ * The spec 2.1 body is built from small JSON fragments and the untouched base64 pieces: base64
+ * needs no JSON escaping, so the image text goes out exactly as the upstream sent it, with no
+ * intermediate string. Keys come in the upstream's order (`created`, `data`, then the rest), so
+ * a reply can start before anything after the image is known.
  */
+
+const head = (created: number) => `{"created":${created},"data":[`;
+const itemOpen = (i: number) => `${i === 0 ? '' : ','}{"b64_json":"`;
+const itemClose = (revisedPrompt: string | null) =>
+  revisedPrompt === null ? '"}' : `","revised_prompt":${JSON.stringify(revisedPrompt)}}`;
+const tail = (meta: Omit<ImageReplyMeta, 'created'>) =>
+  `],"background":${JSON.stringify(meta.background)},"model":${JSON.stringify(meta.model)},` +
+  `"output_format":${JSON.stringify(meta.outputFormat)},"quality":${JSON.stringify(meta.quality)},` +
+  `"size":${JSON.stringify(meta.size)},"usage":${JSON.stringify(meta.usage)}}`;
+
+/** The whole reply at once, with an exact Content-Length (n > 1, the ladder, lenient replies). */
 export function writeImagesJson(res: Response, meta: ImageReplyMeta, images: ReplyImage[]): void {
-  const pieces: Buffer[] = [
-    Buffer.from(
-      `{"created":${meta.created},"background":${JSON.stringify(meta.background)},"data":[`,
-    ),
-  ];
+  const pieces: Buffer[] = [Buffer.from(head(meta.created))];
   images.forEach((image, i) => {
-    pieces.push(Buffer.from(`${i === 0 ? '' : ','}{"b64_json":"`), image.b64);
     pieces.push(
-      Buffer.from(
-        image.revisedPrompt === null
-          ? '"}'
-          : `","revised_prompt":${JSON.stringify(image.revisedPrompt)}}`,
-      ),
+      Buffer.from(itemOpen(i)),
+      ...image.b64,
+      Buffer.from(itemClose(image.revisedPrompt)),
     );
   });
-  pieces.push(
-    Buffer.from(
-      `],"model":${JSON.stringify(meta.model)},"output_format":${JSON.stringify(meta.outputFormat)},` +
-        `"quality":${JSON.stringify(meta.quality)},"size":${JSON.stringify(meta.size)},"usage":${JSON.stringify(meta.usage)}}`,
-    ),
-  );
+  pieces.push(Buffer.from(tail(meta)));
   const length = pieces.reduce((sum, piece) => sum + piece.length, 0);
   res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(length) });
   res.cork();
@@ -50,12 +52,61 @@ export function writeImagesJson(res: Response, meta: ImageReplyMeta, images: Rep
   res.end();
 }
 
+/**
+ * A reply of one image that starts while the image is still arriving: the head goes out at
+ * once, each base64 piece as the upstream delivers it (honouring the caller's backpressure), and
+ * the rest when the upstream is done. Chunked: the length is not known in advance.
+ */
+export interface StreamingImagesReply {
+  sink: ImageSink;
+  finish(meta: Omit<ImageReplyMeta, 'created'>, revisedPrompt: string | null): void;
+}
+
+export function startImagesJson(
+  res: Response,
+  created: number,
+  retain: boolean,
+): StreamingImagesReply {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.write(head(created) + itemOpen(0));
+  return {
+    sink: { write: (piece) => writeWithBackpressure(res, piece), retain },
+    finish(meta, revisedPrompt) {
+      res.end(itemClose(revisedPrompt) + tail(meta));
+    },
+  };
+}
+
+/**
+ * How much of an image may wait in the reply's buffer before the upstream is paused. The socket's
+ * own 16 KB mark would pause after nearly every 64 KB read, an event-loop round trip each time
+ * for no memory worth saving; a few megabytes per request keeps memory bounded all the same.
+ */
+const MAX_QUEUED_BYTES = 4 * 1024 * 1024;
+
+/** Resolves when `res` can take more; never waits on a caller that has gone. */
+function writeWithBackpressure(res: Response, piece: Buffer): void | Promise<void> {
+  // The upstream is still read to its end when the caller leaves: the image is billed and kept.
+  if (res.destroyed || res.writableEnded) return;
+  res.write(piece);
+  if (res.writableLength <= MAX_QUEUED_BYTES) return;
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
 /** The JSON of an image stream event with the base64 spliced in; `fields` must not be empty. */
 export function imageEventPieces(
   type: string,
-  b64: Buffer,
+  b64: Base64Pieces,
   fields: Record<string, unknown>,
 ): Array<string | Buffer> {
   const rest = JSON.stringify(fields).slice(1);
-  return [`{"type":${JSON.stringify(type)},"b64_json":"`, b64, `",${rest}`];
+  return [`{"type":${JSON.stringify(type)},"b64_json":"`, ...b64, `",${rest}`];
 }

@@ -1,7 +1,12 @@
 import type { NextFunction, Request, Response } from 'express';
-import { PARENT_IMAGE_HEADER } from '../../shared/admin';
+import { PARENT_IMAGE_HEADER, type ImageSource } from '../../shared/admin';
+import { emptyUsage, type TokenUsage } from '../../shared/imageParams';
+import { IMAGE_MODELS } from '../../shared/models';
 import { invalidParam } from '../errors';
-import type { ImageStore } from '../images/store';
+import type { ImageBatch, ImageStore, KeptImage } from '../images/store';
+import type { UsageDraft } from '../usage/draft';
+import { inspectBase64Pieces } from '../validation/imageInspect';
+import type { ResponsesImageDelivery } from './responsesImages';
 import type { ImageDelivery } from './routes/serveImages';
 
 /**
@@ -30,48 +35,144 @@ export function parentImage(exists: (id: string) => boolean) {
   };
 }
 
+/** What every delivery the gallery may keep says about its request. */
+interface Delivery {
+  res: Response;
+  draft: UsageDraft;
+  /** false when the caller left before the reply could be written. */
+  connected: boolean;
+}
+
 /**
  * Decides which delivered images the gallery keeps: the studio's always, API callers' while the
  * setting is on, and always those of a caller who left before the reply (it was paid for and
  * nobody else has it). The store writes them later, off the request path.
  */
+function keeper<D extends Delivery>(
+  store: ImageStore,
+  keepApiImages: () => boolean,
+  log: (line: string) => void,
+  batchOf: (delivery: D, source: ImageSource) => ImageBatch,
+) {
+  return (delivery: D): void => {
+    const studio = delivery.res.locals.studio === true;
+    if (!studio && delivery.connected && !keepApiImages()) return;
+    try {
+      store.hold(batchOf(delivery, studio ? 'studio' : 'api'));
+    } catch (error) {
+      // The gallery is a convenience: it must never cost the caller their reply.
+      log(`request ${delivery.draft.requestId}: images not kept: ${String(error)}`);
+    }
+  };
+}
+
+const parentOf = (res: Response) => (res.locals.parentImageId as string | undefined) ?? null;
+
+/** The images of `/v1/images/generations` and `/v1/images/edits`. */
 export function imageKeeper(
   store: ImageStore,
   keepApiImages: () => boolean,
   log: (line: string) => void,
 ) {
-  return (delivery: ImageDelivery): void => {
+  return keeper<ImageDelivery>(store, keepApiImages, log, (delivery, source) => {
     const { res, draft, options } = delivery;
-    const studio = res.locals.studio === true;
-    if (!studio && delivery.connected && !keepApiImages()) return;
-    try {
-      store.hold({
-        requestId: draft.requestId,
-        source: studio ? 'studio' : 'api',
-        endpoint: draft.endpoint,
-        prompt: options.prompt,
-        model: options.model,
-        requestedSize: options.size,
-        quality: options.quality ?? 'auto',
-        outputCompression: options.outputCompression ?? null,
-        background: options.background ?? 'auto',
-        moderation: options.moderation ?? null,
-        apiKeyId: draft.apiKeyId,
-        parentId: (res.locals.parentImageId as string | undefined) ?? null,
-        mask: delivery.mask ? { bytes: delivery.mask.bytes, format: delivery.mask.format } : null,
-        images: delivery.images.map((image) => ({
-          b64: image.outcome.b64,
-          width: image.delivered.width,
-          height: image.delivered.height,
-          format: image.delivered.format,
-          revisedPrompt: image.outcome.revisedPrompt,
-          fallbackStep: image.fallbackStep,
-          usage: image.usage,
-        })),
+    return {
+      requestId: draft.requestId,
+      source,
+      endpoint: draft.endpoint,
+      prompt: options.prompt,
+      model: options.model,
+      requestedSize: options.size,
+      quality: options.quality ?? 'auto',
+      outputCompression: options.outputCompression ?? null,
+      background: options.background ?? 'auto',
+      moderation: options.moderation ?? null,
+      apiKeyId: draft.apiKeyId,
+      parentId: parentOf(res),
+      mask: delivery.mask ? { bytes: delivery.mask.bytes, format: delivery.mask.format } : null,
+      images: delivery.images.map((image) => ({
+        b64: image.outcome.b64,
+        spooled: image.spooled,
+        width: image.delivered.width,
+        height: image.delivered.height,
+        format: image.delivered.format,
+        revisedPrompt: image.outcome.revisedPrompt,
+        fallbackStep: image.fallbackStep,
+        usage: image.usage,
+      })),
+    };
+  });
+}
+
+/** The gallery shows a prompt, not a whole conversation: a long `input` is cut here. */
+export const MAX_KEPT_PROMPT_CHARS = 32_000;
+
+/**
+ * The images of `/v1/responses` calls. Their settings are the image tool's, the prompt is the
+ * caller's `input`, and the tool's usage is shared out over the images it made. What is not a
+ * PNG, JPEG or WebP (by its header) is not kept.
+ */
+export function responsesImageKeeper(
+  store: ImageStore,
+  keepApiImages: () => boolean,
+  log: (line: string) => void,
+) {
+  return keeper<ResponsesImageDelivery>(store, keepApiImages, log, (delivery, source) => {
+    const { res, draft, tool } = delivery;
+    const usages = splitUsage(delivery.imageUsage ?? emptyUsage(), delivery.images.length);
+    const images: KeptImage[] = [];
+    delivery.images.forEach((image, i) => {
+      const info = inspectBase64Pieces(image.b64);
+      if (!info) {
+        log(`request ${draft.requestId}: image ${i} of the response is not an image; not kept`);
+        return;
+      }
+      images.push({
+        b64: image.b64,
+        width: info.width,
+        height: info.height,
+        format: info.format,
+        revisedPrompt: image.revisedPrompt,
+        fallbackStep: null,
+        usage: usages[i]!,
       });
-    } catch (error) {
-      // The gallery is a convenience: it must never cost the caller their reply.
-      log(`request ${draft.requestId}: images not kept: ${String(error)}`);
-    }
-  };
+    });
+    return {
+      requestId: draft.requestId,
+      source,
+      endpoint: draft.endpoint,
+      prompt: delivery.prompt.slice(0, MAX_KEPT_PROMPT_CHARS),
+      model: tool?.model ?? IMAGE_MODELS[0],
+      requestedSize: tool?.size ?? 'auto',
+      quality: tool?.quality ?? 'auto',
+      outputCompression: tool?.outputCompression ?? null,
+      background: tool?.background ?? 'auto',
+      moderation: tool?.moderation ?? null,
+      apiKeyId: draft.apiKeyId,
+      parentId: parentOf(res),
+      mask: null,
+      images,
+    };
+  });
+}
+
+/**
+ * `total` shared over `n` images, every count split evenly with the remainder on the first, so
+ * the parts add up to the total exactly.
+ */
+export function splitUsage(total: TokenUsage, n: number): TokenUsage[] {
+  const share = (count: number, i: number) => Math.floor(count / n) + (i === 0 ? count % n : 0);
+  return Array.from({ length: n }, (_, i) => ({
+    input_tokens: share(total.input_tokens, i),
+    input_tokens_details: {
+      text_tokens: share(total.input_tokens_details.text_tokens, i),
+      image_tokens: share(total.input_tokens_details.image_tokens, i),
+    },
+    output_tokens: share(total.output_tokens, i),
+    output_tokens_details: {
+      text_tokens: share(total.output_tokens_details.text_tokens, i),
+      image_tokens: share(total.output_tokens_details.image_tokens, i),
+    },
+    total_tokens: share(total.total_tokens, i),
+  }));
 }

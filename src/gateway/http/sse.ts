@@ -7,7 +7,8 @@ const KEEPALIVE_MS = 15_000;
 export interface SseWriter {
   /** Writes one event; pieces are concatenated as is (base64 buffers pass through untouched). */
   event(name: string, pieces: Array<string | Buffer>): void;
-  raw(bytes: Buffer): void;
+  /** Forwards bytes as they are: a whole upstream event, in the pieces it arrived in. */
+  raw(pieces: readonly Buffer[]): void;
   error(error: ApiError): void;
   end(): void;
   readonly open: boolean;
@@ -39,8 +40,15 @@ export function openSse(res: Response): SseWriter {
       res.write('\n\n');
       process.nextTick(() => res.uncork());
     },
-    raw(bytes) {
-      if (writable()) res.write(bytes);
+    raw(pieces) {
+      if (!writable()) return;
+      if (pieces.length === 1) {
+        res.write(pieces[0]!);
+        return;
+      }
+      res.cork();
+      for (const piece of pieces) res.write(piece);
+      process.nextTick(() => res.uncork());
     },
     error(error) {
       res.locals.errorCode = error.code;

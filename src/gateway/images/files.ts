@@ -37,15 +37,30 @@ export function contentTypeOf(file: string): string {
   return CONTENT_TYPES[path.extname(file).slice(1).toLowerCase()] ?? 'application/octet-stream';
 }
 
+const knownDirs = new Set<string>();
+
+export async function ensureDir(dir: string): Promise<void> {
+  // Folders are per month: asking the kernel to create one per image is wasted system calls.
+  if (knownDirs.has(dir)) return;
+  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+  knownDirs.add(dir);
+}
+
 /**
  * Writes through a temporary name and renames, so a crash never leaves a half-written file
  * under the name the database points to.
  */
 export async function writeFileAtomic(file: string, bytes: Buffer): Promise<void> {
-  await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  const dir = path.dirname(file);
+  await ensureDir(dir);
   const temp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
   try {
-    await fs.writeFile(temp, bytes, { mode: 0o600 });
+    await fs.writeFile(temp, bytes, { mode: 0o600 }).catch(async (error: unknown) => {
+      // The folder went away under us (deleted by hand): make it again, once.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+      await fs.writeFile(temp, bytes, { mode: 0o600 });
+    });
     await fs.rename(temp, file);
   } catch (error) {
     await fs.rm(temp, { force: true });

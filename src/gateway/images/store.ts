@@ -1,17 +1,30 @@
+import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ImageSource } from '../../shared/admin';
 import type { TokenUsage } from '../../shared/imageParams';
 import { costMicros } from '../billing/cost';
+import { decodePieces, type Base64Pieces } from '../upstream/base64Pieces';
 import type { Prices } from '../billing/prices';
 import type { ImagesRepository, NewImage, StoredImage } from '../storage/imagesRepository';
-import { imagePaths, newImageId, removeFiles, thumbnail, writeFileAtomic } from './files';
+import {
+  ensureDir,
+  imagePaths,
+  newImageId,
+  removeFiles,
+  thumbnail,
+  writeFileAtomic,
+} from './files';
+import { createImageSpool, decodeSpooled, type ImageSpool, type SpooledImage } from './spool';
 import { createTaskQueue } from './queue';
 
 /** One delivered image, as the reply carried it. */
 export interface KeptImage {
-  /** Base64 ASCII bytes, exactly as sent to the caller. */
-  b64: Buffer;
+  /** Base64 ASCII bytes, exactly as sent to the caller, in the pieces they arrived in. */
+  b64: Base64Pieces;
+  /** The image's text already on disk, written as it streamed through: decoded from there. */
+  spooled?: SpooledImage;
   width: number;
   height: number;
   format: string;
@@ -49,11 +62,15 @@ export interface ImageStore {
    * with its share of `requestCostMicros`.
    */
   settle(requestId: string, requestCostMicros: number): void;
+  /** A file to decode an image into while it streams through; see spool.ts. */
+  spool(): ImageSpool;
+  /** Deletes a spooled file unless a held batch has claimed it. */
+  dropUnclaimed(spooled: SpooledImage): Promise<void>;
   /** Deletes an image's row and files. */
   remove(id: string): Promise<StoredImage | null>;
   /** The thumbnail's absolute path, made now if it is missing (a failed or interrupted write). */
   ensureThumb(image: StoredImage): Promise<string>;
-  /** Waits for every queued write (shutdown). */
+  /** Waits for every queued file write (shutdown); pending thumbnails are left for later. */
   drain(): Promise<void>;
 }
 
@@ -66,7 +83,11 @@ export interface ImageStoreDeps {
   onStored: (image: StoredImage) => void;
   /** Image writes at once: 1 by default, which also keeps them in order (sharp has threads of its own). */
   concurrency?: number;
+  /** True while requests are in flight: thumbnails wait for a quiet moment. */
+  isBusy?: () => boolean;
 }
+
+const IDLE_POLL_MS = 200;
 
 /**
  * The gallery's files. Nothing here runs on a request's critical path: images are held until the
@@ -76,6 +97,12 @@ export interface ImageStoreDeps {
  */
 export function createImageStore(deps: ImageStoreDeps): ImageStore {
   const held = new Map<string, ImageBatch>();
+  // Spools left behind by a gateway that stopped mid-image are garbage; the folder is the
+  // store's own and starts empty.
+  const spoolDir = path.join(deps.dir, '.spool');
+  fsSync.rmSync(spoolDir, { recursive: true, force: true });
+  fsSync.mkdirSync(spoolDir, { recursive: true, mode: 0o700 });
+  const claimed = new Set<string>();
   const queue = createTaskQueue(deps.concurrency ?? 1, (error) =>
     deps.log(`image store: ${error instanceof Error ? error.message : String(error)}`),
   );
@@ -85,40 +112,84 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
     const image = batch.images[index]!;
     const id = newImageId();
     const paths = imagePaths(id, createdAt, image.format, batch.mask?.format);
-    const bytes = Buffer.from(image.b64.toString('latin1'), 'base64');
+    const spooled = image.spooled;
     const written = [abs(paths.file)];
     let stored: StoredImage;
+    let size: number;
     try {
-      await writeFileAtomic(abs(paths.file), bytes);
+      if (spooled) {
+        await ensureDir(path.dirname(abs(paths.file)));
+        size = await decodeSpooled(spooled.path, abs(paths.file));
+        await removeFiles([spooled.path]);
+      } else {
+        const bytes = decodePieces(image.b64);
+        await writeFileAtomic(abs(paths.file), bytes);
+        size = bytes.length;
+      }
       if (batch.mask && paths.mask) {
         written.push(abs(paths.mask));
         await writeFileAtomic(abs(paths.mask), batch.mask.bytes);
       }
       stored = deps.repo.insert(
-        toRow(batch, index, { id, createdAt, cost, bytes: bytes.length, ...paths }),
+        toRow(batch, index, { id, createdAt, cost, bytes: size, ...paths }),
       );
     } catch (error) {
       // No file without its row: a kept image is either complete or not there at all.
-      await removeFiles(written);
+      await removeFiles(spooled ? [...written, spooled.path] : written);
       throw new Error(`image ${index} of ${batch.requestId} was not kept: ${String(error)}`, {
         cause: error,
       });
+    } finally {
+      if (spooled) claimed.delete(spooled.path);
     }
-    await makeThumb(stored, bytes, paths.thumb).catch((error: unknown) =>
-      deps.log(`image ${id}: no thumbnail yet (${String(error)}); it is made when first asked`),
-    );
-    deps.onStored(deps.repo.get(id) ?? stored);
+    deps.onStored(stored);
+    thumbs.push(async () => {
+      await whenIdle();
+      if (closing) return;
+      const current = deps.repo.get(id);
+      if (!current || current.thumb) return;
+      await makeThumb(current, paths.thumb).catch((error: unknown) =>
+        deps.log(`image ${id}: no thumbnail yet (${String(error)}); it is made when first asked`),
+      );
+      // Deleted while its thumbnail was being made: leave no orphan behind.
+      if (!deps.repo.get(id)) await removeFiles([abs(paths.thumb)]);
+    });
   };
 
-  const makeThumb = async (image: StoredImage, bytes: Buffer, rel: string) => {
-    await writeFileAtomic(abs(rel), await thumbnail(bytes));
-    deps.repo.setThumb(image.id, rel);
+  // Thumbnails wait until no request is in flight: decoding a 4K PNG costs a few hundred ms of
+  // CPU that live traffic needs more, and the gallery makes any thumbnail it asks for before then.
+  const thumbs = createTaskQueue(1, (error) =>
+    deps.log(`image store: ${error instanceof Error ? error.message : String(error)}`),
+  );
+  let closing = false;
+  const whenIdle = async () => {
+    while (!closing && deps.isBusy?.()) await sleep(IDLE_POLL_MS);
+  };
+
+  // One thumbnail in the making per image: the idle queue and a gallery request may both ask.
+  const making = new Map<string, Promise<void>>();
+  const makeThumb = (image: StoredImage, rel: string): Promise<void> => {
+    const existing = making.get(image.id);
+    if (existing) return existing;
+    const made = (async () => {
+      const bytes = await fs.readFile(abs(image.file));
+      await writeFileAtomic(abs(rel), await thumbnail(bytes));
+      deps.repo.setThumb(image.id, rel);
+    })().finally(() => making.delete(image.id));
+    making.set(image.id, made);
+    return made;
   };
 
   return {
     dir: deps.dir,
     hold(batch) {
-      if (batch.images.length > 0) held.set(batch.requestId, batch);
+      if (batch.images.length === 0) return;
+      held.set(batch.requestId, batch);
+      for (const image of batch.images) if (image.spooled) claimed.add(image.spooled.path);
+    },
+    spool: () => createImageSpool(spoolDir, deps.log),
+    async dropUnclaimed(spooled) {
+      if (!claimed.has(spooled.path)) await removeFiles([spooled.path]);
     },
     settle(requestId, requestCostMicros) {
       const batch = held.get(requestId);
@@ -149,10 +220,15 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
           return existing;
       }
       const rel = imagePaths(image.id, image.createdAt, image.outputFormat).thumb;
-      await makeThumb(image, await fs.readFile(abs(image.file)), rel);
+      await makeThumb(image, rel);
       return abs(rel);
     },
-    drain: () => queue.drain(),
+    drain: async () => {
+      await queue.drain();
+      // Thumbnails not made yet are made when first asked; shutdown does not wait for them.
+      closing = true;
+      await thumbs.drain();
+    },
   };
 }
 

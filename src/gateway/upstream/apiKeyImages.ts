@@ -2,12 +2,13 @@ import type { Dispatcher } from 'undici';
 import { normaliseUsage } from '../billing/normaliseUsage';
 import { UpstreamError } from './errors';
 import { failureFromResponse, failureFromThrown } from './httpFailure';
-import { outcomeFromImagesJson } from './imagesJson';
-import { parseSplicedJson, splicedBytes } from './jsonSplice';
+import { readImagesJson } from './imagesJsonReader';
+import { piecesLength } from './base64Pieces';
+import { parseSplicedJson, splicedBytes, splicedPieces } from './jsonSplice';
 import { buildMultipart, type MultipartPart } from './multipartBody';
 import { readAll, readErrorText } from './readBody';
 import { sendPost } from './sendPost';
-import { parseSse } from './sseParser';
+import { eventData, parseSse } from './sseParser';
 import type {
   CallOptions,
   ImageJob,
@@ -68,7 +69,7 @@ export function createApiKeyUpstream(account: UpstreamAccount, deps: HttpDeps): 
       try {
         return stream
           ? await readImageStream(res.body, opts)
-          : outcomeFromImagesJson(await readAll(res.body), deps.now);
+          : await readImagesJson(res.body, { now: deps.now, onImageStart: opts.onImageStart });
       } catch (error) {
         throw failureFromThrown(error, opts.signal);
       }
@@ -167,8 +168,9 @@ async function readImageStream(
   opts: CallOptions,
 ): Promise<ImageOutcome> {
   for await (const event of parseSse(body)) {
-    if (event.data.length === 0 || event.data.toString('latin1', 0, 6) === '[DONE]') continue;
-    const doc = parseSplicedJson<StreamEventShape>(event.data);
+    const data = eventData(event);
+    if (!data) continue;
+    const doc = parseSplicedJson<StreamEventShape>(data);
     const type = doc.value.type ?? event.event ?? '';
     if (doc.value.error || type === 'error') {
       const e = doc.value.error ?? {};
@@ -190,8 +192,8 @@ async function readImageStream(
       const b64 = splicedBytes(doc, doc.value.b64_json);
       if (b64) opts.onPartial?.({ b64, index: doc.value.partial_image_index ?? 0 });
     } else if (type.endsWith('.completed')) {
-      const b64 = splicedBytes(doc, doc.value.b64_json);
-      if (!b64 || b64.length === 0)
+      const b64 = splicedPieces(doc, doc.value.b64_json);
+      if (!b64 || piecesLength(b64) === 0)
         throw new UpstreamError({
           kind: 'no_image',
           message: 'the completed event carried no image',

@@ -23,9 +23,15 @@ export type UpstreamFailure =
 
 export class UpstreamError extends Error {
   readonly failure: UpstreamFailure;
-  constructor(failure: UpstreamFailure) {
+  /**
+   * The caller already has part of the answer (an image streamed through before the upstream
+   * failed): nothing may be retried or tried elsewhere, whatever the kind.
+   */
+  readonly final: boolean;
+  constructor(failure: UpstreamFailure, opts: { final?: boolean } = {}) {
     super(failure.message);
     this.name = 'UpstreamError';
     this.failure = failure;
+    this.final = opts.final ?? false;
   }
 }

@@ -1,9 +1,11 @@
 import { normaliseUsage } from '../billing/normaliseUsage';
+import type { Base64Pieces } from './base64Pieces';
 import { UpstreamError } from './errors';
 import { parseSplicedJson, splicedBytes } from './jsonSplice';
 import type { ImageOutcome } from './types';
 
-interface ImagesResponseShape {
+/** The Images API's JSON body (protocol page 2.2a), as far as the gateway reads it. */
+export interface ImagesResponseShape {
   created?: number;
   data?: Array<{ b64_json?: unknown; revised_prompt?: unknown }>;
   background?: unknown;
@@ -15,32 +17,45 @@ interface ImagesResponseShape {
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
-/** The native channel answers plain Images-API JSON (protocol page 2.2a); one image was asked. */
+export function unreadableJson(): UpstreamError {
+  return new UpstreamError({
+    kind: 'bad_response',
+    message: 'the upstream answered with unreadable JSON',
+  });
+}
+
+/** Parses a whole Images API body (one image was asked), the base64 cut out rather than parsed. */
 export function outcomeFromImagesJson(body: Buffer, now: () => number): ImageOutcome {
   let doc;
   try {
     doc = parseSplicedJson<ImagesResponseShape>(body);
   } catch {
-    throw new UpstreamError({
-      kind: 'bad_response',
-      message: 'the upstream answered with unreadable JSON',
-    });
+    throw unreadableJson();
   }
-  const item = doc.value.data?.[0];
-  const b64 = item ? splicedBytes(doc, item.b64_json) : null;
-  if (!b64 || b64.length === 0)
+  const b64 = splicedBytes(doc, doc.value.data?.[0]?.b64_json);
+  return outcomeFromImagesDoc(doc.value, b64 ? [b64] : [], now);
+}
+
+/** The outcome of a parsed Images API document whose image text is `b64`. */
+export function outcomeFromImagesDoc(
+  value: ImagesResponseShape,
+  b64: Base64Pieces,
+  now: () => number,
+): ImageOutcome {
+  if (b64.every((piece) => piece.length === 0))
     throw new UpstreamError({
       kind: 'no_image',
       message: 'the upstream answered without image data',
     });
+  const item = value.data?.[0];
   return {
     b64,
-    created: typeof doc.value.created === 'number' ? doc.value.created : Math.floor(now() / 1000),
+    created: typeof value.created === 'number' ? value.created : Math.floor(now() / 1000),
     revisedPrompt: str(item?.revised_prompt),
-    size: str(doc.value.size),
-    quality: str(doc.value.quality),
-    background: str(doc.value.background),
-    outputFormat: str(doc.value.output_format),
-    usage: normaliseUsage(doc.value.usage, { imageModel: true }),
+    size: str(value.size),
+    quality: str(value.quality),
+    background: str(value.background),
+    outputFormat: str(value.output_format),
+    usage: normaliseUsage(value.usage, { imageModel: true }),
   };
 }

@@ -23,7 +23,26 @@ describe('parseSplicedJson', () => {
     expect(splicedBytes(doc, doc.value.data[0]!.b64_json)!.toString()).toBe(b64(1000));
     expect(splicedBytes(doc, doc.value.data[1]!.b64_json)!.toString()).toBe(b64(2000, 'R'));
     // The cut bytes are views of the input, not copies.
-    expect(doc.strings[0]!.buffer).toBe(body.buffer);
+    expect(doc.strings[0]![0]!.buffer).toBe(body.buffer);
+  });
+
+  it('reads input in pieces cut anywhere exactly as one buffer, without copying the values', () => {
+    const body = Buffer.from(
+      `{"type":"x","item":{ "result" : "${b64(5000)}", "size":"1x1"},"note":"a \\"quote\\"",` +
+        `"data":[{"b64_json":"${b64(3000, 'Q')}"}],"tail":[1,2]}`,
+    );
+    const whole = parseSplicedJson<Record<string, unknown>>(body);
+    for (const size of [1, 2, 3, 7, 64, 999, 4096]) {
+      const pieces: Buffer[] = [];
+      for (let i = 0; i < body.length; i += size) pieces.push(body.subarray(i, i + size));
+      const doc = parseSplicedJson<Record<string, unknown>>(pieces);
+      expect(doc.value, `pieces of ${size}`).toEqual(whole.value);
+      expect(doc.strings.map((s) => Buffer.concat(s).toString())).toEqual([
+        b64(5000),
+        b64(3000, 'Q'),
+      ]);
+      for (const piece of doc.strings.flat()) expect(piece.buffer).toBe(body.buffer);
+    }
   });
 
   it('tolerates whitespace around the colon and leaves short values in place', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSse } from './sseParser';
+import { eventData, parseSse } from './sseParser';
 
 async function* chunked(text: string, size: number): AsyncGenerator<Buffer> {
   const bytes = Buffer.from(text);
@@ -48,5 +48,25 @@ describe('parseSse', () => {
     const events = await collect(`event: big\ndata: {"b64_json":"${big}"}\n\n`, 65_536);
     expect(events).toHaveLength(1);
     expect(events[0]!.data.length).toBe(big.length + 15);
+  });
+
+  it('gives the data as views of the chunks, joined only on request', async () => {
+    const big = 'B'.repeat(300_000);
+    const source = Buffer.from(`event: big\r\ndata: {"result":"${big}"}\r\n\r\ndata: [DONE]\n\n`);
+    const chunks: Buffer[] = [];
+    for (let i = 0; i < source.length; i += 4096) chunks.push(source.subarray(i, i + 4096));
+    const events = [];
+    for await (const e of parseSse(
+      (async function* () {
+        yield* chunks;
+      })(),
+    ))
+      events.push(e);
+    const [first, done] = events;
+    expect(first!.dataPieces!.length).toBeGreaterThan(50);
+    for (const piece of first!.dataPieces!) expect(piece.buffer).toBe(source.buffer);
+    expect(Buffer.concat(first!.dataPieces!).toString()).toBe(`{"result":"${big}"}`);
+    expect(eventData(first!)).toBe(first!.dataPieces);
+    expect(eventData(done!)).toBeNull();
   });
 });

@@ -1,3 +1,4 @@
+import { joinPieces, piecesLength, piecesPrefix, type Base64Pieces } from './base64Pieces';
 import type { SseEvent } from './types';
 
 const LF = 0x0a;
@@ -25,9 +26,7 @@ export async function* parseSse(
         break;
       }
       const raw =
-        pendingLength === 0
-          ? chunk.subarray(0, end)
-          : Buffer.concat([...pending, chunk.subarray(0, end)]);
+        pendingLength === 0 ? [chunk.subarray(0, end)] : [...pending, chunk.subarray(0, end)];
       pending = [];
       pendingLength = 0;
       chunk = chunk.subarray(end);
@@ -37,7 +36,7 @@ export async function* parseSse(
   }
   if (pendingLength > 0) {
     // A stream that closes without the final blank line still delivers its last event.
-    const event = decodeEvent(Buffer.concat(pending));
+    const event = decodeEvent(pending);
     if (event) yield event;
   }
 }
@@ -82,32 +81,107 @@ function tailByte(pending: Buffer[], fromEnd: number): number | undefined {
   return undefined;
 }
 
-/** Reads the `event:` and `data:` fields of one event block; comments and blank blocks yield null. */
-function decodeEvent(raw: Buffer): SseEvent | null {
+/**
+ * Reads the `event:` and `data:` fields of one event block, given in the pieces it arrived in;
+ * comments and blank blocks yield null. Nothing is joined here: `raw` and `data` are joined on
+ * first use, and readers that splice use `dataPieces`.
+ */
+function decodeEvent(raw: Buffer[]): SseEvent | null {
   let name: string | null = null;
-  const dataParts: Buffer[] = [];
-  let pos = 0;
-  while (pos < raw.length) {
-    let lineEnd = raw.indexOf(LF, pos);
-    if (lineEnd < 0) lineEnd = raw.length;
-    let contentEnd = lineEnd;
-    if (contentEnd > pos && raw[contentEnd - 1] === 0x0d) contentEnd--;
-    const line = raw.subarray(pos, contentEnd);
-    pos = lineEnd + 1;
-    if (line.length === 0 || line[0] === 0x3a /* ':' comment */) continue;
-    const colon = line.indexOf(0x3a);
-    const field = colon < 0 ? line.toString('latin1') : line.toString('latin1', 0, colon);
-    let value = colon < 0 ? line.subarray(line.length) : line.subarray(colon + 1);
-    if (value[0] === 0x20) value = value.subarray(1);
-    if (field === 'event') name = value.toString('utf8');
-    else if (field === 'data') dataParts.push(value);
+  const dataLines: Buffer[][] = [];
+  for (const line of linesOf(raw)) {
+    const head = lineHead(line);
+    if (head.length === 0 || head[0] === 0x3a /* ':' comment */) continue;
+    const colon = head.indexOf(0x3a);
+    // A line without a colon is a field name alone; a long one is no field of ours.
+    const field =
+      colon >= 0
+        ? head.toString('latin1', 0, colon)
+        : lengthOf(line) <= 64
+          ? head.toString('latin1')
+          : '';
+    if (field !== 'event' && field !== 'data') continue;
+    // The value starts after the colon and one optional space.
+    const skip = colon < 0 ? lengthOf(line) : colon + 1 + (head[colon + 1] === 0x20 ? 1 : 0);
+    const value = dropFront(line, skip);
+    if (field === 'event') name = joinPieces(value).toString('utf8');
+    else dataLines.push(value);
   }
-  if (name === null && dataParts.length === 0) return null;
-  const data =
-    dataParts.length === 1
-      ? dataParts[0]!
-      : Buffer.concat(
-          dataParts.flatMap((part, i) => (i === 0 ? [part] : [Buffer.from('\n'), part])),
-        );
-  return { event: name, raw, data };
+  if (name === null && dataLines.length === 0) return null;
+  const dataPieces = dataLines.flatMap((line, i) => (i === 0 ? line : [NEWLINE, ...line]));
+  let rawJoined: Buffer | null = null;
+  let dataJoined: Buffer | null = null;
+  return {
+    event: name,
+    get raw() {
+      return (rawJoined ??= joinPieces(raw));
+    },
+    get data() {
+      return (dataJoined ??= joinPieces(dataPieces));
+    },
+    dataPieces,
+    rawPieces: raw,
+  };
+}
+
+const NEWLINE = Buffer.from('\n');
+
+/** The lines of an event block (without their LF or CR LF), each as pieces. */
+function* linesOf(raw: Buffer[]): Generator<Buffer[]> {
+  let line: Buffer[] = [];
+  for (const piece of raw) {
+    let from = 0;
+    for (;;) {
+      const lf = piece.indexOf(LF, from);
+      if (lf < 0) {
+        if (from < piece.length) line.push(piece.subarray(from));
+        break;
+      }
+      if (lf > from) line.push(piece.subarray(from, lf));
+      yield withoutTrailingCr(line);
+      line = [];
+      from = lf + 1;
+    }
+  }
+  if (line.length > 0) yield withoutTrailingCr(line);
+}
+
+function withoutTrailingCr(line: Buffer[]): Buffer[] {
+  const last = line[line.length - 1];
+  if (!last || last[last.length - 1] !== 0x0d) return line;
+  const trimmed = last.subarray(0, last.length - 1);
+  return trimmed.length > 0 ? [...line.slice(0, -1), trimmed] : line.slice(0, -1);
+}
+
+/** Up to the first 64 bytes of a line: where field names and the colon are. */
+function lineHead(line: Buffer[]): Buffer {
+  const first = line[0];
+  if (!first) return Buffer.alloc(0);
+  if (first.length >= 64 || line.length === 1) return first.subarray(0, 64);
+  return Buffer.concat(line).subarray(0, 64);
+}
+
+function lengthOf(line: Buffer[]): number {
+  return line.reduce((sum, piece) => sum + piece.length, 0);
+}
+
+function dropFront(line: Buffer[], count: number): Buffer[] {
+  const out: Buffer[] = [];
+  let left = count;
+  for (const piece of line) {
+    if (left >= piece.length) {
+      left -= piece.length;
+      continue;
+    }
+    out.push(left > 0 ? piece.subarray(left) : piece);
+    left = 0;
+  }
+  return out;
+}
+
+/** The event's data, in pieces, or null for the empty and `[DONE]` events (nothing is joined). */
+export function eventData(event: SseEvent): Base64Pieces | null {
+  const pieces = event.dataPieces ?? [event.data];
+  if (piecesLength(pieces) === 0) return null;
+  return piecesPrefix(pieces, 6).toString('latin1') === '[DONE]' ? null : pieces;
 }

@@ -5,6 +5,8 @@ import type {
   Quality,
   TokenUsage,
 } from '../../shared/imageParams';
+import type { ImageInfo } from '../validation/imageInspect';
+import type { Base64Pieces } from './base64Pieces';
 
 /** An input image of an edit, already sniffed and measured from its bytes. */
 export interface InputImage {
@@ -45,7 +47,11 @@ export interface PartialImage {
 }
 
 export interface ImageOutcome {
-  b64: Buffer;
+  /**
+   * The image's base64 text in the pieces it arrived in (see base64Pieces.ts); only its first
+   * pieces when it streamed to a sink that did not retain it.
+   */
+  b64: Base64Pieces;
   created: number;
   revisedPrompt: string | null;
   /** What the upstream says it used; null where it did not say. */
@@ -61,7 +67,33 @@ export interface CallOptions {
   /** Upstream response-headers timeout: long images are normal (spec 7.1). */
   timeoutMs: number;
   onPartial?: (partial: PartialImage) => void;
+  /**
+   * Offered the image as soon as its header is known, before the rest has arrived: a sink it
+   * returns receives every piece of the base64 text as it comes (the reply streams while the
+   * upstream sends). Adapters that cannot stream never call it.
+   */
+  onImageStart?: ImageStart;
 }
+
+/** What is known of an image once its first bytes have arrived. */
+export interface ImageHead {
+  info: ImageInfo;
+  /** The upstream's `created`, when it came before the image. */
+  created: number | null;
+}
+
+export interface ImageSink {
+  /** Takes the next piece of base64 text; a promise is backpressure. */
+  write(piece: Buffer): void | Promise<void>;
+  /**
+   * false: nothing needs the image once it has been written here, so the adapter lets each
+   * piece go and the outcome's `b64` holds only the pieces read before the sink took over.
+   */
+  retain: boolean;
+}
+
+/** Returns a sink to stream the image into, or null to have it buffered as usual. */
+export type ImageStart = (head: ImageHead) => ImageSink | null;
 
 export type AccountKind = 'simulator' | 'api_key' | 'subscription';
 
@@ -92,8 +124,15 @@ export interface SseEvent {
   event: string | null;
   /** The exact bytes of the whole event block, including the terminating blank line. */
   raw: Buffer;
+  /** The same bytes in the pieces they arrived in (to forward without joining them). */
+  rawPieces?: Base64Pieces;
   /** The `data:` payload bytes (joined when split across lines). */
   data: Buffer;
+  /**
+   * The same payload in the pieces it arrived in, for readers that splice it (see
+   * jsonSplice.ts) instead of joining 35 MB; absent on events built by hand.
+   */
+  dataPieces?: Base64Pieces;
 }
 
 export interface ImageUpstream {

@@ -1,3 +1,5 @@
+import { joinPieces, piecesPrefix, type Base64Pieces } from '../upstream/base64Pieces';
+
 /**
  * Format, dimensions and alpha of an image, read from header bytes only: never decodes pixels,
  * never trusts a MIME type or file name, never throws on garbage.
@@ -40,6 +42,27 @@ export function inspectBase64Prefix(b64: Buffer | string): ImageInfo | null {
       if (window >= total) return null;
       window = Math.min(total, window * GROWTH);
     }
+  } catch {
+    return null;
+  }
+}
+
+/** `inspectBase64Prefix` for text in pieces: the header is nearly always in the first one. */
+export function inspectBase64Pieces(pieces: Base64Pieces): ImageInfo | null {
+  if (pieces.length === 1) return inspectBase64Prefix(pieces[0]!);
+  const head = inspectBase64Head(piecesPrefix(pieces, FIRST_WINDOW));
+  if (head !== 'more') return head;
+  return inspectBase64Prefix(joinPieces(pieces));
+}
+
+/**
+ * Reads the header from the first base64 characters of an image that is still arriving:
+ * `'more'` when they end before the header does, so the caller can wait for the next piece.
+ */
+export function inspectBase64Head(head: Buffer): ImageInfo | null | 'more' {
+  try {
+    const result = sniff(Buffer.from(head.toString('latin1'), 'base64'));
+    return result === NEED_MORE ? 'more' : result;
   } catch {
     return null;
   }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   createGatewayClient,
   GatewayError,
@@ -86,6 +86,28 @@ describe('gateway client', () => {
       throw new TypeError('Failed to fetch');
     };
     await expect(createGatewayClient(offline).session()).rejects.toThrow(/did not answer/);
+  });
+
+  it('raises a session doubt on a 401, but not for the session probe or other failures', async () => {
+    const onUnauthorized = vi.fn();
+    const refused = fakeFetch(() => json(401, { error: { code: 'invalid_api_key' } }));
+    const client = createGatewayClient(refused.fetch, onUnauthorized);
+    // The probe's 401 is its answer ('login'), not a reason to probe again.
+    expect(await client.session()).toBe('login');
+    expect(onUnauthorized).not.toHaveBeenCalled();
+    await expect(
+      client.runImages({ endpoint: 'generations', body: {} }, { onImage: () => {} }),
+    ).rejects.toMatchObject({ status: 401 });
+    expect(onUnauthorized).toHaveBeenCalledOnce();
+    await expect(client.prices()).rejects.toMatchObject({ status: 401 });
+    expect(onUnauthorized).toHaveBeenCalledTimes(2);
+
+    const other = vi.fn();
+    const failing = fakeFetch(() => json(403, { error: { code: 'forbidden_origin' } }));
+    await expect(createGatewayClient(failing.fetch, other).prices()).rejects.toMatchObject({
+      status: 403,
+    });
+    expect(other).not.toHaveBeenCalled();
   });
 
   it('parses an error body into status, message, param and code', async () => {

@@ -220,8 +220,27 @@ export interface ImageCallResult {
 
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
-export function createGatewayClient(fetchImpl: FetchLike = (input, init) => fetch(input, init)) {
-  async function send(path: string, init: RequestInit = {}): Promise<Response> {
+// --- the studio session can end under a running studio (30 days idle, or a restarted gateway:
+// sessions live in its memory). Any 401 makes the session store probe; docs/admin-api.md.
+const sessionWatchers = new Set<() => void>();
+
+/** Calls `listener` whenever an answer suggests the studio session has ended. */
+export function watchSession(listener: () => void): () => void {
+  sessionWatchers.add(listener);
+  return () => sessionWatchers.delete(listener);
+}
+
+/** Tells the watchers (a 401, or the event stream dropping); they confirm with a probe. */
+export function doubtSession(): void {
+  for (const listener of sessionWatchers) listener();
+}
+
+export function createGatewayClient(
+  fetchImpl: FetchLike = (input, init) => fetch(input, init),
+  onUnauthorized: () => void = doubtSession,
+) {
+  /** `probe`: the session check itself, whose 401 is an answer rather than a doubt. */
+  async function send(path: string, init: RequestInit = {}, probe = false): Promise<Response> {
     const headers = new Headers(init.headers);
     headers.set(STUDIO_HEADER, '1');
     if (!headers.has('accept')) headers.set('accept', 'application/json');
@@ -233,6 +252,7 @@ export function createGatewayClient(fetchImpl: FetchLike = (input, init) => fetc
       throw new GatewayError('The gateway did not answer. Is Atelier still running?', 0);
     }
     if (!response.ok) {
+      if (response.status === 401 && !probe) onUnauthorized();
       const requestId = response.headers.get('x-request-id');
       const body: unknown = await response.json().catch(() => undefined);
       throw toGatewayError(
@@ -245,8 +265,8 @@ export function createGatewayClient(fetchImpl: FetchLike = (input, init) => fetc
     return response;
   }
 
-  async function getJson(path: string): Promise<unknown> {
-    const response = await send(path);
+  async function getJson(path: string, probe = false): Promise<unknown> {
+    const response = await send(path, {}, probe);
     return response.json().catch(() => {
       throw new GatewayError(`GET ${path} answered a body that is not JSON`, response.status);
     });
@@ -286,7 +306,7 @@ export function createGatewayClient(fetchImpl: FetchLike = (input, init) => fetc
     /** 'login' when there is no studio session (401): the user must open a login link. */
     async session(): Promise<'ok' | 'login'> {
       try {
-        await getJson('/api/admin/session');
+        await getJson('/api/admin/session', true);
         return 'ok';
       } catch (error) {
         if (error instanceof GatewayError && error.status === 401) return 'login';
@@ -473,7 +493,10 @@ export const adminUrls = {
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-export function createAdminClient(fetchImpl: FetchLike = (input, init) => fetch(input, init)) {
+export function createAdminClient(
+  fetchImpl: FetchLike = (input, init) => fetch(input, init),
+  onUnauthorized: () => void = doubtSession,
+) {
   async function call<S extends z.ZodType>(
     schema: S,
     method: Method,
@@ -498,6 +521,7 @@ export function createAdminClient(fetchImpl: FetchLike = (input, init) => fetch(
     }
     const payload: unknown = await response.json().catch(() => undefined);
     if (!response.ok) {
+      if (response.status === 401) onUnauthorized();
       throw toGatewayError(
         response.status,
         payload,
@@ -614,7 +638,11 @@ export function subscribeAdminEvents(handlers: AdminEventHandlers): () => void {
     }
   };
   source.addEventListener('open', () => handlers.onConnection?.(true));
-  source.addEventListener('error', () => handlers.onConnection?.(false));
+  source.addEventListener('error', () => {
+    handlers.onConnection?.(false);
+    // An EventSource never tells the status: a refused reconnect (401) looks like any drop.
+    doubtSession();
+  });
   source.addEventListener('usage', (event) => {
     const record = read(usageRecordSchema, (event as MessageEvent<string>).data);
     if (record) handlers.onUsage?.(record);

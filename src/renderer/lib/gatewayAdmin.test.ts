@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { adminUrls, createAdminClient, GatewayError, queryString, type FetchLike } from './gateway';
 
 interface Call {
@@ -71,6 +71,24 @@ describe('admin client', () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(GatewayError);
     expect(error).toMatchObject({ status: 400, param: 'allowedOrigins.1', requestId: 'req_9' });
+  });
+
+  it('raises a session doubt on a 401 and on no other status', async () => {
+    const onUnauthorized = vi.fn();
+    let status = 401;
+    const net = fakeFetch(() =>
+      json(status, { error: { message: 'no session', code: 'studio_session_required' } }),
+    );
+    const admin = createAdminClient(net.fetch, onUnauthorized);
+    await expect(admin.keys()).rejects.toMatchObject({
+      status: 401,
+      code: 'studio_session_required',
+    });
+    expect(onUnauthorized).toHaveBeenCalledOnce();
+    for (status of [400, 403, 404, 500]) {
+      await expect(admin.keys()).rejects.toMatchObject({ status });
+    }
+    expect(onUnauthorized).toHaveBeenCalledOnce();
   });
 
   it('refuses an answer that does not match the schema', async () => {

@@ -6,9 +6,15 @@ export interface StatusState {
   status: GatewayStatus | null;
   error: string | null;
   load: () => Promise<void>;
+  /**
+   * Loads the status again without leaving `ready` (the shell stays as it is): accounts were
+   * added or removed, or one started or ended a cooldown. A failed refresh keeps what is shown.
+   */
+  refresh: () => Promise<void>;
 }
 
 export function createStatusStore(fetchStatusImpl: () => Promise<GatewayStatus> = gateway.status) {
+  let refreshing: Promise<void> | null = null;
   return create<StatusState>()((set, get) => ({
     phase: 'idle',
     status: null,
@@ -21,6 +27,19 @@ export function createStatusStore(fetchStatusImpl: () => Promise<GatewayStatus> 
       } catch (error) {
         set({ phase: 'error', error: error instanceof Error ? error.message : String(error) });
       }
+    },
+    refresh: () => {
+      if (get().phase !== 'ready') return get().load();
+      refreshing ??= fetchStatusImpl()
+        .then(
+          (status) => {
+            // A load started meanwhile owns the state.
+            if (get().phase === 'ready') set({ status });
+          },
+          () => undefined,
+        )
+        .finally(() => (refreshing = null));
+      return refreshing;
     },
   }));
 }

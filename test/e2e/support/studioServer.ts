@@ -43,6 +43,10 @@ export async function startStudioServer(
       dataDir,
       '--simulator-speed',
       String(options.simulatorSpeed ?? 0.2),
+      // Sign-ins wait on a free port: the simulator's issuer takes any loopback redirect, and
+      // 1455 may be in use by the vitest suites or another run on this machine.
+      '--oauth-callback-port',
+      '0',
     ],
     {
       cwd: ROOT,

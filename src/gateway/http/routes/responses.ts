@@ -7,10 +7,12 @@ import { requestedPixels, weightOf } from '../../dispatch/weights';
 import type { SseEvent } from '../../upstream/types';
 import type { AuthenticatedKey } from '../auth';
 import { parseSplicedJson } from '../../upstream/jsonSplice';
+import { eventData } from '../../upstream/sseParser';
 import type { UsageDraft } from '../../usage/draft';
 import { track } from '../../usage/recorder';
 import { checkPrompt, contentPolicyError, type FilterMode } from '../../policy/contentFilter';
 import { parseResponsesRequest } from '../../validation/responsesRequest';
+import { ResponsesImageTap, type ResponsesImageDelivery } from '../responsesImages';
 import { openSse } from '../sse';
 
 /** Responses inputs may carry images as data URLs. */
@@ -22,6 +24,8 @@ export interface ResponsesDeps {
   injectImageTool: () => boolean;
   contentFilter: () => FilterMode;
   now: () => number;
+  /** Sees the images a call made once it is over (the gallery keeps them). */
+  onImagesDelivered?: (delivery: ResponsesImageDelivery) => void;
 }
 
 interface ResponseShape {
@@ -125,6 +129,7 @@ async function relay(
     weight: tool ? weightOf(tool.size) : 1,
     signal: res.locals.signal as AbortSignal,
   };
+  const tap = deps.onImagesDelivered ? new ResponsesImageTap() : null;
   try {
     // The slot is held for the whole relay: a streamed image keeps the account busy until it ends.
     await dispatchCall(deps.dispatcher, target, async (upstream) => {
@@ -143,9 +148,11 @@ async function relay(
         timeoutMs: upstreamTimeoutFor(tool?.size ?? 'auto', deps.dispatcher.timeouts()),
       });
       try {
-        if (reply.events) await streamEvents(res, reply.events, bill, draft);
+        if (reply.events) await streamEvents(res, reply.events, bill, draft, tap);
         else {
-          bill(parseSplicedJson<ResponseShape>(reply.body ?? Buffer.alloc(0)).value);
+          const doc = parseSplicedJson<ResponseShape>(reply.body ?? Buffer.alloc(0));
+          bill(doc.value);
+          tap?.response(doc, doc.value);
           res.status(reply.status).type('application/json').end(reply.body);
         }
       } catch (error) {
@@ -163,23 +170,38 @@ async function relay(
       message: error instanceof Error ? error.message : String(error),
     };
     res.end();
+  } finally {
+    if (tap && tap.images().length > 0) {
+      deps.onImagesDelivered?.({
+        res,
+        draft,
+        tool,
+        prompt: inputText({ input: parsed.body.input }),
+        images: tap.images(),
+        imageUsage: tap.imageUsage(),
+        connected: !res.destroyed,
+      });
+    }
   }
 }
 
 /**
  * Events pass through byte for byte (openai-node's responses.stream() checks their order); they
- * are only read, with the base64 cut out, to bill the image and notice failures.
+ * are only read, after forwarding and with the base64 cut out, to bill the image, notice
+ * failures and let the gallery keep the finished images.
  */
 async function streamEvents(
   res: Response,
   events: AsyncIterable<SseEvent>,
   bill: (response: ResponseShape | undefined) => void,
   draft: UsageDraft,
+  tap: ResponsesImageTap | null,
 ): Promise<void> {
   const sse = openSse(res);
   for await (const event of events) {
-    sse.raw(event.raw);
+    sse.raw(event.rawPieces ?? [event.raw]);
     const type = event.event ?? '';
+    if (type === 'response.output_item.done') tap?.outputItemDone(eventData(event) ?? []);
     if (
       type !== 'response.completed' &&
       type !== 'response.failed' &&
@@ -187,8 +209,9 @@ async function streamEvents(
       type !== 'error'
     )
       continue;
-    const doc = parseSplicedJson<EventShape>(event.data);
+    const doc = parseSplicedJson<EventShape>(eventData(event) ?? []);
     bill(doc.value.response);
+    tap?.response(doc, doc.value.response);
     if (type === 'response.failed' || type === 'error') {
       const message =
         doc.value.response?.error?.message ?? doc.value.message ?? 'the upstream response failed';

@@ -9,6 +9,7 @@ import type { ImageOptions } from '../../validation/imageOptions';
 import type { AuthenticatedKey } from '../auth';
 import { imageEventPieces, writeImagesJson } from '../imageReply';
 import { openSse } from '../sse';
+import { imagePassThrough, type PassThroughDeps } from './imagePassThrough';
 
 export interface ImagePolicy {
   /** Strict delivered-size mode (default on): a different size or format is a 502. */
@@ -19,10 +20,9 @@ export interface ImagePolicy {
   contentFilter: () => FilterMode;
 }
 
-export interface ServeImagesDeps {
+export interface ServeImagesDeps extends PassThroughDeps {
   dispatcher: Dispatcher;
   policy: ImagePolicy;
-  now: () => number;
   /** Sees every successful batch of images (the gallery keeps them once the reply is over). */
   onImagesDelivered?: (delivery: ImageDelivery) => void;
 }
@@ -106,6 +106,9 @@ export async function serveImages(
     String(res.req.headers[LADDER_HEADER] ?? '').toLowerCase() === 'ladder';
 
   const sse = options.stream ? openSse(res) : null;
+  // One image without the ladder (which may upscale) streams through as it arrives; a reply that
+  // must be whole first (n images, a ladder step, lenient headers) is written at the end.
+  const pass = !sse && options.n === 1 && !ladder ? imagePassThrough(res, deps) : null;
   try {
     const result = await runImages(deps.dispatcher, {
       job,
@@ -115,13 +118,14 @@ export async function serveImages(
       strict: deps.policy.strictDelivery(),
       ladder,
       now: deps.now,
+      onImageStart: pass ? (i, start) => pass.onImageStart(i, start) : undefined,
       onPartial: sse
         ? (imageIndex, partial) =>
             sse.event(
               `${eventPrefix}.partial_image`,
               imageEventPieces(
                 `${eventPrefix}.partial_image`,
-                partial.b64,
+                [partial.b64],
                 tagged(
                   {
                     partial_image_index: partial.index,
@@ -159,43 +163,60 @@ export async function serveImages(
         : undefined,
     });
     noteResult(draft, result.images, options.model, result.usage);
-    deps.onImagesDelivered?.({
-      res,
-      draft,
-      operation: input.operation,
-      options,
-      mask: input.mask,
-      images: result.images,
-      connected: !res.destroyed,
-    });
+    const deliver = (images: DeliveredImage[]) =>
+      deps.onImagesDelivered?.({
+        res,
+        draft,
+        operation: input.operation,
+        options,
+        mask: input.mask,
+        images,
+        connected: !res.destroyed,
+      });
     if (sse) {
+      deliver(result.images);
       sse.end();
       return;
     }
     const first = result.images[0]!;
+    const meta = {
+      created: first.outcome.created,
+      background: concrete(first.outcome.background) ?? requested.background,
+      model: options.model,
+      outputFormat: first.delivered.format,
+      quality: concrete(first.outcome.quality) ?? requested.quality,
+      size: formatSize(first.delivered),
+      usage: result.usage,
+    };
+    if (pass?.started) {
+      const kept = await pass.finish(meta, first);
+      if (kept) deliver([kept]);
+      await pass.settle();
+      return;
+    }
+    deliver(result.images);
     setDeliveryHeaders(res, result.images, options.size);
     writeImagesJson(
       res,
-      {
-        created: first.outcome.created,
-        background: concrete(first.outcome.background) ?? requested.background,
-        model: options.model,
-        outputFormat: first.delivered.format,
-        quality: concrete(first.outcome.quality) ?? requested.quality,
-        size: formatSize(first.delivered),
-        usage: result.usage,
-      },
+      meta,
       result.images.map((image) => ({
         b64: image.outcome.b64,
         revisedPrompt: image.outcome.revisedPrompt,
       })),
     );
   } catch (error) {
-    if (!(error instanceof ImageRunError)) throw error;
+    if (!(error instanceof ImageRunError)) {
+      if (pass?.started) res.destroy();
+      throw error;
+    }
     draft.parts = [{ model: options.model, usage: error.usage }];
     draft.images = error.images.length;
     noteAccounts(draft, error.accounts);
     if (error.delivered) draft.deliveredSize = formatSize(error.delivered);
+    if (pass?.started) {
+      await pass.fail(draft, error.apiError);
+      return;
+    }
     if (!sse) throw error.apiError;
     draft.streamError = {
       status: error.apiError.status,

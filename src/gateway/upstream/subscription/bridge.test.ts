@@ -1,3 +1,4 @@
+import { joinPieces } from '../base64Pieces';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeB64, diffByRegion, rectMask, testPicture } from '../../../../test/support/images';
 import { startSimulator, type Simulator } from '../../../simulator';
@@ -42,7 +43,7 @@ describe('subscription adapter: Responses bridge', () => {
       outputFormat: 'png',
       revisedPrompt: 'a lighthouse at dusk, rendered as a layered illustration',
     });
-    expect(await decodeB64(first.b64.toString('latin1'))).toMatchObject({
+    expect(await decodeB64(joinPieces(first.b64).toString('latin1'))).toMatchObject({
       format: 'png',
       width: 1024,
       height: 1024,
@@ -119,7 +120,7 @@ describe('subscription adapter: Responses bridge', () => {
     for (const partial of partials) {
       expect(await decodeB64(partial.b64.toString('latin1'))).toMatchObject({ width: 1024 });
     }
-    expect(outcome.b64.equals(partials[1]!.b64)).toBe(false);
+    expect(joinPieces(outcome.b64).equals(partials[1]!.b64)).toBe(false);
     expect(kindsFor(sim, s.accountId)).toEqual(['responses']);
     expect(sim.calls.at(-1)).toMatchObject({ partialImages: 2 });
     expect(outcome.usage).toEqual(
@@ -165,7 +166,7 @@ describe('subscription adapter: Responses bridge', () => {
     });
     const diff = diffByRegion(
       (await decodeB64(original.toString('base64'))).pixels,
-      (await decodeB64(outcome.b64.toString('latin1'))).pixels,
+      (await decodeB64(joinPieces(outcome.b64).toString('latin1'))).pixels,
       1024,
       hole,
     );
@@ -190,7 +191,7 @@ describe('subscription adapter: Responses bridge', () => {
     legacy.faults.add({ kind: 'downgrade', match });
     const downgraded = await run();
     expect(downgraded).toMatchObject({ size: 'auto', quality: 'auto' });
-    expect(await decodeB64(downgraded.b64.toString('latin1'))).toMatchObject({
+    expect(await decodeB64(joinPieces(downgraded.b64).toString('latin1'))).toMatchObject({
       width: 1254,
       height: 1254,
     });

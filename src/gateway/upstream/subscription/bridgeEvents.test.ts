@@ -1,3 +1,4 @@
+import { joinPieces } from '../base64Pieces';
 import { describe, expect, it } from 'vitest';
 import { UpstreamError } from '../errors';
 import { parseSse } from '../sseParser';
@@ -71,7 +72,7 @@ describe('bridge stream reading', () => {
         { id: 'ig_1', type: 'image_generation_call', result: IMAGE, revised_prompt: 'rp' },
       ]),
     ]);
-    expect(outcome.b64.toString('latin1')).toBe(IMAGE);
+    expect(joinPieces(outcome.b64).toString('latin1')).toBe(IMAGE);
     expect(outcome).toMatchObject({
       created: 1234,
       revisedPrompt: 'rp',
@@ -102,7 +103,7 @@ describe('bridge stream reading', () => {
       (p) => seen.push(p.index),
     );
     expect(seen).toEqual([0, 1]);
-    expect(outcome.b64.toString('latin1')).toBe(PARTIAL);
+    expect(joinPieces(outcome.b64).toString('latin1')).toBe(PARTIAL);
   });
 
   it('turns failures inside the stream into UpstreamErrors', async () => {

@@ -1,6 +1,8 @@
 import { normaliseUsage } from '../../billing/normaliseUsage';
 import { UpstreamError } from '../errors';
-import { parseSplicedJson, splicedBytes, type SplicedJson } from '../jsonSplice';
+import { piecesLength, type Base64Pieces } from '../base64Pieces';
+import { parseSplicedJson, splicedBytes, splicedPieces, type SplicedJson } from '../jsonSplice';
+import { eventData } from '../sseParser';
 import type { ImageOutcome, PartialImage, SseEvent } from '../types';
 import { looksLikeRefusal, streamFailure } from './streamFailure';
 
@@ -46,10 +48,11 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? 
 export function readBridgeEvent(
   event: SseEvent,
 ): { doc: SplicedJson<BridgeEventShape>; type: string } | null {
-  if (event.data.length === 0 || event.data.toString('latin1', 0, 6) === '[DONE]') return null;
+  const data = eventData(event);
+  if (!data) return null;
   let doc: SplicedJson<BridgeEventShape>;
   try {
-    doc = parseSplicedJson<BridgeEventShape>(event.data);
+    doc = parseSplicedJson<BridgeEventShape>(data);
   } catch {
     throw new UpstreamError({
       kind: 'bad_response',
@@ -88,7 +91,7 @@ export async function readBridgeImage(
   events: AsyncIterable<SseEvent>,
   ctx: { onPartial?: (partial: PartialImage) => void; headers: Headers; now: () => number },
 ): Promise<ImageOutcome> {
-  let done: { b64: Buffer; item: ItemShape } | null = null;
+  let done: { b64: Base64Pieces; item: ItemShape } | null = null;
   let lastPartial: Buffer | null = null;
   let final: { doc: SplicedJson<BridgeEventShape>; response: ResponseShape } | null = null;
   let tools: unknown[] | undefined;
@@ -114,8 +117,8 @@ export async function readBridgeImage(
       type === 'response.output_item.done' &&
       value.item?.type === 'image_generation_call'
     ) {
-      const b64 = splicedBytes(doc, value.item.result);
-      if (b64 && b64.length > 0) done = { b64, item: value.item };
+      const b64 = splicedPieces(doc, value.item.result);
+      if (b64 && piecesLength(b64) > 0) done = { b64, item: value.item };
     } else if (type === 'response.output_text.delta' && typeof value.delta === 'string') {
       deltas.push(value.delta);
     } else if (type === 'response.refusal.delta' && typeof value.delta === 'string') {
@@ -138,9 +141,10 @@ export async function readBridgeImage(
   const item = done?.item ?? fromOutput;
   const b64 =
     done?.b64 ??
-    (fromOutput && final ? splicedBytes(final.doc, fromOutput.result) : null) ??
-    lastPartial;
-  if (!b64 || b64.length === 0) throw noImage(output, deltas, refusals, final !== null, incomplete);
+    (fromOutput && final ? splicedPieces(final.doc, fromOutput.result) : null) ??
+    (lastPartial ? [lastPartial] : null);
+  if (!b64 || piecesLength(b64) === 0)
+    throw noImage(output, deltas, refusals, final !== null, incomplete);
 
   const tool = (final?.response.tools ?? tools)?.find(
     (t): t is Json =>

@@ -54,7 +54,7 @@ export function joinChunks(body: JsonChunks): Buffer {
 export function resolveSpliced(doc: SplicedJson, value: unknown): unknown {
   if (typeof value === 'string') {
     const index = markerIndex(value);
-    return index >= 0 && doc.strings[index] ? new RawString([doc.strings[index]]) : value;
+    return index >= 0 && doc.strings[index] ? new RawString(doc.strings[index]) : value;
   }
   if (Array.isArray(value)) return value.map((item) => resolveSpliced(doc, item));
   if (typeof value === 'object' && value !== null) {

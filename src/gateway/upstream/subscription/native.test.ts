@@ -1,3 +1,4 @@
+import { joinPieces } from '../base64Pieces';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeB64, diffByRegion, rectMask, testPicture } from '../../../../test/support/images';
 import { startSimulator, type Simulator } from '../../../simulator';
@@ -27,7 +28,7 @@ describe('subscription adapter: native images channel', () => {
     const s = subscriptionSetup(sim);
     const job = generateJob({ size: '1024x1536', quality: 'low', outputFormat: 'jpeg' });
     const outcome = await s.upstream.generateImage(job, callOptions());
-    const image = await decodeB64(outcome.b64.toString('latin1'));
+    const image = await decodeB64(joinPieces(outcome.b64).toString('latin1'));
     expect(image).toMatchObject({ format: 'jpeg', width: 1024, height: 1536 });
     expect(outcome).toMatchObject({ size: '1024x1536', quality: 'low', outputFormat: 'jpeg' });
     expect(outcome.usage).toEqual(
@@ -108,7 +109,7 @@ describe('subscription adapter: native images channel', () => {
       imageCount: 1,
     });
     const before = await decodeB64(original.toString('base64'));
-    const after = await decodeB64(outcome.b64.toString('latin1'));
+    const after = await decodeB64(joinPieces(outcome.b64).toString('latin1'));
     const diff = diffByRegion(before.pixels, after.pixels, 1024, hole);
     expect(diff.outside).toBe(0);
     expect(diff.inside).toBeGreaterThan(diff.insideTotal / 2);
@@ -122,7 +123,7 @@ describe('subscription adapter: native images channel', () => {
       callOptions(),
     );
     expect(outcome).toMatchObject({ size: 'auto', quality: 'auto' });
-    expect(await decodeB64(outcome.b64.toString('latin1'))).toMatchObject({
+    expect(await decodeB64(joinPieces(outcome.b64).toString('latin1'))).toMatchObject({
       width: 1254,
       height: 1254,
     });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import { VERSION } from '../../version';
 import { failureFromResponse, failureFromThrown } from '../httpFailure';
-import { readAll, readErrorText } from '../readBody';
+import { readErrorText } from '../readBody';
 import { sendPost } from '../sendPost';
 import { parseSse } from '../sseParser';
 import type {
@@ -15,7 +15,7 @@ import type {
 } from '../types';
 import { readBridgeImage } from './bridgeImage';
 import { serialiseJson, type JsonChunks } from './jsonChunks';
-import { outcomeFromImagesJson } from '../imagesJson';
+import { readImagesJson } from '../imagesJsonReader';
 import { bridgeBody, nativeBody } from './requestBodies';
 import { assembleResponse, bridgeResponsesBody } from './responsesRelay';
 
@@ -110,7 +110,7 @@ export function createSubscriptionUpstream(
         nativeMissingUntil[job.operation] = deps.now() + reprobeMs;
         return null;
       }
-      return outcomeFromImagesJson(await readAll(res.body), deps.now);
+      return await readImagesJson(res.body, { now: deps.now, onImageStart: opts.onImageStart });
     } catch (error) {
       throw failureFromThrown(error, opts.signal);
     }

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { AccountView } from '../../../shared/admin';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
@@ -6,6 +6,7 @@ import { Page } from '../../components/Page';
 import { formatDateTime } from '../../lib/format';
 import { admin, type GatewayErrorInfo } from '../../lib/gateway';
 import { errorInfo, useInterval, useNow, useResource } from '../../lib/hooks';
+import { useStatusStore } from '../../stores/status';
 import { accountStatusView, kindLabel, loadShare } from './accountStatus';
 import { AddAccountDialog } from './AddAccountDialog';
 import { EditAccountDialog } from './EditAccountDialog';
@@ -20,6 +21,13 @@ export function AccountsPage() {
   const accounts = useResource((signal) => admin.accounts(signal));
   const now = useNow(1000);
   useInterval(accounts.reload, POLL_MS);
+  // The sidebar's upstream badge follows what this page sees: an account added, removed,
+  // disabled, or cooling down.
+  const refreshStatus = useStatusStore((s) => s.refresh);
+  const states = accounts.data?.accounts.map((a) => `${a.id}:${a.status.state}`).join(' ');
+  useEffect(() => {
+    if (states !== undefined) void refreshStatus();
+  }, [states, refreshStatus]);
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<AccountView | null>(null);
   const [deleting, setDeleting] = useState<AccountView | null>(null);

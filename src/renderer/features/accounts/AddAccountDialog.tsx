@@ -2,14 +2,16 @@ import { useState } from 'react';
 import type { AccountView } from '../../../shared/admin';
 import { CopyField } from '../../components/CopyField';
 import { Dialog } from '../../components/Dialog';
+import { DialogForm } from '../../components/DialogForm';
 import { Segmented } from '../../components/fields';
 import { TextField } from '../../components/TextField';
-import { admin, type GatewayErrorInfo } from '../../lib/gateway';
+import { openSignIn } from '../../lib/desktop';
+import { useFormSubmit } from '../../lib/formSubmit';
+import { admin } from '../../lib/gateway';
 import { errorInfo, useInterval } from '../../lib/hooks';
 import {
   checkAccountForm,
   EMPTY_ACCOUNT_FORM,
-  type AccountFormErrors,
   type AccountFormField,
   type AddKind,
 } from './accountForm';
@@ -40,11 +42,6 @@ type Login =
   | { phase: 'failed'; message: string }
   | null;
 
-/** The browser's own window; the desktop window hands allow-listed links to the system browser. */
-function openAuthorizeUrl(url: string): void {
-  window.open(url, '_blank', 'noopener,noreferrer');
-}
-
 /**
  * Add an upstream account: an API key (sent straight to the gateway, which keeps it in the OS
  * keychain), a subscription sign-in (OAuth in the browser, the gateway receives the tokens), or
@@ -53,10 +50,10 @@ function openAuthorizeUrl(url: string): void {
 export function AddAccountDialog({ onClose, onAdded }: AddAccountDialogProps) {
   const [kind, setKind] = useState<AddKind>('api_key');
   const [values, setValues] = useState(EMPTY_ACCOUNT_FORM);
-  const [errors, setErrors] = useState<AccountFormErrors>({});
-  const [failure, setFailure] = useState<GatewayErrorInfo | null>(null);
-  const [busy, setBusy] = useState(false);
+  const form = useFormSubmit(FIELDS);
+  const { errors } = form;
   const [login, setLogin] = useState<Login>(null);
+  const [openError, setOpenError] = useState<string | null>(null);
   const set = (patch: Partial<typeof values>) => setValues((v) => ({ ...v, ...patch }));
 
   useInterval(
@@ -75,34 +72,28 @@ export function AddAccountDialog({ onClose, onAdded }: AddAccountDialogProps) {
     login?.phase === 'waiting',
   );
 
-  const submit = async () => {
+  // Where no browser opens, the waiting panel shows the address to open by hand: say so there.
+  const openBrowser = (started: { loginId: string; authorizeUrl: string }) =>
+    openSignIn(started.loginId, started.authorizeUrl).catch((e: unknown) =>
+      setOpenError(errorInfo(e).message),
+    );
+
+  const submit = () => {
     const check = checkAccountForm(kind, values);
-    setFailure(null);
-    if (!check.ok) {
-      setErrors(check.errors);
-      return;
-    }
-    setErrors({});
-    setBusy(true);
-    try {
-      if (check.request.kind === 'login') {
-        const started = await admin.startAccountLogin(check.request.body);
+    if (!check.ok) return form.invalid(check.errors);
+    const { request } = check;
+    return form.submit(async () => {
+      if (request.kind === 'login') {
+        const started = await admin.startAccountLogin(request.body);
         setLogin({ phase: 'waiting', ...started });
-        openAuthorizeUrl(started.authorizeUrl);
+        void openBrowser(started);
       } else {
-        const account = await admin.addAccount(check.request.body);
+        const account = await admin.addAccount(request.body);
         // The key has reached the gateway (and its keychain): forget it here.
         set({ apiKey: '' });
         onAdded(account);
       }
-    } catch (e) {
-      const info = errorInfo(e);
-      const field = FIELDS.find((f) => f === info.param);
-      if (field) setErrors({ [field]: info.message });
-      else setFailure(info);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   const close = () => {
@@ -120,11 +111,24 @@ export function AddAccountDialog({ onClose, onAdded }: AddAccountDialogProps) {
                 <span className="spinner" aria-hidden="true" />
                 Finish signing in in your browser. This window notices when you are done.
               </p>
+              {openError && (
+                <p className="notice notice-error" data-testid="sign-in-open-error">
+                  The browser could not be opened: {openError}
+                </p>
+              )}
               <p className="hint">If no browser window opened, open this address yourself:</p>
               <CopyField label="Sign-in address" value={login.authorizeUrl} />
-              <a href={login.authorizeUrl} target="_blank" rel="noopener noreferrer">
+              <button
+                type="button"
+                className="subtle"
+                onClick={() => {
+                  setOpenError(null);
+                  void openBrowser(login);
+                }}
+                data-testid="sign-in-open"
+              >
                 Open the sign-in page
-              </a>
+              </button>
             </>
           ) : (
             <p className="notice notice-error" role="alert">
@@ -143,12 +147,14 @@ export function AddAccountDialog({ onClose, onAdded }: AddAccountDialogProps) {
           </div>
         </div>
       ) : (
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            void submit();
-          }}
-          noValidate
+        <DialogForm
+          onSubmit={submit}
+          onCancel={close}
+          busy={form.busy}
+          submitLabel={form.busy ? 'Working…' : kind === 'login' ? 'Sign in' : 'Add account'}
+          submitTestId="account-submit"
+          failure={form.failure?.message}
+          failureTestId="add-account-error"
         >
           <Segmented
             label="Kind of account"
@@ -156,8 +162,7 @@ export function AddAccountDialog({ onClose, onAdded }: AddAccountDialogProps) {
             options={KINDS}
             onChange={(k) => {
               setKind(k);
-              setErrors({});
-              setFailure(null);
+              form.reset();
             }}
             testId="account-kind"
           />
@@ -253,20 +258,7 @@ export function AddAccountDialog({ onClose, onAdded }: AddAccountDialogProps) {
               </>
             )}
           </div>
-          {failure && (
-            <p className="notice notice-error" role="alert" data-testid="add-account-error">
-              {failure.message}
-            </p>
-          )}
-          <div className="dialog-actions">
-            <button type="button" onClick={close} disabled={busy}>
-              Cancel
-            </button>
-            <button type="submit" className="primary" disabled={busy} data-testid="account-submit">
-              {busy ? 'Working…' : kind === 'login' ? 'Sign in' : 'Add account'}
-            </button>
-          </div>
-        </form>
+        </DialogForm>
       )}
     </Dialog>
   );

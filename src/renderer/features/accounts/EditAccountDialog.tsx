@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import type { AccountView, PatchAccountBody } from '../../../shared/admin';
 import { Dialog } from '../../components/Dialog';
+import { DialogForm } from '../../components/DialogForm';
 import { TextField } from '../../components/TextField';
+import { useFormSubmit, type FieldErrors } from '../../lib/formSubmit';
 import { admin } from '../../lib/gateway';
-import { errorInfo } from '../../lib/hooks';
 
 interface EditAccountDialogProps {
   account: AccountView;
@@ -11,7 +12,8 @@ interface EditAccountDialogProps {
   onSaved: (account: AccountView) => void;
 }
 
-type Field = 'tier' | 'group' | 'capacity' | 'maxPixels';
+const FIELDS = ['tier', 'group', 'capacity', 'maxPixels'] as const;
+type Field = (typeof FIELDS)[number];
 
 /** Tier, group, capacity and the largest image (in pixels) an account may be given. */
 export function EditAccountDialog({ account, onClose, onSaved }: EditAccountDialogProps) {
@@ -21,13 +23,12 @@ export function EditAccountDialog({ account, onClose, onSaved }: EditAccountDial
     capacity: String(account.capacity),
     maxPixels: String(account.maxPixels),
   });
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const form = useFormSubmit(FIELDS);
+  const { errors } = form;
   const set = (field: Field) => (value: string) => setValues((v) => ({ ...v, [field]: value }));
 
-  const submit = async () => {
-    const problems: Partial<Record<Field, string>> = {};
+  const submit = () => {
+    const problems: FieldErrors<Field> = {};
     const capacity = Number(values.capacity);
     const maxPixels = Number(values.maxPixels);
     if (!values.tier.trim()) problems.tier = 'A tier name, such as api or pro';
@@ -36,38 +37,24 @@ export function EditAccountDialog({ account, onClose, onSaved }: EditAccountDial
       problems.capacity = 'A whole number from 1 to 1000';
     if (!Number.isInteger(maxPixels) || maxPixels < 1)
       problems.maxPixels = 'A whole number of pixels, e.g. 8294400 for 3840x2160';
-    setErrors(problems);
-    setFailure(null);
-    if (Object.keys(problems).length > 0) return;
+    if (Object.keys(problems).length > 0) return form.invalid(problems);
     const patch: PatchAccountBody = {
       tier: values.tier.trim(),
       group: values.group.trim(),
       capacity,
       maxPixels,
     };
-    setBusy(true);
-    try {
-      onSaved(await admin.updateAccount(account.id, patch));
-    } catch (e) {
-      const info = errorInfo(e);
-      const field = (['tier', 'group', 'capacity', 'maxPixels'] as const).find(
-        (f) => f === info.param,
-      );
-      if (field) setErrors({ [field]: info.message });
-      else setFailure(info.message);
-    } finally {
-      setBusy(false);
-    }
+    return form.submit(async () => onSaved(await admin.updateAccount(account.id, patch)));
   };
 
   return (
     <Dialog open onClose={onClose} title={`Edit account “${account.name}”`} testId="edit-account">
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-        noValidate
+      <DialogForm
+        onSubmit={submit}
+        onCancel={onClose}
+        busy={form.busy}
+        submitLabel={form.busy ? 'Saving…' : 'Save'}
+        failure={form.failure?.message}
       >
         <div className="form-grid">
           <TextField label="Tier" value={values.tier} onChange={set('tier')} error={errors.tier} />
@@ -93,20 +80,7 @@ export function EditAccountDialog({ account, onClose, onSaved }: EditAccountDial
             error={errors.maxPixels}
           />
         </div>
-        {failure && (
-          <p className="notice notice-error" role="alert">
-            {failure}
-          </p>
-        )}
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose} disabled={busy}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={busy}>
-            {busy ? 'Saving…' : 'Save'}
-          </button>
-        </div>
-      </form>
+      </DialogForm>
     </Dialog>
   );
 }

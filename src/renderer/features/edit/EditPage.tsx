@@ -1,24 +1,18 @@
 import { useEffect, useEffectEvent, useId, useState, type DragEvent } from 'react';
-import { estimateImageRequest, formatUsd, usageCostMicros } from '../../../shared/costEstimate';
 import { LIMITS } from '../../../shared/imageParams';
-import { CostEstimate } from '../../components/CostEstimate';
-import { ErrorNotice } from '../../components/ErrorNotice';
 import { describedBy, CheckboxField } from '../../components/fields';
 import { ImageSlots } from '../../components/ImageSlots';
 import { Page } from '../../components/Page';
-import { RunStatus } from '../../components/RunStatus';
-import { imageFileName, saveBlob } from '../../lib/files';
 import { gateway } from '../../lib/gateway';
-import { formatCombo, isMacPlatform } from '../../lib/shortcuts';
 import type { ImageRecord } from '../../../shared/admin';
 import { useEditStore } from '../../stores/edit';
 import { useMaskStore } from '../../stores/mask';
-import { priceFor, usePricesStore } from '../../stores/prices';
 import { useEditRun, type ImageSlot } from '../../stores/run';
 import { promptProblem } from '../generate/composePrompt';
-import { checkParams, estimateInput, requestFields } from '../generate/params';
+import { requestFields } from '../generate/params';
 import { ParamsPanel } from '../generate/ParamsPanel';
-import { priceSource } from '../generate/priceSource';
+import { downloadSlot, RunProgress, SendBar, slotCost, slotFileName } from '../generate/SendParts';
+import { useImagePricing } from '../generate/useImagePricing';
 import { useShortcuts } from '../shell/useShortcuts';
 import { CompareView } from './CompareView';
 import { buildEditForm } from './editRequest';
@@ -32,6 +26,9 @@ import { ReferenceList } from './ReferenceList';
 import { linkToGallery, toReference } from './references';
 import './edit.css';
 
+/** Edit results are saved as atelier-edit-<time>-<n>.<ext>. */
+const EDIT_PREFIX = 'atelier-edit';
+
 export function EditPage() {
   const references = useEditStore((s) => s.references);
   const prompt = useEditStore((s) => s.prompt);
@@ -44,11 +41,6 @@ export function EditPage() {
 
   const maskSourceId = useMaskStore((s) => s.sourceId);
   const attach = useMaskStore((s) => s.attach);
-
-  const pricePhase = usePricesStore((s) => s.phase);
-  const prices = usePricesStore((s) => s.prices);
-  const loadPrices = usePricesStore((s) => s.load);
-  useEffect(() => void loadPrices(), [loadPrices]);
 
   const run = useEditRun();
   const [tried, setTried] = useState(false);
@@ -66,11 +58,8 @@ export function EditPage() {
   }, [attach, source?.id, source?.width, source?.height]);
 
   const problem = promptProblem(prompt);
-  const check = checkParams(params);
-  const price = priceFor(prices, params.model);
-  const estimate = check.ok
-    ? estimateImageRequest(estimateInput(params, check, prompt, references), price)
-    : null;
+  const pricing = useImagePricing(params, prompt, references);
+  const { check, price, estimate } = pricing;
   const running = run.phase === 'running' || preparing;
 
   const addFiles = async (files: File[], at: 'start' | 'end' = 'end') => {
@@ -151,19 +140,10 @@ export function EditPage() {
   };
   useShortcuts({ send: () => void send() });
 
-  const costOf = (slot: ImageSlot) =>
-    slot.usage ? formatUsd(usageCostMicros(slot.usage, price)) : null;
-  const download = (slot: ImageSlot) => {
-    if (slot.blob)
-      void saveBlob(slot.blob, imageFileName(slot.blob, new Date(), slot.index, 'atelier-edit'));
-  };
   const editResult = async (slot: ImageSlot) => {
     if (!slot.blob) return;
     try {
-      const reference = await toReference(
-        slot.blob,
-        imageFileName(slot.blob, new Date(), slot.index, 'atelier-edit'),
-      );
+      const reference = await toReference(slot.blob, slotFileName(slot.blob, slot, EDIT_PREFIX));
       edit().continueWith(reference, run.request?.prompt ?? null);
       linkToGallery(reference.id, run.requestId, slot.index);
     } catch (error) {
@@ -192,14 +172,14 @@ export function EditPage() {
     source ? null : 'add an image to edit',
     problem,
     ...Object.values(check.issues),
-  ].filter(Boolean);
+  ].filter((b): b is string => !!b);
 
   return (
     <Page
       id="edit"
       title="Edit"
       description="Paint the area to change on the first image, describe the change, send."
-      ready={pricePhase === 'ready' || pricePhase === 'defaults'}
+      ready={pricing.ready}
       className="page-edit"
     >
       <div
@@ -286,28 +266,16 @@ export function EditPage() {
             />
           </details>
 
-          <div className="send-bar">
-            <CostEstimate
-              estimate={estimate}
-              priceSource={priceSource(pricePhase, prices, params.model)}
-              n={params.n}
-            />
-            <div className="send-row">
-              <button
-                type="submit"
-                className="primary"
-                disabled={running}
-                data-testid="edit-submit"
-                aria-describedby="edit-blockers"
-              >
-                {preparing ? 'Preparing…' : run.phase === 'running' ? 'Editing…' : 'Edit image'}
-              </button>
-              <kbd className="muted">{formatCombo('mod+enter', isMacPlatform())}</kbd>
-            </div>
-            <p id="edit-blockers" className="blockers" aria-live="polite">
-              {tried && blockers.length > 0 ? `Cannot send yet: ${blockers.join('; ')}` : ''}
-            </p>
-          </div>
+          <SendBar
+            estimate={estimate}
+            priceSource={pricing.priceSource}
+            n={params.n}
+            label={preparing ? 'Preparing…' : run.phase === 'running' ? 'Editing…' : 'Edit image'}
+            disabled={running}
+            submitTestId="edit-submit"
+            blockersId="edit-blockers"
+            blockers={tried ? blockers : []}
+          />
         </form>
 
         <div className="edit-main">
@@ -340,27 +308,14 @@ export function EditPage() {
               aria-label="Results"
               data-testid="edit-results"
             >
-              <RunStatus
-                phase={run.phase}
-                startedAt={run.startedAt}
-                finishedAt={run.finishedAt}
-                n={run.slots.length}
-                received={doneSlots.length}
-                usage={run.usage}
-                costMicros={run.usage ? usageCostMicros(run.usage, price) : null}
-                estimateMicros={estimate?.costMicros ?? null}
-                requestId={run.requestId}
-                onCancel={run.cancel}
-                onRetry={() => void run.retry()}
-              />
-              {run.error && <ErrorNotice error={run.error} onRetry={() => void run.retry()} />}
+              <RunProgress run={run} price={price} estimate={estimate} />
               <ImageSlots
                 slots={run.slots}
                 phase={run.phase}
                 requestedSize={run.request?.requestedSize ?? 'auto'}
                 partialImages={params.stream ? params.partialImages : 0}
-                costOf={costOf}
-                onDownload={download}
+                costOf={slotCost(price)}
+                onDownload={downloadSlot(EDIT_PREFIX)}
                 onEdit={(slot) => void editResult(slot)}
                 editLabel="Edit this result"
                 selected={run.slots.length > 1 ? (compared?.index ?? null) : null}

@@ -1,25 +1,19 @@
-import { useEffect, useState } from 'react';
-import { estimateImageRequest, formatUsd, usageCostMicros } from '../../../shared/costEstimate';
-import { CostEstimate } from '../../components/CostEstimate';
-import { ErrorNotice } from '../../components/ErrorNotice';
+import { useState } from 'react';
 import { ImageSlots } from '../../components/ImageSlots';
 import { Page } from '../../components/Page';
-import { RunStatus } from '../../components/RunStatus';
-import { imageFileName, saveBlob } from '../../lib/files';
-import { formatCombo, isMacPlatform } from '../../lib/shortcuts';
 import { useEditStore } from '../../stores/edit';
 import { useGenerateStore } from '../../stores/generate';
-import { priceFor, usePricesStore } from '../../stores/prices';
 import { useRouteStore } from '../../stores/route';
 import { useGenerateRun, type ImageSlot } from '../../stores/run';
 import { linkToGallery, toReference } from '../edit/references';
 import { useShortcuts } from '../shell/useShortcuts';
 import { composePrompt, promptProblem } from './composePrompt';
-import { checkParams, estimateInput, requestFields } from './params';
+import { requestFields } from './params';
 import { ParamsPanel } from './ParamsPanel';
 import { PresetBar } from './PresetBar';
 import { PromptComposer } from './PromptComposer';
-import { priceSource } from './priceSource';
+import { downloadSlot, RunProgress, SendBar, slotCost, slotFileName } from './SendParts';
+import { useImagePricing } from './useImagePricing';
 
 export function GeneratePage() {
   const draft = useGenerateStore((s) => s.draft);
@@ -30,11 +24,6 @@ export function GeneratePage() {
   const setStructured = useGenerateStore((s) => s.setStructured);
   const apply = useGenerateStore((s) => s.apply);
 
-  const pricePhase = usePricesStore((s) => s.phase);
-  const prices = usePricesStore((s) => s.prices);
-  const loadPrices = usePricesStore((s) => s.load);
-  useEffect(() => void loadPrices(), [loadPrices]);
-
   const run = useGenerateRun();
   const navigate = useRouteStore((s) => s.navigate);
   const [tried, setTried] = useState(false);
@@ -42,11 +31,8 @@ export function GeneratePage() {
 
   const prompt = composePrompt(draft);
   const problem = promptProblem(prompt);
-  const check = checkParams(params);
-  const price = priceFor(prices, params.model);
-  const estimate = check.ok
-    ? estimateImageRequest(estimateInput(params, check, prompt), price)
-    : null;
+  const pricing = useImagePricing(params, prompt);
+  const { check, price, estimate } = pricing;
   const canSend = check.ok && !problem;
   const running = run.phase === 'running';
 
@@ -65,18 +51,10 @@ export function GeneratePage() {
   };
   useShortcuts({ send });
 
-  const costOf = (slot: ImageSlot) =>
-    slot.usage ? formatUsd(usageCostMicros(slot.usage, price)) : null;
-  const download = (slot: ImageSlot) => {
-    if (slot.blob) void saveBlob(slot.blob, imageFileName(slot.blob, new Date(), slot.index));
-  };
   const editResult = async (slot: ImageSlot) => {
     if (!slot.blob) return;
     try {
-      const reference = await toReference(
-        slot.blob,
-        imageFileName(slot.blob, new Date(), slot.index),
-      );
+      const reference = await toReference(slot.blob, slotFileName(slot.blob, slot));
       useEditStore.getState().startFrom(reference);
       linkToGallery(reference.id, run.requestId, slot.index);
       navigate('/edit');
@@ -85,15 +63,14 @@ export function GeneratePage() {
     }
   };
 
-  const received = run.slots.filter((s) => s.state === 'done').length;
-  const blockers = [problem, ...Object.values(check.issues)].filter(Boolean);
+  const blockers = [problem, ...Object.values(check.issues)].filter((b): b is string => !!b);
 
   return (
     <Page
       id="generate"
       title="Generate"
       description="Describe an image; watch it stream in; see what it cost."
-      ready={pricePhase === 'ready' || pricePhase === 'defaults'}
+      ready={pricing.ready}
       className="page-generate"
     >
       <div className="workspace">
@@ -119,49 +96,22 @@ export function GeneratePage() {
             onChange={setParams}
             serverError={run.phase === 'error' ? run.error : null}
           />
-          <div className="send-bar">
-            <CostEstimate
-              estimate={estimate}
-              priceSource={priceSource(pricePhase, prices, params.model)}
-              n={params.n}
-            />
-            <div className="send-row">
-              <button
-                type="submit"
-                className="primary"
-                disabled={running}
-                aria-describedby="generate-blockers"
-                data-testid="generate-submit"
-              >
-                {running
-                  ? 'Generating…'
-                  : params.n > 1
-                    ? `Generate ${params.n} images`
-                    : 'Generate'}
-              </button>
-              <kbd className="muted">{formatCombo('mod+enter', isMacPlatform())}</kbd>
-            </div>
-            <p id="generate-blockers" className="blockers" aria-live="polite">
-              {tried && blockers.length > 0 ? `Cannot send yet: ${blockers.join('; ')}` : ''}
-            </p>
-          </div>
+          <SendBar
+            estimate={estimate}
+            priceSource={pricing.priceSource}
+            n={params.n}
+            label={
+              running ? 'Generating…' : params.n > 1 ? `Generate ${params.n} images` : 'Generate'
+            }
+            disabled={running}
+            submitTestId="generate-submit"
+            blockersId="generate-blockers"
+            blockers={tried ? blockers : []}
+          />
         </form>
 
         <section className="results-panel" aria-label="Results" data-testid="generate-results">
-          <RunStatus
-            phase={run.phase}
-            startedAt={run.startedAt}
-            finishedAt={run.finishedAt}
-            n={run.slots.length}
-            received={received}
-            usage={run.usage}
-            costMicros={run.usage ? usageCostMicros(run.usage, price) : null}
-            estimateMicros={estimate?.costMicros ?? null}
-            requestId={run.requestId}
-            onCancel={run.cancel}
-            onRetry={() => void run.retry()}
-          />
-          {run.error && <ErrorNotice error={run.error} onRetry={() => void run.retry()} />}
+          <RunProgress run={run} price={price} estimate={estimate} />
           {notice && (
             <p className="notice notice-error" role="alert">
               {notice}
@@ -173,8 +123,8 @@ export function GeneratePage() {
               phase={run.phase}
               requestedSize={run.request?.requestedSize ?? 'auto'}
               partialImages={params.stream ? params.partialImages : 0}
-              costOf={costOf}
-              onDownload={download}
+              costOf={slotCost(price)}
+              onDownload={downloadSlot()}
               onEdit={(slot) => void editResult(slot)}
               editLabel="Edit this"
             />

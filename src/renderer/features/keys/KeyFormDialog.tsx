@@ -3,9 +3,10 @@ import type { KeyView } from '../../../shared/admin';
 import { Dialog } from '../../components/Dialog';
 import { CheckboxField } from '../../components/fields';
 import { TextField } from '../../components/TextField';
-import { errorInfo } from '../../lib/hooks';
-import { admin, type GatewayErrorInfo } from '../../lib/gateway';
-import { checkKeyForm, EMPTY_KEY_FORM, keyFormFrom, type KeyFormErrors } from './keyForm';
+import { DialogForm } from '../../components/DialogForm';
+import { useFormSubmit } from '../../lib/formSubmit';
+import { admin } from '../../lib/gateway';
+import { checkKeyForm, EMPTY_KEY_FORM, keyFormFrom } from './keyForm';
 
 interface KeyFormDialogProps {
   /** The key to edit; null to create one. */
@@ -21,35 +22,20 @@ const FIELDS = ['name', 'group', 'concurrencyLimit'] as const;
 /** Create a key, or change one's name, group, cap and ladder opt-in. */
 export function KeyFormDialog({ editing, onClose, onCreated, onSaved }: KeyFormDialogProps) {
   const [values, setValues] = useState(() => (editing ? keyFormFrom(editing) : EMPTY_KEY_FORM));
-  const [errors, setErrors] = useState<KeyFormErrors>({});
-  const [failure, setFailure] = useState<GatewayErrorInfo | null>(null);
-  const [busy, setBusy] = useState(false);
+  const form = useFormSubmit(FIELDS);
+  const { errors } = form;
   const set = (patch: Partial<typeof values>) => setValues((v) => ({ ...v, ...patch }));
 
-  const submit = async () => {
+  const submit = () => {
     const check = checkKeyForm(values);
-    setFailure(null);
-    if (!check.ok) {
-      setErrors(check.errors);
-      return;
-    }
-    setErrors({});
-    setBusy(true);
-    try {
+    if (!check.ok) return form.invalid(check.errors);
+    return form.submit(async () => {
       if (editing) onSaved(await admin.updateKey(editing.id, check.body));
       else {
         const created = await admin.createKey(check.body);
         onCreated(created.key, created.record);
       }
-    } catch (e) {
-      const info = errorInfo(e);
-      // A 400 names the field at fault: show it there.
-      const field = FIELDS.find((f) => f === info.param);
-      if (field) setErrors({ [field]: info.message });
-      else setFailure(info);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -59,12 +45,14 @@ export function KeyFormDialog({ editing, onClose, onCreated, onSaved }: KeyFormD
       title={editing ? `Edit key “${editing.name}”` : 'Create a key'}
       testId="key-form"
     >
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-        noValidate
+      <DialogForm
+        onSubmit={submit}
+        onCancel={onClose}
+        busy={form.busy}
+        submitLabel={form.busy ? 'Saving…' : editing ? 'Save' : 'Create key'}
+        submitTestId="key-submit"
+        failure={form.failure?.message}
+        failureTestId="key-form-error"
       >
         <TextField
           label="Name"
@@ -101,20 +89,7 @@ export function KeyFormDialog({ editing, onClose, onCreated, onSaved }: KeyFormD
           hint="When a size or quality cannot be delivered, step down instead of failing"
           testId="key-fallback"
         />
-        {failure && (
-          <p className="notice notice-error" role="alert" data-testid="key-form-error">
-            {failure.message}
-          </p>
-        )}
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose} disabled={busy}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={busy} data-testid="key-submit">
-            {busy ? 'Saving…' : editing ? 'Save' : 'Create key'}
-          </button>
-        </div>
-      </form>
+      </DialogForm>
     </Dialog>
   );
 }

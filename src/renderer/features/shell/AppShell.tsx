@@ -1,12 +1,20 @@
 import { useEffect } from 'react';
 import type { GatewayStatus } from '../../lib/gateway';
+import { pollWhileVisible } from '../../lib/visiblePoll';
 import { useRouteStore } from '../../stores/route';
+import { useStatusStore } from '../../stores/status';
 import { useUiStore } from '../../stores/ui';
 import { NotFoundPage } from './NotFoundPage';
 import { ROUTES, routeFor } from './routes';
 import { ShortcutsHelp } from './ShortcutsHelp';
 import { Sidebar } from './Sidebar';
 import { useShortcuts, type ShortcutHandlers } from './useShortcuts';
+
+/**
+ * How often the sidebar's upstream badge is checked while the studio is visible: accounts cool
+ * down and come back without anyone touching the studio. The Accounts page refreshes it at once.
+ */
+const STATUS_POLL_MS = 15_000;
 
 /** Sidebar, the current page and the shortcut help; the global shortcuts live here. */
 export function AppShell({ status }: { status: GatewayStatus | null }) {
@@ -17,6 +25,8 @@ export function AppShell({ status }: { status: GatewayStatus | null }) {
   const setHelpOpen = useUiStore((s) => s.setHelpOpen);
 
   useEffect(() => listen(), [listen]);
+  const refreshStatus = useStatusStore((s) => s.refresh);
+  useEffect(() => pollWhileVisible(() => void refreshStatus(), STATUS_POLL_MS), [refreshStatus]);
 
   const handlers: ShortcutHandlers = { help: () => setHelpOpen(!helpOpen) };
   for (const route of ROUTES) handlers[route.shortcut] = () => navigate(route.path);

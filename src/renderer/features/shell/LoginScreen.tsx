@@ -2,15 +2,23 @@ import { isDesktop } from '../../lib/desktop';
 
 interface LoginScreenProps {
   onRetry: () => void;
+  /** The studio was signed in and the gateway no longer knows its session. */
+  expired?: boolean;
 }
 
 /** Shown when GET /api/admin/session answers 401: there is no studio session in this browser. */
-export function LoginScreen({ onRetry }: LoginScreenProps) {
+export function LoginScreen({ onRetry, expired = false }: LoginScreenProps) {
   return (
-    <main className="gate" data-testid="login-required">
+    <main className="gate" data-testid="login-required" data-expired={expired}>
       <div className="gate-card">
         <span className="brand-mark large" aria-hidden="true" />
-        <h1>Open your login link</h1>
+        <h1>{expired ? 'Your studio session has ended' : 'Open your login link'}</h1>
+        {expired && (
+          <p className="notice notice-info" role="alert" data-testid="session-expired">
+            The gateway no longer accepts this browser&apos;s session: it went unused for 30 days,
+            or Atelier was restarted (sessions end with it). Open a new login link to carry on.
+          </p>
+        )}
         <p>
           The studio controls your keys, accounts and spending, so it only opens with a login link
           from the computer running Atelier.

@@ -1,0 +1,88 @@
+import type { Response } from 'express';
+import type { DeliveredImage, ImageStartInfo } from '../../dispatch/runImages';
+import type { ApiError } from '../../errors';
+import type { ImageSpool, SpooledImage } from '../../images/spool';
+import type { ImageSink } from '../../upstream/types';
+import type { UsageDraft } from '../../usage/draft';
+import { startImagesJson, type ImageReplyMeta, type StreamingImagesReply } from '../imageReply';
+
+export interface PassThroughDeps {
+  now: () => number;
+  /** Whether the gallery would keep this request's images; without it, all are kept. */
+  keepsImages?: (res: Response) => boolean;
+  /** A file the gallery's copy is decoded into while the image streams (see images/spool.ts). */
+  spoolImage?: () => ImageSpool;
+  /** Deletes a spooled file the gallery did not take. */
+  dropUnclaimed?: (spooled: SpooledImage) => Promise<void>;
+}
+
+/**
+ * One image (n = 1, no ladder) streamed through as it arrives: the reply starts once its header
+ * has passed the delivery check, and the gallery's copy, if one is wanted, is written to disk on
+ * the way, so the gateway holds none of the image for anybody.
+ */
+export interface ImagePassThrough {
+  onImageStart(imageIndex: number, start: ImageStartInfo): ImageSink;
+  /** True once the reply has begun: from then on a failure can only break the connection. */
+  readonly started: boolean;
+  /**
+   * Ends the reply. Resolves to the image as the gallery should see it (its file spooled), or
+   * null when the gallery wants nothing.
+   */
+  finish(
+    meta: Omit<ImageReplyMeta, 'created'>,
+    image: DeliveredImage,
+  ): Promise<DeliveredImage | null>;
+  /** Called after the gallery has had its say: a spool it did not take is deleted. */
+  settle(): Promise<void>;
+  /** The upstream failed mid-image: record why and break the connection. */
+  fail(draft: UsageDraft, error: ApiError): Promise<void>;
+}
+
+export function imagePassThrough(res: Response, deps: PassThroughDeps): ImagePassThrough {
+  let reply: StreamingImagesReply | null = null;
+  let spool: ImageSpool | null = null;
+  let spooled: SpooledImage | null = null;
+  let keep = true;
+
+  return {
+    onImageStart(_imageIndex, start) {
+      // A caller already gone never gets this image: the gallery keeps it (it was paid for).
+      keep = res.destroyed || (deps.keepsImages?.(res) ?? true);
+      spool = keep && deps.spoolImage ? deps.spoolImage() : null;
+      // Pieces are retained only when the gallery wants them and no spool takes them: an image
+      // nobody holds lets each piece go once written, out of the heap's old generation.
+      reply = startImagesJson(res, start.created ?? Math.floor(deps.now() / 1000), keep && !spool);
+      const { sink } = reply;
+      const tee = spool;
+      if (!tee) return sink;
+      return {
+        retain: false,
+        write(piece) {
+          tee.write(piece);
+          return sink.write(piece);
+        },
+      };
+    },
+    get started() {
+      return reply !== null;
+    },
+    async finish(meta, image) {
+      reply!.finish(meta, image.outcome.revisedPrompt);
+      if (!keep) return null;
+      if (!spool) return image;
+      spooled = await spool.finish();
+      return spooled ? { ...image, spooled } : null;
+    },
+    async settle() {
+      if (spooled) await deps.dropUnclaimed?.(spooled);
+    },
+    async fail(draft, error) {
+      // Half an image has gone out with a 200: the only honest signal left is a broken
+      // connection (no client takes a truncated body for JSON); the record says what happened.
+      draft.streamError = { status: error.status, code: error.code, message: error.message };
+      res.destroy();
+      await spool?.discard();
+    },
+  };
+}

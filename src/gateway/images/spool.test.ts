@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createImageSpool, decodeSpooled } from './spool';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-spool-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe('image spool', () => {
+  it('writes pieces as they come, and decodes them, cut anywhere, to exactly the image bytes', async () => {
+    const bytes = randomBytes(3_000_003);
+    const text = Buffer.from(bytes.toString('base64'), 'latin1');
+    const spool = createImageSpool(dir, () => undefined);
+    for (const [from, to] of [
+      [0, 1],
+      [1, 6],
+      [6, 4099],
+      [4099, 1_500_001],
+      [1_500_001, text.length],
+    ] as const)
+      spool.write(text.subarray(from, to));
+    const spooled = await spool.finish();
+    expect(fs.readFileSync(spooled!.path).equals(text)).toBe(true);
+    const target = path.join(dir, 'decoded.bin');
+    expect(await decodeSpooled(spooled!.path, target)).toBe(bytes.length);
+    expect(fs.readFileSync(target).equals(bytes)).toBe(true);
+    fs.rmSync(target);
+    fs.rmSync(spooled!.path);
+  });
+
+  it('discards its file', async () => {
+    const before = fs.readdirSync(dir).sort();
+    const spool = createImageSpool(dir, () => undefined);
+    spool.write(Buffer.from(randomBytes(3000).toString('base64'), 'latin1'));
+    // The file opens asynchronously: wait until it is there, so discarding it is what is tested.
+    for (let i = 0; i < 100 && fs.readdirSync(dir).length === before.length; i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(fs.readdirSync(dir)).toHaveLength(before.length + 1);
+    await spool.discard();
+    expect(fs.readdirSync(dir).sort()).toEqual(before);
+  });
+
+  it('reports a file it could not write as not kept, with a log line', async () => {
+    const lines: string[] = [];
+    const spool = createImageSpool(path.join(dir, 'missing', 'folder'), (l) => lines.push(l));
+    spool.write(Buffer.from('iVBORw0KGgo=', 'latin1'));
+    expect(await spool.finish()).toBeNull();
+    expect(lines.join('\n')).toMatch(/not kept/);
+  });
+});

@@ -1,0 +1,92 @@
+import {
+  formatUsd,
+  usageCostMicros,
+  type CostEstimate as Estimate,
+  type PriceTable,
+} from '../../../shared/costEstimate';
+import { CostEstimate } from '../../components/CostEstimate';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { RunStatus } from '../../components/RunStatus';
+import { imageFileName, saveBlob } from '../../lib/files';
+import { formatCombo, isMacPlatform } from '../../lib/shortcuts';
+import type { ImageSlot, RunState } from '../../stores/run';
+
+interface SendBarProps {
+  estimate: Estimate | null;
+  priceSource: string;
+  n: number;
+  label: string;
+  disabled: boolean;
+  submitTestId: string;
+  /** The id of the line that says why the request cannot be sent yet. */
+  blockersId: string;
+  /** Why it cannot be sent (empty until the person has tried). */
+  blockers: readonly string[];
+}
+
+/** The cost estimate, the submit button with its shortcut, and what stops the request. */
+export function SendBar(props: SendBarProps) {
+  const { blockers, blockersId } = props;
+  return (
+    <div className="send-bar">
+      <CostEstimate estimate={props.estimate} priceSource={props.priceSource} n={props.n} />
+      <div className="send-row">
+        <button
+          type="submit"
+          className="primary"
+          disabled={props.disabled}
+          aria-describedby={blockersId}
+          data-testid={props.submitTestId}
+        >
+          {props.label}
+        </button>
+        <kbd className="muted">{formatCombo('mod+enter', isMacPlatform())}</kbd>
+      </div>
+      <p id={blockersId} className="blockers" aria-live="polite">
+        {blockers.length > 0 ? `Cannot send yet: ${blockers.join('; ')}` : ''}
+      </p>
+    </div>
+  );
+}
+
+interface RunProgressProps {
+  run: RunState;
+  price: PriceTable;
+  estimate: Estimate | null;
+}
+
+/** A run's status line (elapsed, progress, cancel, retry, real cost) and its error. */
+export function RunProgress({ run, price, estimate }: RunProgressProps) {
+  const retry = () => void run.retry();
+  return (
+    <>
+      <RunStatus
+        phase={run.phase}
+        startedAt={run.startedAt}
+        finishedAt={run.finishedAt}
+        n={run.slots.length}
+        received={run.slots.filter((s) => s.state === 'done').length}
+        usage={run.usage}
+        costMicros={run.usage ? usageCostMicros(run.usage, price) : null}
+        estimateMicros={estimate?.costMicros ?? null}
+        requestId={run.requestId}
+        onCancel={run.cancel}
+        onRetry={retry}
+      />
+      {run.error && <ErrorNotice error={run.error} onRetry={retry} />}
+    </>
+  );
+}
+
+/** An image's own cost, from its tokens. */
+export const slotCost = (price: PriceTable) => (slot: ImageSlot) =>
+  slot.usage ? formatUsd(usageCostMicros(slot.usage, price)) : null;
+
+/** The file name a result is saved or handed on under. */
+export const slotFileName = (blob: Blob, slot: ImageSlot, prefix?: string) =>
+  imageFileName(blob, new Date(), slot.index, prefix);
+
+/** Saves a finished result where the person chooses. */
+export const downloadSlot = (prefix?: string) => (slot: ImageSlot) => {
+  if (slot.blob) void saveBlob(slot.blob, slotFileName(slot.blob, slot, prefix));
+};

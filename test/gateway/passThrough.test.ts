@@ -1,0 +1,207 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import sharp from 'sharp';
+import { request } from 'undici';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createGateway, type Gateway } from '../../src/gateway';
+import { databasePath } from '../../src/gateway/dataDir';
+import { openDatabase, type Db } from '../../src/gateway/storage/db';
+import { createKeysRepository } from '../../src/gateway/storage/keysRepository';
+import { decodeB64 } from '../support/images';
+import {
+  clearFaults,
+  keptImages,
+  scriptFaults,
+  startTestGateway,
+  tempDir,
+  usageRow,
+  type TestGateway,
+} from '../support/gateway';
+
+/**
+ * One image streams through the gateway as the upstream sends it (issue 5): the reply starts
+ * once the image's header has passed the size check, and a failure after that point breaks the
+ * connection instead of being retried behind a 200 that already went out.
+ */
+
+const gen = { model: 'image-model-2', prompt: 'a slate roof', size: '1024x1024', quality: 'low' };
+
+async function generate(url: string, key: string, body: Record<string, unknown> = gen) {
+  return request(`${url}/v1/images/generations`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
+
+describe('with the simulator', () => {
+  let t: TestGateway;
+  beforeAll(async () => {
+    t = await startTestGateway();
+  });
+  afterEach(async () => {
+    await clearFaults(t.simUrl);
+    await fetch(`${t.simUrl}/__sim/calls`, { method: 'DELETE' });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('streams one image as a chunked reply that the openai client reads as usual', async () => {
+    const res = await generate(t.url, t.key);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-length']).toBeUndefined();
+    expect(res.headers['transfer-encoding']).toBe('chunked');
+    const json = (await res.body.json()) as Record<string, unknown> & {
+      data: Array<{ b64_json: string; revised_prompt?: string }>;
+    };
+    expect(Object.keys(json)).toEqual([
+      'created',
+      'data',
+      'background',
+      'model',
+      'output_format',
+      'quality',
+      'size',
+      'usage',
+    ]);
+    expect(await decodeB64(json.data[0]!.b64_json)).toMatchObject({ width: 1024, height: 1024 });
+    expect(json.data[0]!.revised_prompt).toMatch(/slate roof/);
+
+    const viaClient = await t.client.images.generate({ ...gen, quality: 'low', size: '1024x1024' });
+    expect(viaClient.data?.[0]?.b64_json?.length).toBeGreaterThan(1000);
+    expect(viaClient.usage?.total_tokens).toBeGreaterThan(0);
+  });
+
+  it('keeps the gallery copy written on the way, byte for byte, and leaves no spool behind', async () => {
+    const res = await generate(t.url, t.key, { ...gen, prompt: 'kept on the way' });
+    const json = (await res.body.json()) as { data: Array<{ b64_json: string }> };
+    const requestId = String(res.headers['x-request-id']);
+    const [id] = await keptImages(t, requestId);
+    const file = t.db.prepare('SELECT file FROM images WHERE id = ?').pluck().get(id) as string;
+    const onDisk = fs.readFileSync(path.join(t.dataDir, 'images', file));
+    expect(onDisk.equals(Buffer.from(json.data[0]!.b64_json, 'base64'))).toBe(true);
+    expect(fs.readdirSync(path.join(t.dataDir, 'images', '.spool'))).toEqual([]);
+  });
+
+  it('breaks the connection when the upstream fails mid-image, records a 502, never retries', async () => {
+    await scriptFaults(t.simUrl, [{ kind: 'reset', afterBytes: 20_000 }]);
+    const res = await generate(t.url, t.key);
+    expect(res.statusCode).toBe(200);
+    await expect(res.body.text()).rejects.toThrow();
+    const requestId = String(res.headers['x-request-id']);
+    const row = await usageRow(t, requestId);
+    expect(row).toMatchObject({ status: 502 });
+    const calls = (await (await fetch(`${t.simUrl}/__sim/calls`)).json()) as { calls: unknown[] };
+    expect(calls.calls).toHaveLength(1);
+    // The half-written gallery copy went with it.
+    expect(fs.readdirSync(path.join(t.dataDir, 'images', '.spool'))).toEqual([]);
+    expect(
+      t.db.prepare('SELECT COUNT(*) FROM images WHERE request_id = ?').pluck().get(requestId),
+    ).toBe(0);
+  });
+
+  it('still retries a failure before the image began, and answers 200', async () => {
+    await scriptFaults(t.simUrl, [{ kind: 'reset', afterBytes: 10 }]);
+    const res = await generate(t.url, t.key);
+    expect(res.statusCode).toBe(200);
+    const json = (await res.body.json()) as { data: Array<{ b64_json: string }> };
+    expect(json.data[0]!.b64_json.length).toBeGreaterThan(1000);
+    const calls = (await (await fetch(`${t.simUrl}/__sim/calls`)).json()) as { calls: unknown[] };
+    expect(calls.calls).toHaveLength(2);
+  });
+
+  it('keeps whole replies with a Content-Length where the image must be complete first', async () => {
+    const res = await generate(t.url, t.key, { ...gen, n: 2 });
+    expect(res.statusCode).toBe(200);
+    expect(Number(res.headers['content-length'])).toBeGreaterThan(1000);
+    const json = (await res.body.json()) as { data: unknown[] };
+    expect(json.data).toHaveLength(2);
+  });
+});
+
+describe('with an upstream that pauses mid-image', () => {
+  let gateway: Gateway;
+  let url: string;
+  let key: string;
+  let db: Db;
+  let dataDir: string;
+  let upstream: http.Server;
+  let b64: string;
+  /** Resolved by the test once the gateway's client has seen the first image bytes. */
+  let releaseRest: () => void = () => undefined;
+
+  beforeAll(async () => {
+    const png = await sharp({
+      create: {
+        width: 1024,
+        height: 1024,
+        channels: 3,
+        background: '#000',
+        noise: { type: 'gaussian', mean: 128, sigma: 60 },
+      },
+    })
+      .png({ compressionLevel: 1 })
+      .toBuffer();
+    b64 = png.toString('base64');
+    upstream = http.createServer(async (req, res) => {
+      let body = '';
+      for await (const chunk of req) body += String(chunk);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const half = Math.floor(b64.length / 2);
+      res.write(`{"created":1700000000,"data":[{"b64_json":"${b64.slice(0, half)}`);
+      const rest = body.includes('pause')
+        ? new Promise<void>((resolve) => (releaseRest = resolve))
+        : Promise.resolve();
+      void rest.then(() =>
+        res.end(
+          `${b64.slice(half)}"}],"background":"opaque","output_format":"png","quality":"low",` +
+            `"size":"1024x1024","usage":{"input_tokens":5,"output_tokens":272,"total_tokens":277}}`,
+        ),
+      );
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    dataDir = tempDir();
+    db = openDatabase(databasePath(dataDir));
+    key = createKeysRepository(db).create({ name: 'pass-through', group: 'default' }).key;
+    gateway = await createGateway({
+      host: '127.0.0.1',
+      port: 0,
+      dataDir,
+      upstreamBaseUrl: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`,
+      upstreamApiKey: 'sk-test',
+      log: () => undefined,
+    });
+    url = await gateway.listen();
+  });
+  afterAll(async () => {
+    releaseRest();
+    await gateway.close(1_000);
+    upstream.close();
+    db.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('sends the first half of the image before the upstream has sent the second', async () => {
+    const res = await generate(url, key, { ...gen, prompt: 'pause halfway' });
+    expect(res.statusCode).toBe(200);
+    // A gateway that buffered the whole answer would wait here forever: the upstream sends the
+    // rest only after this client has received image bytes.
+    let received = '';
+    for await (const chunk of res.body) {
+      received += (chunk as Buffer).toString('latin1');
+      if (received.length > 10_000) break;
+    }
+    expect(received.startsWith('{"created":1700000000,"data":[{"b64_json":"')).toBe(true);
+    releaseRest();
+  });
+
+  it('passes the image on byte for byte', async () => {
+    const res = await generate(url, key);
+    const json = (await res.body.json()) as { data: Array<{ b64_json: string }>; usage: unknown };
+    expect(json.data[0]!.b64_json).toBe(b64);
+    expect(json.usage).toMatchObject({ input_tokens: 5, output_tokens: 272, total_tokens: 277 });
+  });
+});
