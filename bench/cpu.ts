@@ -81,6 +81,34 @@ export function watchForeignLoad(pids: () => number[], cores: number) {
   };
 }
 
+/**
+ * Every process below `root` in the process tree, from the parent field of each /proc/<pid>/stat.
+ * The studio group's Playwright runner, `atelier serve` and Chromium are the harness's
+ * descendants: their CPU is the benchmark's own, not other load.
+ */
+export function descendants(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+    } catch {
+      continue; // exited since the listing
+    }
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
+  }
+  const found: number[] = [];
+  const queue = [...(children.get(root) ?? [])];
+  while (queue.length > 0) {
+    const pid = queue.shift()!;
+    found.push(pid);
+    queue.push(...(children.get(pid) ?? []));
+  }
+  return found;
+}
+
 function safeCpuMs(pid: number): number | null {
   try {
     return cpuMs(pid);

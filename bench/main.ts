@@ -7,9 +7,10 @@ import { editCases } from './cases/edit';
 import { concurrencyCases } from './cases/concurrency';
 import { latencyCases } from './cases/latency';
 import { streamingCases } from './cases/streaming';
+import { studioCases } from './cases/studio';
 import { throughputCases } from './cases/throughput';
 import { createContext, type BenchContext } from './context';
-import { watchForeignLoad } from './cpu';
+import { descendants, watchForeignLoad } from './cpu';
 import { agent } from './http';
 import { parsePlan, USAGE, type CaseGroup } from './plan';
 import { startGatewayProcess, startProxyProcess, startSimulatorProcess } from './processes';
@@ -23,6 +24,7 @@ const GROUPS: Record<CaseGroup, (ctx: BenchContext) => Promise<Row[]>> = {
   concurrency: concurrencyCases,
   throughput: throughputCases,
   edit: editCases,
+  studio: studioCases,
 };
 
 function machine(): Record<string, unknown> {
@@ -93,10 +95,18 @@ async function main(): Promise<number> {
   const rows: Row[] = [];
   const loads: Partial<Record<CaseGroup, number>> = {};
   try {
-    const pids = () => [process.pid, sim.pid, proxy.pid, ctx.gateway.pid];
     for (const group of plan.groups) {
       const started = Date.now();
       process.stderr.write(`${group}...\n`);
+      // The studio group's Playwright, `atelier serve` and Chromium are our descendants. Only
+      // there: walking /proc twice a second would cost the client CPU in the gateway's groups.
+      const pids = () => [
+        process.pid,
+        sim.pid,
+        proxy.pid,
+        ctx.gateway.pid,
+        ...(group === 'studio' ? descendants(process.pid) : []),
+      ];
       const foreign = watchForeignLoad(pids, os.availableParallelism());
       const groupRows = await GROUPS[group](ctx);
       const load = foreign.stop();

@@ -1,6 +1,13 @@
 /** Iteration counts and selected cases, from the command line. */
 
-export const CASE_GROUPS = ['latency', 'streaming', 'concurrency', 'throughput', 'edit'] as const;
+export const CASE_GROUPS = [
+  'latency',
+  'streaming',
+  'concurrency',
+  'throughput',
+  'edit',
+  'studio',
+] as const;
 export type CaseGroup = (typeof CASE_GROUPS)[number];
 
 export interface Rounds {
@@ -34,6 +41,8 @@ export const USAGE = `Usage: npm run bench -- [options]
 
   --quick              a short run (about 2 minutes) for development
   --only <groups>      comma list of: ${CASE_GROUPS.join(', ')}
+                       (studio: test/e2e/bench.spec.ts in Chromium with Playwright, about
+                       20 s, --quick too; skipped with a warning without them)
   --case <ids>         comma list of case id fragments, e.g. latency.bridge.3840,concurrency.16
   --profile            also write a V8 CPU profile of the gateway child (bench-results/profiles/)
                        and print its top self-time functions; best combined with --only
