@@ -46,6 +46,13 @@ describe('ShortcutMatcher', () => {
     expect(m.match(key('Enter', { ctrlKey: true }), true)).toBe('send');
   });
 
+  it('cancels a run with Escape, from a text field too', () => {
+    const m = new ShortcutMatcher(all);
+    expect(m.match(key('Escape'), false)).toBe('cancel');
+    expect(m.match(key('Escape'), true)).toBe('cancel');
+    expect(m.match(key('Escape', { ctrlKey: true }), false)).toBeNull();
+  });
+
   it('only matches shortcuts that have a handler', () => {
     const m = new ShortcutMatcher(new Set<ShortcutId>(['send']));
     expect(m.match(key('b'), false)).toBeNull();
@@ -71,5 +78,6 @@ describe('formatCombo', () => {
     expect(formatCombo('g e', false)).toBe('G then E');
     expect(formatCombo('[', false)).toBe('[');
     expect(formatCombo('+', false)).toBe('+');
+    expect(formatCombo('escape', false)).toBe('Esc');
   });
 });

@@ -5,6 +5,7 @@
 export type ShortcutId =
   | 'help'
   | 'send'
+  | 'cancel'
   | 'brush'
   | 'eraser'
   | 'brushSmaller'
@@ -60,6 +61,13 @@ export const SHORTCUTS: readonly ShortcutDef[] = [
     id: 'send',
     combos: ['mod+enter'],
     description: 'Send the request',
+    group: 'Generate and Edit',
+    inTextFields: true,
+  },
+  {
+    id: 'cancel',
+    combos: ['escape'],
+    description: 'Cancel the running request (the upstream work stops too)',
     group: 'Generate and Edit',
     inTextFields: true,
   },
@@ -182,14 +190,15 @@ export class ShortcutMatcher {
   }
 }
 
+const KEY_NAMES: Record<string, string> = { enter: 'Enter', space: 'Space', escape: 'Esc' };
+
 /** 'mod+shift+z' -> 'Ctrl+Shift+Z' (or '⌘⇧Z' on a Mac); 'g e' -> 'G then E'. */
 export function formatCombo(text: string, mac: boolean): string {
   return text
     .split(' ')
     .map((step) => {
       const combo = parseCombo(step);
-      const key =
-        combo.key === 'enter' ? 'Enter' : combo.key === 'space' ? 'Space' : combo.key.toUpperCase();
+      const key = KEY_NAMES[combo.key] ?? combo.key.toUpperCase();
       if (mac) return `${combo.mod ? '⌘' : ''}${combo.shift ? '⇧' : ''}${key}`;
       return [combo.mod ? 'Ctrl' : '', combo.shift ? 'Shift' : '', key].filter(Boolean).join('+');
     })

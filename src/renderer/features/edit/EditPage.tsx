@@ -3,6 +3,7 @@ import { LIMITS } from '../../../shared/imageParams';
 import { describedBy, CheckboxField } from '../../components/fields';
 import { ImageSlots } from '../../components/ImageSlots';
 import { Page } from '../../components/Page';
+import { isImplicitSubmit } from '../../lib/implicitSubmit';
 import { gateway } from '../../lib/gateway';
 import type { ImageRecord } from '../../../shared/admin';
 import { useEditStore } from '../../stores/edit';
@@ -138,7 +139,9 @@ export function EditPage() {
       setPreparing(false);
     }
   };
-  useShortcuts({ send: () => void send() });
+  const sendNow = () => void send();
+  // Escape stops a run only while one is going: otherwise it stays with dialogs and fields.
+  useShortcuts(run.phase === 'running' ? { send: sendNow, cancel: run.cancel } : { send: sendNow });
 
   const editResult = async (slot: ImageSlot) => {
     if (!slot.blob) return;
@@ -194,6 +197,9 @@ export function EditPage() {
         <form
           className="edit-side panel"
           aria-label="Edit request"
+          onKeyDown={(e) => {
+            if (isImplicitSubmit(e)) e.preventDefault();
+          }}
           onSubmit={(e) => {
             e.preventDefault();
             void send();

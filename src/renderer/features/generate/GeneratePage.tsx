@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { ImageSlots } from '../../components/ImageSlots';
 import { Page } from '../../components/Page';
+import { isImplicitSubmit } from '../../lib/implicitSubmit';
 import { useEditStore } from '../../stores/edit';
 import { useGenerateStore } from '../../stores/generate';
 import { useRouteStore } from '../../stores/route';
@@ -49,7 +50,8 @@ export function GeneratePage() {
       requestedSize: check.size,
     });
   };
-  useShortcuts({ send });
+  // Escape stops a run only while one is going: otherwise it stays with dialogs and fields.
+  useShortcuts(running ? { send, cancel: run.cancel } : { send });
 
   const editResult = async (slot: ImageSlot) => {
     if (!slot.blob) return;
@@ -77,6 +79,9 @@ export function GeneratePage() {
         <form
           className="compose-panel panel"
           aria-label="Request"
+          onKeyDown={(e) => {
+            if (isImplicitSubmit(e)) e.preventDefault();
+          }}
           onSubmit={(e) => {
             e.preventDefault();
             send();

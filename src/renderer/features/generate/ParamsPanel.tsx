@@ -9,7 +9,7 @@ import {
 } from '../../components/fields';
 import { LIMITS } from '../../../shared/imageParams';
 import { IMAGE_MODELS } from '../../../shared/models';
-import { SIZE_LIMITS } from '../../../shared/sizeRules';
+import { CustomSizeField } from './CustomSizeField';
 import type { ImageParams, ParamCheck, ParamField, SizeChoice } from './params';
 import { SIZE_CHOICES } from './params';
 
@@ -54,11 +54,6 @@ const MODERATION_OPTIONS = [
 ] as const;
 const PARTIAL_OPTIONS = (['0', '1', '2', '3'] as const).map((value) => ({ value, label: value }));
 
-const RULES_HINT =
-  `Each edge at most ${SIZE_LIMITS.maxEdge} px and a multiple of ${SIZE_LIMITS.multipleOf}; ` +
-  `long edge at most ${SIZE_LIMITS.maxAspect}× the short one; ` +
-  `${SIZE_LIMITS.minPixels.toLocaleString('en-US')} to ${SIZE_LIMITS.maxPixels.toLocaleString('en-US')} pixels in all.`;
-
 /** Every image parameter of spec 4.1 with live validation. Used by Generate and Edit. */
 export function ParamsPanel({ params, check, onChange, serverError, autoHint }: ParamsPanelProps) {
   const errorFor = (field: ParamField): string | undefined =>
@@ -86,7 +81,12 @@ export function ParamsPanel({ params, check, onChange, serverError, autoHint }: 
         />
       </div>
       {params.size === 'custom' && (
-        <CustomSize params={params} check={check} onChange={onChange} error={errorFor('size')} />
+        <CustomSizeField
+          params={params}
+          check={check}
+          onChange={onChange}
+          error={errorFor('size')}
+        />
       )}
       {check.warnings.map((w) => (
         <p key={w} className="field-warning" data-testid="param-warning">
@@ -166,67 +166,6 @@ export function ParamsPanel({ params, check, onChange, serverError, autoHint }: 
       {errorFor('partial_images') && <p className="field-error">{errorFor('partial_images')}</p>}
       {errorFor('background') && <p className="field-error">{errorFor('background')}</p>}
     </div>
-  );
-}
-
-function CustomSize({
-  params,
-  check,
-  onChange,
-  error,
-}: {
-  params: ImageParams;
-  check: ParamCheck;
-  onChange: (patch: Partial<ImageParams>) => void;
-  /** The failing size rule's message (live), or the gateway's. */
-  error: string | undefined;
-}) {
-  const id = useId();
-  return (
-    <FieldShell
-      id={`${id}-w`}
-      label="Custom size in pixels (width × height)"
-      hint={RULES_HINT}
-      error={null}
-      className="custom-size"
-    >
-      <div className="size-inputs">
-        <input
-          id={`${id}-w`}
-          inputMode="numeric"
-          aria-label="Width in pixels"
-          value={params.customWidth}
-          onChange={(e) => onChange({ customWidth: e.target.value })}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy(`${id}-w`, true, null) + (error ? ` ${id}-size-error` : '')}
-          data-testid="size-width"
-        />
-        <span aria-hidden="true">×</span>
-        <input
-          inputMode="numeric"
-          aria-label="Height in pixels"
-          value={params.customHeight}
-          onChange={(e) => onChange({ customHeight: e.target.value })}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-size-error` : undefined}
-          data-testid="size-height"
-        />
-        {check.size && check.sizeRule === null && (
-          <span className="size-ok" data-testid="size-ok">
-            ✓ {(check.dimensions!.width * check.dimensions!.height).toLocaleString('en-US')} px
-          </span>
-        )}
-      </div>
-      <p
-        className="field-error"
-        id={`${id}-size-error`}
-        aria-live="polite"
-        data-testid="size-error"
-        data-rule={check.sizeRule ?? ''}
-      >
-        {error ?? ''}
-      </p>
-    </FieldShell>
   );
 }
 

@@ -31,13 +31,9 @@ export function PresetBar({ draft, params, onApply }: PresetBarProps) {
   return (
     <div className="preset-bar" data-testid="presets">
       {naming ? (
-        <form
-          className="preset-form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            commit();
-          }}
-        >
+        // Not a <form>: this bar sits inside the Generate form, and a nested form's submit
+        // escaped React and reloaded the page (losing the preset and any run in progress).
+        <div className="preset-form" role="group" aria-label="Save as preset">
           <label htmlFor={`${id}-name`} className="visually-hidden">
             Preset name
           </label>
@@ -48,17 +44,22 @@ export function PresetBar({ draft, params, onApply }: PresetBarProps) {
             placeholder="Preset name"
             onChange={(e) => setName(e.target.value)}
             onKeyDown={(e) => {
+              // Enter saves the preset; it must not also submit (and pay for) the generation.
+              if (e.key === 'Enter' && !e.ctrlKey && !e.metaKey) {
+                e.preventDefault();
+                commit();
+              }
               if (e.key === 'Escape') setNaming(false);
             }}
             data-testid="preset-name"
           />
-          <button type="submit" disabled={!name.trim()} data-testid="preset-save">
+          <button type="button" onClick={commit} disabled={!name.trim()} data-testid="preset-save">
             Save
           </button>
           <button type="button" onClick={() => setNaming(false)}>
             Cancel
           </button>
-        </form>
+        </div>
       ) : (
         <>
           <label htmlFor={`${id}-select`} className="visually-hidden">
@@ -100,6 +101,7 @@ export function PresetBar({ draft, params, onApply }: PresetBarProps) {
                 remove(current.id);
                 setSelected('');
               }}
+              data-testid="preset-delete"
             >
               Delete
             </button>

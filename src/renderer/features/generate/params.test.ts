@@ -157,3 +157,15 @@ describe('composePrompt', () => {
     expect(sanitizeDraft({ text: 'a', camera: 3 })).toEqual({ ...EMPTY_DRAFT, text: 'a' });
   });
 });
+
+describe('checkParams: every failing size rule', () => {
+  it('lists each failing rule and names them all in one message', () => {
+    const check = checkParams(custom('4000', '333'));
+    expect(check.sizeRule).toBe('max_edge');
+    expect(check.sizeRules).toEqual(['max_edge', 'multiple_of_16', 'aspect_ratio']);
+    expect(check.issues.size).toContain('at most 3840 px');
+    expect(check.issues.size).toContain('multiple of 16 px');
+    expect(check.issues.size).toContain('at most 3:1');
+    expect(checkParams(custom('1536', '864')).sizeRules).toEqual([]);
+  });
+});

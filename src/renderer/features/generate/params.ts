@@ -15,7 +15,8 @@ import {
   type Quality,
 } from '../../../shared/imageParams';
 import { IMAGE_MODELS, isImageModel, type ImageModel } from '../../../shared/models';
-import { checkDimensions, COMMON_SIZES, type SizeRule } from '../../../shared/sizeRules';
+import { COMMON_SIZES, type SizeRule } from '../../../shared/sizeRules';
+import { sizeFailures } from './sizeChecklist';
 
 export const SIZE_CHOICES = ['auto', ...COMMON_SIZES, 'custom'] as const;
 export type SizeChoice = (typeof SIZE_CHOICES)[number];
@@ -71,8 +72,10 @@ export const EXPERIMENTAL_PIXELS = 2560 * 1440;
 export interface ParamCheck {
   /** One message per field that blocks sending. */
   issues: Partial<Record<ParamField, string>>;
-  /** The size rule of spec 8.1 that fails, for the size message and tests. */
+  /** The first size rule of spec 8.1 that fails (the one the gateway would name). */
   sizeRule: SizeRule | 'incomplete' | null;
+  /** Every size rule that fails, in the order a person fixes them. */
+  sizeRules: SizeRule[];
   /** The `size` value to send, when valid. */
   size: string | null;
   dimensions: { width: number; height: number } | null;
@@ -90,6 +93,7 @@ export function checkParams(params: ImageParams): ParamCheck {
   const issues: ParamCheck['issues'] = {};
   const warnings: string[] = [];
   let sizeRule: ParamCheck['sizeRule'] = null;
+  let sizeRules: SizeRule[] = [];
   let size: string | null = null;
   let dimensions: ParamCheck['dimensions'] = null;
 
@@ -102,9 +106,10 @@ export function checkParams(params: ImageParams): ParamCheck {
       sizeRule = 'incomplete';
       issues.size = 'Enter the width and the height as whole numbers of pixels';
     } else {
-      const failure = checkDimensions(Number(w), Number(h));
+      const failure = sizeFailures(Number(w), Number(h));
       if (failure) {
-        sizeRule = failure.rule;
+        sizeRules = failure.rules;
+        sizeRule = failure.rules[0]!;
         issues.size = failure.message;
       } else {
         dimensions = { width: Number(w), height: Number(h) };
@@ -152,7 +157,15 @@ export function checkParams(params: ImageParams): ParamCheck {
   if (params.size === '3840x2160' || params.size === '2160x3840') {
     if (params.quality === 'high') warnings.push('4K at high quality can take several minutes.');
   }
-  return { issues, sizeRule, size, dimensions, warnings, ok: Object.keys(issues).length === 0 };
+  return {
+    issues,
+    sizeRule,
+    sizeRules,
+    size,
+    dimensions,
+    warnings,
+    ok: Object.keys(issues).length === 0,
+  };
 }
 
 function inRange(value: number, min: number, max: number): boolean {
