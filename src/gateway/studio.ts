@@ -6,6 +6,7 @@ import type { GatewayEvents } from './events';
 import { imageKeeper, responsesImageKeeper } from './http/keptImages';
 import type { AppDeps } from './http/app';
 import { createStudioSessions, studioGate } from './http/studioSession';
+import { createStudioRuns } from './http/studioRuns';
 import { createImageStore, type ImageStore } from './images/store';
 import { studioKey, type StudioKey } from './keys/studioKey';
 import type { SecretStore } from './secrets/types';
@@ -29,6 +30,7 @@ export interface StudioParts {
     | 'dropUnclaimed'
     | 'onResponsesImages'
     | 'imageExists'
+    | 'studioRuns'
   >;
   /** The built-in key the studio's /v1 calls are recorded under. */
   studioKey: StudioKey;
@@ -76,6 +78,7 @@ export function composeStudio(deps: {
     isBusy: deps.busy,
   });
   const keepApiImages = () => deps.settings.get(SETTINGS.keepApiImages);
+  const runs = createStudioRuns();
   const ctx = { accounts: deps.accounts, secrets: deps.secrets, dataDir: deps.dataDir };
   const logins = createLoginFlows({
     ctx,
@@ -93,7 +96,9 @@ export function composeStudio(deps: {
       dropUnclaimed: (spooled) => images.dropUnclaimed(spooled),
       onResponsesImages: responsesImageKeeper(images, keepApiImages, deps.log),
       imageExists: (id) => imagesRepo.exists(id),
+      studioRuns: runs,
       admin: {
+        runs,
         keys: deps.keys,
         usage: deps.usage,
         studioKey: studio,

@@ -11,6 +11,14 @@ export const STUDIO_SESSION_COOKIE = 'atelier_session';
 export const STUDIO_HEADER = 'x-atelier-studio';
 /** On an edit made from the gallery: the id of the image being edited (the edit chain). */
 export const PARENT_IMAGE_HEADER = 'x-atelier-parent-image';
+/**
+ * On the studio's own /v1 image calls: an id the studio chose for the run, so that Cancel can
+ * stop the upstream work with POST /api/admin/runs/:runId/cancel (a dropped connection alone
+ * never does: the image would still be made, billed and kept).
+ */
+export const STUDIO_RUN_HEADER = 'x-atelier-run';
+/** What a run id looks like (the studio sends a random UUID). */
+export const RUN_ID_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
 
 const id = z.string().min(1).max(200);
 const nullableInt = z.number().int().nullable();
@@ -22,6 +30,10 @@ const flag = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v
 
 export const okSchema = z.object({ ok: z.literal(true) });
 export type Ok = z.infer<typeof okSchema>;
+
+/** POST /api/admin/runs/:runId/cancel: whether upstream work of that run was still going. */
+export const cancelRunResponseSchema = z.object({ cancelled: z.boolean() });
+export type CancelRunResponse = z.infer<typeof cancelRunResponseSchema>;
 
 // --- keys -----------------------------------------------------------------------------------
 

@@ -1,5 +1,7 @@
 import { expect, test } from '@playwright/test';
-import { GeneratePage, open } from './support/pages';
+import { checkDimensions } from '../../src/shared/sizeRules';
+import { scriptFaults, upstreamReceived } from './support/api';
+import { GeneratePage, open, ready } from './support/pages';
 import { useStudio } from './support/studio';
 
 const studio = useStudio();
@@ -75,4 +77,138 @@ test('a custom size is refused with the failing rule named, in the form and by t
   expect(answer.status).toBe(400);
   expect(answer.body.error.param).toBe('size');
   expect(answer.body.error.message).toContain('3:1');
+});
+
+test('the size checklist names every failing rule and offers the nearest valid size', async () => {
+  const { page } = studio;
+  await open(page, 'generate');
+  const generate = new GeneratePage(page);
+  await generate.size().selectOption('custom');
+  // Too long, off the 16 px grid and wider than 3:1 at once; the pixel count is fine.
+  await page.getByTestId('size-width').fill('4000');
+  await page.getByTestId('size-height').fill('333');
+  await expect(generate.sizeError()).toHaveAttribute(
+    'data-rules',
+    'max_edge multiple_of_16 aspect_ratio',
+  );
+  for (const words of ['at most 3840 px', 'multiple of 16 px', 'at most 3:1']) {
+    await expect(generate.sizeError()).toContainText(words);
+  }
+  for (const row of ['max_edge', 'multiple_of_16', 'aspect_ratio']) {
+    await expect(generate.sizeRule(row)).toHaveAttribute('data-state', 'fail');
+  }
+  await expect(generate.sizeRule('pixels')).toHaveAttribute('data-state', 'pass');
+  await studio.screenshot('generate-size-rules');
+
+  await page.getByTestId('size-nearest').click();
+  await expect(page.getByTestId('size-ok')).toBeVisible();
+  for (const row of ['max_edge', 'multiple_of_16', 'aspect_ratio', 'pixels']) {
+    await expect(generate.sizeRule(row)).toHaveAttribute('data-state', 'pass');
+  }
+  const [w, h] = await Promise.all([
+    page.getByTestId('size-width').inputValue(),
+    page.getByTestId('size-height').inputValue(),
+  ]);
+  expect(checkDimensions(Number(w), Number(h))).toBeNull();
+});
+
+test('presets save, load (without reloading the page), survive a reload, and delete', async () => {
+  const { page } = studio;
+  await open(page, 'generate');
+  const generate = new GeneratePage(page);
+  await generate.prompt().fill('A fox in the snow, ink wash');
+  await generate.size().selectOption('1024x1536');
+  await generate.choose('param-quality', 'low');
+  await generate.savePreset('Ink drafts');
+
+  // A marker that a page reload would lose: loading a preset must not navigate.
+  await page.evaluate(() => ((window as unknown as { __kept: boolean }).__kept = true));
+  await generate.prompt().fill('Something else');
+  await generate.size().selectOption('2048x2048');
+  await generate.choose('param-quality', 'high');
+  await generate.presetSelect().selectOption({ label: 'Ink drafts' });
+  await expect(generate.prompt()).toHaveValue('A fox in the snow, ink wash');
+  await expect(generate.size()).toHaveValue('1024x1536');
+  await expect(page.getByTestId('param-quality').locator('input[value="low"]')).toBeChecked();
+  expect(await page.evaluate(() => (window as unknown as { __kept?: boolean }).__kept)).toBe(true);
+  await studio.screenshot('generate-preset');
+
+  await page.reload();
+  await ready(page, 'generate');
+  await expect(generate.presetSelect().locator('option', { hasText: 'Ink drafts' })).toHaveCount(1);
+  await generate.presetSelect().selectOption({ label: 'Ink drafts' });
+  await page.getByTestId('preset-delete').click();
+  await expect(generate.presetSelect().locator('option', { hasText: 'Ink drafts' })).toHaveCount(0);
+});
+
+test('Enter in a number field does not send; Ctrl+Enter does', async () => {
+  const { page } = studio;
+  await open(page, 'generate');
+  const generate = new GeneratePage(page);
+  await generate.prompt().fill('A paper boat');
+  await generate.size().selectOption('custom');
+  await page.getByTestId('size-width').fill('1024');
+  await page.getByTestId('size-height').fill('1024');
+  await page.evaluate(() => {
+    const w = window as unknown as { __submits: number };
+    w.__submits = 0;
+    document
+      .querySelector('form[aria-label="Request"]')!
+      .addEventListener('submit', () => (w.__submits += 1));
+  });
+  // Key events are dispatched (and a form's implicit submission happens) before press() returns.
+  await page.getByTestId('size-width').press('Enter');
+  expect(await page.evaluate(() => (window as unknown as { __submits: number }).__submits)).toBe(0);
+  // The shortcut sends from the same field.
+  const [sent] = await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith('/v1/images/generations')),
+    page.getByTestId('size-width').press('Control+Enter'),
+  ]);
+  expect(sent.status()).toBe(200);
+  await expect(generate.status()).toHaveAttribute('data-phase', 'done');
+});
+
+test('cancel (Esc) stops the upstream work: nothing is made, billed or kept', async () => {
+  const { page } = studio;
+  await open(page, 'generate');
+  const generate = new GeneratePage(page);
+  // The upstream would take a minute to answer this one.
+  await scriptFaults(studio, [{ kind: 'slow', delayMs: 60_000 }]);
+  const marker = `cancel-me-${Date.now()}`;
+  await generate.prompt().fill(`A slow lighthouse ${marker}`);
+  await generate.size().selectOption('1024x1024');
+  await generate.submit().click();
+  await expect(generate.status()).toHaveAttribute('data-phase', 'running');
+  await upstreamReceived(studio, marker);
+
+  await page.keyboard.press('Escape');
+  await expect(generate.status()).toHaveAttribute('data-phase', 'cancelled');
+  await expect(generate.cancelOutcome()).toHaveAttribute('data-stopped', 'true');
+  await studio.screenshot('generate-cancelled');
+
+  // The gateway recorded it as cancelled long before the upstream's minute was up, with no
+  // tokens, no cost and no image for the gallery.
+  let record: { status: number; images: number; costMicros: number; latencyMs: number } | undefined;
+  await expect
+    .poll(async () => {
+      const { records } = await studio.admin<{
+        records: Array<{
+          status: number;
+          images: number;
+          costMicros: number;
+          latencyMs: number;
+          requestId: string;
+        }>;
+      }>('GET', '/api/admin/usage?limit=1');
+      record = records[0];
+      return record?.status;
+    })
+    .toBe(499);
+  expect(record).toMatchObject({ images: 0, costMicros: 0 });
+  expect(record!.latencyMs).toBeLessThan(30_000);
+  const { images } = await studio.admin<{ images: Array<{ prompt: string }> }>(
+    'GET',
+    `/api/admin/images?q=${marker}`,
+  );
+  expect(images).toEqual([]);
 });

@@ -22,6 +22,7 @@ import { adminRouter, type AdminDeps } from './admin';
 import { parentImage } from './keptImages';
 import type { ResponsesImageDelivery } from './responsesImages';
 import type { StudioGate } from './studioSession';
+import type { StudioRuns } from './studioRuns';
 
 export interface AppDeps {
   dispatcher: Dispatcher;
@@ -51,6 +52,8 @@ export interface AppDeps {
   /** Sees the images of each /v1/responses call (the gallery keeps them after the reply). */
   onResponsesImages: (delivery: ResponsesImageDelivery) => void;
   imageExists: (id: string) => boolean;
+  /** The studio's runs, so its Cancel stops their upstream work (studioRuns.ts). */
+  studioRuns?: Pick<StudioRuns, 'track'>;
 }
 
 /** Middleware order is the security model: id, Host, Origin, then per-area auth. */
@@ -72,6 +75,7 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
   v1.use(requireApiKey(deps.keys, deps.now, deps.studio.isStudio));
+  if (deps.studioRuns) v1.use(deps.studioRuns.track);
   v1.use(keyConcurrency());
   v1.use(parentImage(deps.imageExists));
   v1.use(

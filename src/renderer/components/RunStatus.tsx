@@ -13,6 +13,8 @@ interface RunStatusProps {
   costMicros: number | null;
   estimateMicros: number | null;
   requestId: string | null;
+  /** After Cancel: whether the gateway stopped the upstream work (null while unknown). */
+  upstreamStopped?: boolean | null;
   onCancel: () => void;
   onRetry: () => void;
 }
@@ -41,7 +43,14 @@ export function RunStatus(props: RunStatusProps) {
           {received} of {n} image{n === 1 ? '' : 's'}
         </span>
         {phase === 'running' && (
-          <button type="button" className="danger" onClick={props.onCancel} data-testid="cancel">
+          <button
+            type="button"
+            className="danger"
+            onClick={props.onCancel}
+            aria-keyshortcuts="Escape"
+            title="Esc"
+            data-testid="cancel"
+          >
             Cancel
           </button>
         )}
@@ -51,6 +60,19 @@ export function RunStatus(props: RunStatusProps) {
           </button>
         )}
       </div>
+      {phase === 'cancelled' && (
+        <p
+          className="muted run-cancel-note"
+          data-testid="cancel-outcome"
+          data-stopped={props.upstreamStopped ?? ''}
+        >
+          {props.upstreamStopped === true &&
+            'The upstream request was stopped: this image is not made or kept.'}
+          {props.upstreamStopped === false &&
+            'The gateway had already finished it: the image is billed and kept in the Gallery.'}
+          {props.upstreamStopped == null && 'Stopping the upstream request…'}
+        </p>
+      )}
       {usage && (
         <p className="run-cost" data-testid="actual-cost" data-cost-micros={costMicros ?? ''}>
           <strong>{costMicros !== null ? formatUsd(costMicros) : '—'}</strong> for{' '}

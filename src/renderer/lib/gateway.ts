@@ -13,6 +13,7 @@ import {
   accountLoginStateSchema,
   accountResponseSchema,
   accountsResponseSchema,
+  cancelRunResponseSchema,
   createKeyResponseSchema,
   imageDetailSchema,
   imageRecordSchema,
@@ -25,6 +26,7 @@ import {
   pricesResponseSchema,
   settingsResponseSchema,
   STUDIO_HEADER,
+  STUDIO_RUN_HEADER,
   usageListResponseSchema,
   usageRecordSchema,
   usageTotalsResponseSchema,
@@ -184,6 +186,8 @@ export interface ImageCall {
   body: Record<string, unknown> | FormData;
   /** Sent as `x-atelier-parent-image` to record the edit chain. */
   parentImageId?: string | null;
+  /** Sent as `x-atelier-run`: the id that `admin.cancelRun` stops the upstream work by. */
+  runId?: string;
   signal?: AbortSignal;
 }
 
@@ -349,6 +353,7 @@ export function createGatewayClient(
       // Multipart: the browser writes the Content-Type with its boundary (spec 5.2).
       if (!isForm) headers['content-type'] = 'application/json';
       if (call.parentImageId) headers[PARENT_IMAGE_HEADER] = call.parentImageId;
+      if (call.runId) headers[STUDIO_RUN_HEADER] = call.runId;
       const response = await send(`/v1/images/${call.endpoint}`, {
         method: 'POST',
         headers,
@@ -608,6 +613,16 @@ export function createAdminClient(
     setFavourite: async (id: string, favourite: boolean) =>
       (await call(imageResponseSchema, 'PATCH', imagePath(id), { favourite })).image,
     deleteImage: (id: string) => call(okSchema, 'DELETE', imagePath(id)),
+
+    /** Stops the upstream work of a studio run; false when it had already ended. */
+    cancelRun: async (runId: string) =>
+      (
+        await call(
+          cancelRunResponseSchema,
+          'POST',
+          `/api/admin/runs/${encodeURIComponent(runId)}/cancel`,
+        )
+      ).cancelled,
   };
 }
 

@@ -19,7 +19,14 @@ function harness() {
   let handlers: ImageCallHandlers | null = null;
   let call: ImageCall | null = null;
   let settle: { resolve: (v: unknown) => void; reject: (e: unknown) => void } | null = null;
+  const cancelled: string[] = [];
+  let runs = 0;
   const deps: RunDeps = {
+    newRunId: () => `run-${++runs}`,
+    cancelUpstream: (runId) => {
+      cancelled.push(runId);
+      return Promise.resolve(true);
+    },
     now: () => clock,
     createUrl: () => {
       const url = `blob:${++urls}`;
@@ -41,6 +48,7 @@ function harness() {
   return {
     store: createRunStore(deps),
     live,
+    cancelled,
     tick: (ms: number) => (clock += ms),
     handlers: () => handlers!,
     call: () => call!,
@@ -100,6 +108,26 @@ describe('run store', () => {
     expect(h.call().signal?.aborted).toBe(true);
     expect(h.store.getState().phase).toBe('cancelled');
     expect(h.store.getState().slots[0]?.state).toBe('partial');
+  });
+
+  it('tells the gateway to stop the upstream work of the run it cancels, by its run id', async () => {
+    const h = harness();
+    const done = h.store.getState().start(REQUEST);
+    expect(h.call().runId).toBe('run-1');
+    expect(h.store.getState()).toMatchObject({ runId: 'run-1', upstreamStopped: null });
+    h.store.getState().cancel();
+    await done;
+    expect(h.cancelled).toEqual(['run-1']);
+    await expect.poll(() => h.store.getState().upstreamStopped).toBe(true);
+    // A second cancel (or Escape pressed twice) asks nothing more.
+    h.store.getState().cancel();
+    expect(h.cancelled).toEqual(['run-1']);
+    // A run that ended by itself is never cancelled upstream.
+    const next = h.store.getState().start(REQUEST);
+    h.settle().resolve({ requestId: 'r', usage: null, images: 0 });
+    await next;
+    h.store.getState().cancel();
+    expect(h.cancelled).toEqual(['run-1']);
   });
 
   it('keeps the gateway error with its param, and retries the same request', async () => {

@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import type { TokenUsage } from '../../shared/imageParams';
 import {
+  admin,
   gateway,
   GatewayError,
   type GatewayErrorInfo,
@@ -47,6 +48,13 @@ export interface RunState {
   requestId: string | null;
   error: GatewayErrorInfo | null;
   request: RunRequest | null;
+  /** The id the gateway knows this run by (`x-atelier-run`), to stop its upstream work. */
+  runId: string | null;
+  /**
+   * After Cancel: true once the gateway stopped the upstream work, false when it had already
+   * finished it (the image is then billed and kept), null while unknown.
+   */
+  upstreamStopped: boolean | null;
   start: (request: RunRequest) => Promise<void>;
   cancel: () => void;
   retry: () => Promise<void>;
@@ -58,10 +66,15 @@ export interface RunDeps {
   now: () => number;
   createUrl: (blob: Blob) => string;
   revokeUrl: (url: string) => void;
+  /** Stops a run's upstream work at the gateway; resolves whether any was still going. */
+  cancelUpstream: (runId: string) => Promise<boolean>;
+  newRunId: () => string;
 }
 
 const browserDeps: RunDeps = {
   run: gateway.runImages,
+  cancelUpstream: (runId) => admin.cancelRun(runId),
+  newRunId: () => crypto.randomUUID(),
   now: () => Date.now(),
   createUrl: (blob) => URL.createObjectURL(blob),
   revokeUrl: (url) => URL.revokeObjectURL(url),
@@ -86,6 +99,27 @@ export function createRunStore(deps: RunDeps = browserDeps) {
   let generation = 0;
 
   return create<RunState>()((set, get) => {
+    /**
+     * Ends the run in flight: the fetch is aborted at once (the page stops waiting), and the
+     * gateway is told to stop the upstream work, which a closed connection alone never does.
+     */
+    const stop = () => {
+      if (!controller) return;
+      controller.abort();
+      controller = null;
+      const { runId } = get();
+      if (!runId) return;
+      const run = generation;
+      deps.cancelUpstream(runId).then(
+        (stopped) => {
+          if (run === generation) set({ upstreamStopped: stopped });
+        },
+        () => {
+          if (run === generation) set({ upstreamStopped: false });
+        },
+      );
+    };
+
     const revokeAll = (slots: ImageSlot[]) => {
       for (const slot of slots) if (slot.url) deps.revokeUrl(slot.url);
     };
@@ -114,14 +148,19 @@ export function createRunStore(deps: RunDeps = browserDeps) {
       requestId: null,
       error: null,
       request: null,
+      runId: null,
+      upstreamStopped: null,
 
       start: async (request) => {
-        controller?.abort();
+        stop();
         const run = ++generation;
         const own = new AbortController();
         controller = own;
+        const runId = deps.newRunId();
         revokeAll(get().slots);
         set({
+          runId,
+          upstreamStopped: null,
           phase: 'running',
           slots: waitingSlots(request.n),
           startedAt: deps.now(),
@@ -133,7 +172,7 @@ export function createRunStore(deps: RunDeps = browserDeps) {
         });
         try {
           const result = await deps.run(
-            { ...request.call, signal: own.signal },
+            { ...request.call, runId, signal: own.signal },
             {
               onPartial: ({ imageIndex, blob }) =>
                 updateSlot(run, imageIndex, (slot) =>
@@ -202,9 +241,7 @@ export function createRunStore(deps: RunDeps = browserDeps) {
         }
       },
 
-      cancel: () => {
-        controller?.abort();
-      },
+      cancel: stop,
 
       retry: async () => {
         const request = get().request;
@@ -212,7 +249,7 @@ export function createRunStore(deps: RunDeps = browserDeps) {
       },
 
       clear: () => {
-        controller?.abort();
+        stop();
         generation += 1;
         revokeAll(get().slots);
         set({

@@ -60,3 +60,27 @@ export async function settled(
     })
     .toBeGreaterThanOrEqual(count);
 }
+
+/** Scripts the simulator's next replies (its control API): a 429, a slow answer, a reset... */
+export async function scriptFaults(
+  studio: Studio,
+  faults: Array<Record<string, unknown>>,
+): Promise<void> {
+  const response = await fetch(`${studio.server.simUrl}/__sim/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ faults }),
+  });
+  expect(response.ok, 'the simulator took the faults').toBe(true);
+}
+
+/** Waits until the simulator has received an image call whose prompt includes `marker`. */
+export async function upstreamReceived(studio: Studio, marker: string): Promise<void> {
+  await expect
+    .poll(async () => {
+      const response = await fetch(`${studio.server.simUrl}/__sim/calls`);
+      const { calls } = (await response.json()) as { calls: Array<{ prompt?: string }> };
+      return calls.some((call) => call.prompt?.includes(marker) === true);
+    })
+    .toBe(true);
+}

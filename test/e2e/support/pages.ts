@@ -57,8 +57,21 @@ export class GeneratePage {
   results = () => this.page.getByTestId('result-image');
   partials = () => this.page.getByTestId('partial-image');
   sizeError = () => this.page.getByTestId('size-error');
+  /** One row of the live size checklist: `max_edge`, `multiple_of_16`, `aspect_ratio`, `pixels`. */
+  sizeRule = (row: string) => this.page.locator(`[data-testid="size-rule"][data-row="${row}"]`);
+  cancel = () => this.page.getByTestId('cancel');
+  cancelOutcome = () => this.page.getByTestId('cancel-outcome');
+  presetSelect = () => this.page.getByTestId('preset-select');
 
   choose = (testId: string, value: string) => choose(this.page, testId, value);
+
+  /** Saves the form as a preset through the preset bar. */
+  async savePreset(name: string) {
+    await this.page.getByTestId('preset-new').click();
+    await this.page.getByTestId('preset-name').fill(name);
+    await this.page.getByTestId('preset-save').click();
+    await expect(this.presetSelect().locator('option:checked')).toHaveText(name);
+  }
 }
 
 export class EditPage {

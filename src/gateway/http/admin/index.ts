@@ -5,13 +5,15 @@ import { eventsAdmin, type EventsAdminDeps } from './events';
 import { imagesAdmin, type ImagesAdminDeps } from './images';
 import { keysAdmin, type KeysAdminDeps } from './keys';
 import { pricesAdmin } from './prices';
+import { runsAdmin, type RunsAdminDeps } from './runs';
 import { settingsAdmin, type SettingsAdminDeps } from './settings';
 import { usageAdmin } from './usage';
 import type { PricesRepository } from '../../storage/pricesRepository';
 
 export type AdminDeps = KeysAdminDeps &
   EventsAdminDeps &
-  SettingsAdminDeps & {
+  SettingsAdminDeps &
+  RunsAdminDeps & {
     gate: StudioGate;
     accounts: AccountsAdminDeps;
     prices: PricesRepository;
@@ -51,5 +53,6 @@ export function adminRouter(deps: AdminDeps): Router {
   router.use(settingsAdmin(deps));
   router.use(pricesAdmin(deps.prices));
   router.use(imagesAdmin({ images: deps.images, store: deps.store }));
+  router.use(runsAdmin(deps));
   return router;
 }

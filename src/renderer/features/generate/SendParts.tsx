@@ -70,6 +70,7 @@ export function RunProgress({ run, price, estimate }: RunProgressProps) {
         costMicros={run.usage ? usageCostMicros(run.usage, price) : null}
         estimateMicros={estimate?.costMicros ?? null}
         requestId={run.requestId}
+        upstreamStopped={run.upstreamStopped}
         onCancel={run.cancel}
         onRetry={retry}
       />
