@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SimHttpError, invalidRequest } from './errors';
+import { jsonPieces, piecesByteLength } from './jsonBody';
 
 /** Sixteen edit images of up to 50 MB each, base64-encoded in one JSON body, plus room for fields. */
 export const MAX_JSON_BYTES = Math.ceil((16 * 50 * 1024 * 1024 * 4) / 3) + 1024 * 1024;
@@ -52,13 +53,15 @@ export function sendJson(
   body: unknown,
   headers: Record<string, string> = {},
 ): void {
-  const text = JSON.stringify(body);
+  const pieces = jsonPieces(body);
   res.writeHead(status, {
     ...headers,
     'content-type': 'application/json',
-    'content-length': Buffer.byteLength(text),
+    'content-length': piecesByteLength(pieces),
   });
-  res.end(text);
+  res.cork();
+  for (const piece of pieces) res.write(piece);
+  res.end();
 }
 
 /** A JSON reply that promises its whole length, sends `afterBytes` of it, and breaks off. */
@@ -68,7 +71,7 @@ export function sendJsonCutOff(
   afterBytes: number,
   headers: Record<string, string> = {},
 ): void {
-  const bytes = Buffer.from(JSON.stringify(body));
+  const bytes = Buffer.concat(jsonPieces(body));
   res.writeHead(200, {
     ...headers,
     'content-type': 'application/json',

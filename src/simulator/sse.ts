@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { SocketReset } from './errors';
+import { jsonPieces } from './jsonBody';
 
 /**
  * A server-sent event stream in the provider's framing: `event: <type>` then `data: <json>` with
@@ -32,9 +33,11 @@ export class SseStream {
       throw new SocketReset();
     }
     this.sent += 1;
-    const flushed = this.res.write(
-      `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`,
-    );
+    this.res.cork();
+    this.res.write(`event: ${type}\ndata: `);
+    for (const piece of jsonPieces({ type, ...data })) this.res.write(piece);
+    const flushed = this.res.write('\n\n');
+    this.res.uncork();
     // Big 4K frames would pile up in memory if a slow client were ignored: wait for the socket.
     if (!flushed && !this.res.destroyed) await once(this.res, 'drain', { signal: this.signal });
   }
