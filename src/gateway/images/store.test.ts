@@ -1,6 +1,14 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { EventEmitter, once } from 'node:events';
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { emptyUsage, type TokenUsage } from '../../shared/imageParams';
-import { shareCost, type KeptImage } from './store';
+import { createImagesRepository } from '../storage/imagesRepository';
+import type { StoredImage } from '../storage/imagesRepository';
+import { tempDatabase, tempDir } from '../storage/testing';
+import { createImageStore, shareCost, type ImageBatch, type KeptImage } from './store';
 
 const usage = (imageTokens: number, textTokens = 0): TokenUsage => ({
   ...emptyUsage(),
@@ -32,5 +40,104 @@ describe('shareCost', () => {
       shareCost({ images: [image(usage(1)), image(usage(1)), image(usage(1))] }, 10, null),
     ).toEqual([4, 3, 3]);
     expect(shareCost({ images: [image(usage(1))] }, 0, null)).toEqual([0]);
+  });
+});
+
+describe('image store: spooled images', () => {
+  async function spooledBatch(store: ReturnType<typeof createImageStore>, requestId: string) {
+    const png = await sharp({
+      create: { width: 64, height: 32, channels: 3, background: '#3366cc' },
+    })
+      .png()
+      .toBuffer();
+    const spool = store.spool();
+    spool.write(Buffer.from(png.toString('base64'), 'latin1'));
+    const spooled = (await spool.finish())!;
+    const batch: ImageBatch = {
+      requestId,
+      source: 'api',
+      endpoint: '/v1/images/generations',
+      prompt: 'a test',
+      model: 'image-model-2',
+      requestedSize: '64x32',
+      quality: 'low',
+      outputCompression: null,
+      background: 'auto',
+      moderation: null,
+      apiKeyId: null,
+      parentId: null,
+      mask: null,
+      images: [
+        {
+          b64: [],
+          spooled,
+          width: 64,
+          height: 32,
+          format: 'png',
+          revisedPrompt: null,
+          fallbackStep: null,
+          usage: emptyUsage(),
+        },
+      ],
+    };
+    return { png, batch, spooled };
+  }
+
+  function storeWith(busy: () => boolean, maxDecodeWaitMs?: number) {
+    const { db } = tempDatabase();
+    const stored = new EventEmitter();
+    const store = createImageStore({
+      dir: path.join(tempDir(), 'images'),
+      repo: createImagesRepository(db),
+      priceOf: () => null,
+      now: () => Date.now(),
+      log: () => undefined,
+      onStored: (image) => stored.emit('stored', image),
+      isBusy: busy,
+      maxDecodeWaitMs,
+    });
+    return { store, stored };
+  }
+
+  it('waits for the requests in flight to end, then decodes the spool into the gallery', async () => {
+    let busy = true;
+    let polls = 0;
+    let polledThrice: () => void = () => undefined;
+    const thrice = new Promise<void>((resolve) => (polledThrice = resolve));
+    const { store, stored } = storeWith(() => {
+      if (++polls === 3) polledThrice();
+      return busy;
+    });
+    const { png, batch, spooled } = await spooledBatch(
+      store,
+      `req_${randomBytes(6).toString('hex')}`,
+    );
+    store.hold(batch);
+    const landed = once(stored, 'stored') as Promise<[StoredImage]>;
+    let done = false;
+    void landed.then(() => (done = true));
+    store.settle(batch.requestId, 0);
+    // The store asks three times whether requests are in flight; all that while it stays a spool.
+    await thrice;
+    expect(done).toBe(false);
+    expect(fs.existsSync(spooled.path)).toBe(true);
+    busy = false;
+    const [image] = await landed;
+    expect(fs.readFileSync(path.join(store.dir, image.file)).equals(png)).toBe(true);
+    expect(fs.existsSync(spooled.path)).toBe(false);
+    await store.drain();
+  });
+
+  it('decodes anyway once it has waited its longest, for a gateway that is never idle', async () => {
+    const { store, stored } = storeWith(() => true, 300);
+    const { png, batch } = await spooledBatch(store, `req_${randomBytes(6).toString('hex')}`);
+    store.hold(batch);
+    const landed = once(stored, 'stored') as Promise<[StoredImage]>;
+    const started = performance.now();
+    store.settle(batch.requestId, 0);
+    const [image] = await landed;
+    expect(performance.now() - started).toBeGreaterThanOrEqual(300);
+    expect(fs.readFileSync(path.join(store.dir, image.file)).equals(png)).toBe(true);
+    await store.drain();
   });
 });

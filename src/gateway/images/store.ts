@@ -1,6 +1,7 @@
 import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ImageSource } from '../../shared/admin';
 import type { TokenUsage } from '../../shared/imageParams';
@@ -83,11 +84,14 @@ export interface ImageStoreDeps {
   onStored: (image: StoredImage) => void;
   /** Image writes at once: 1 by default, which also keeps them in order (sharp has threads of its own). */
   concurrency?: number;
-  /** True while requests are in flight: thumbnails wait for a quiet moment. */
+  /** True while requests are in flight: thumbnails and spooled images wait for a quiet moment. */
   isBusy?: () => boolean;
+  /** The longest a spooled image waits for that moment before it is decoded anyway (5 s). */
+  maxDecodeWaitMs?: number;
 }
 
 const IDLE_POLL_MS = 200;
+const MAX_DECODE_WAIT_MS = 5_000;
 
 /**
  * The gallery's files. Nothing here runs on a request's critical path: images are held until the
@@ -108,11 +112,26 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
   );
   const abs = (rel: string) => path.join(deps.dir, ...rel.split('/'));
 
+  // Thumbnails wait until no request is in flight: decoding a 4K PNG costs a few hundred ms of
+  // CPU that live traffic needs more, and the gallery makes any thumbnail it asks for before then.
+  const thumbs = createTaskQueue(1, (error) =>
+    deps.log(`image store: ${error instanceof Error ? error.message : String(error)}`),
+  );
+  let closing = false;
+  /** Resolves once no request is in flight (or at `until`, on `performance.now()`'s clock). */
+  const whenIdle = async (until = Infinity) => {
+    while (!closing && deps.isBusy?.() && performance.now() < until) await sleep(IDLE_POLL_MS);
+  };
+
   const writeOne = async (batch: ImageBatch, index: number, cost: number, createdAt: number) => {
     const image = batch.images[index]!;
     const id = newImageId();
     const paths = imagePaths(id, createdAt, image.format, batch.mask?.format);
     const spooled = image.spooled;
+    // A spooled image waits on disk for a quiet moment, as thumbnails do: decoding 35 MB of
+    // base64 costs about 70 ms of CPU per 4K image, which requests still streaming need more. It
+    // waits a few seconds at most, so a gateway that is never idle still fills its gallery.
+    if (spooled) await whenIdle(performance.now() + (deps.maxDecodeWaitMs ?? MAX_DECODE_WAIT_MS));
     const written = [abs(paths.file)];
     let stored: StoredImage;
     let size: number;
@@ -154,16 +173,6 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
       // Deleted while its thumbnail was being made: leave no orphan behind.
       if (!deps.repo.get(id)) await removeFiles([abs(paths.thumb)]);
     });
-  };
-
-  // Thumbnails wait until no request is in flight: decoding a 4K PNG costs a few hundred ms of
-  // CPU that live traffic needs more, and the gallery makes any thumbnail it asks for before then.
-  const thumbs = createTaskQueue(1, (error) =>
-    deps.log(`image store: ${error instanceof Error ? error.message : String(error)}`),
-  );
-  let closing = false;
-  const whenIdle = async () => {
-    while (!closing && deps.isBusy?.()) await sleep(IDLE_POLL_MS);
   };
 
   // One thumbnail in the making per image: the idle queue and a gallery request may both ask.

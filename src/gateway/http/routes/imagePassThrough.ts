@@ -59,8 +59,10 @@ export function imagePassThrough(res: Response, deps: PassThroughDeps): ImagePas
       return {
         retain: false,
         write(piece) {
-          tee.write(piece);
-          return sink.write(piece);
+          const spooling = tee.write(piece);
+          const sending = sink.write(piece);
+          if (!spooling) return sending;
+          return sending ? Promise.all([spooling, sending]).then(() => undefined) : spooling;
         },
       };
     },
