@@ -89,6 +89,49 @@ export async function concurrencyCases(ctx: BenchContext): Promise<Row[]> {
     ctx.log(
       `${n} concurrent 4K: direct ${d.p50.toFixed(0)} ms, through ${t.p50.toFixed(0)} ms, peak ${formatMb(memory.peakBytes)}`,
     );
+    if (timed) rows.push(...(await referenceRow(ctx, direct, n, iterations)));
   }
   return rows;
+}
+
+/**
+ * The floor for the time ratio: the same batch through a Node proxy that only streams bytes
+ * through. Against an upstream that costs nothing, the proxy's own socket work (reading and
+ * writing every byte once more, on the same 2 cores) is what any gateway adds at least.
+ */
+async function referenceRow(
+  ctx: BenchContext,
+  direct: Target,
+  n: number,
+  iterations: number,
+): Promise<Row[]> {
+  const id = `concurrency.reference.${n}`;
+  if (!ctx.wants(id)) return [];
+  const through = { ...direct, url: direct.url.replace(ctx.sim.url, `${ctx.proxy.url}/stream`) };
+  await timedPost(through);
+  const value = await alternate(ctx, {
+    warmup: 0,
+    iterations,
+    direct: () => batch(direct, n),
+    through: () => batch(through, n),
+  });
+  const d = distribution(value.direct);
+  const t = distribution(value.through);
+  ctx.log(
+    `${n} concurrent 4K, streaming proxy: direct ${d.p50.toFixed(0)} ms, through ${t.p50.toFixed(0)} ms`,
+  );
+  return [
+    {
+      id,
+      label: `${n} concurrent 3840x2160, reference: streaming Node proxy`,
+      unit: 'ms',
+      direct: d,
+      through: t,
+      addedMs: t.p50 - d.p50,
+      ratio: t.p50 / d.p50,
+      target: '-',
+      pass: null,
+      details: { iterations },
+    },
+  ];
 }
