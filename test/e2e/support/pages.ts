@@ -83,6 +83,56 @@ export class EditPage {
   submit = () => this.page.getByTestId('edit-submit');
   results = () => this.page.getByTestId('edit-results').getByTestId('result-image');
   share = () => this.page.getByTestId('mask-share');
+  references = () => this.page.getByTestId('reference');
+  emptyMaskError = () => this.page.getByTestId('mask-empty-error');
+  loadError = () => this.page.getByTestId('mask-load-error');
+  maskFileInput = () => this.page.getByTestId('mask-file');
+
+  /** The share of the image the mask changes, in percent, as the status bar says it (0: none). */
+  async changedPercent(): Promise<number> {
+    const text = (await this.share().textContent()) ?? '';
+    const match = /([\d.]+)% of the image will change/.exec(text);
+    return match ? Number(match[1]) : 0;
+  }
+
+  /** Waits until the mask preview is the exported file of the mask as it is now. */
+  async maskCurrent() {
+    await expect(this.page.getByTestId('mask-preview-panel')).toHaveAttribute(
+      'data-state',
+      'current',
+    );
+  }
+
+  /**
+   * The exported mask file, read by drawing the preview <img> (the CSP keeps fetch off blob:
+   * URLs): its size, how many pixels are clear (change), opaque (keep) or in between (feather),
+   * and the alpha at points given as fractions of the image.
+   */
+  async maskFile(points: ReadonlyArray<[number, number]> = []) {
+    await this.maskCurrent();
+    return this.page.getByTestId('mask-preview').evaluate(async (img, at) => {
+      const bitmap = await createImageBitmap(img as HTMLImageElement, {
+        premultiplyAlpha: 'none',
+        colorSpaceConversion: 'none',
+      });
+      const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+      const ctx = canvas.getContext('2d')!;
+      ctx.drawImage(bitmap, 0, 0);
+      const { data, width, height } = ctx.getImageData(0, 0, bitmap.width, bitmap.height);
+      let clear = 0;
+      let opaque = 0;
+      for (let i = 3; i < data.length; i += 4) {
+        if (data[i] === 0) clear++;
+        else if (data[i] === 255) opaque++;
+      }
+      const alphaAt = at.map(([fx, fy]) => {
+        const x = Math.min(width - 1, Math.floor(fx * width));
+        const y = Math.min(height - 1, Math.floor(fy * height));
+        return data[(y * width + x) * 4 + 3]!;
+      });
+      return { width, height, clear, opaque, partial: width * height - clear - opaque, alphaAt };
+    }, points);
+  }
 
   /** Drags the mouse over the canvas along `points` (fractions of its box), button held. */
   async stroke(points: ReadonlyArray<[number, number]>, steps = 12) {

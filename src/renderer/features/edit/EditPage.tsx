@@ -41,12 +41,16 @@ export function EditPage() {
   const setParams = useEditStore((s) => s.setParams);
 
   const maskSourceId = useMaskStore((s) => s.sourceId);
+  const maskDoc = useMaskStore((s) => s.doc);
+  const maskVersion = useMaskStore((s) => s.version);
   const attach = useMaskStore((s) => s.attach);
 
   const run = useEditRun();
   const [tried, setTried] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
-  const [maskRefused, setMaskRefused] = useState(false);
+  /** The mask (and its version) that was refused as empty: the refusal lasts until it changes. */
+  const [refusedMask, setRefusedMask] = useState<{ doc: unknown; version: number } | null>(null);
+  const maskRefused = refusedMask?.doc === maskDoc && refusedMask.version === maskVersion;
   const [preparing, setPreparing] = useState(false);
   const [galleryOpen, setGalleryOpen] = useState(false);
   const [dropActive, setDropActive] = useState(false);
@@ -106,13 +110,13 @@ export function EditPage() {
   const send = async (withMask = sendMask) => {
     if (running) return;
     setTried(true);
-    setMaskRefused(false);
+    setRefusedMask(null);
     if (!source || problem || !check.ok || !check.size) return;
     const doc = useMaskStore.getState().doc;
     let mask: Blob | null = null;
     if (withMask) {
       if (!doc || maskSourceId !== source.id || doc.isEmpty()) {
-        setMaskRefused(true);
+        setRefusedMask({ doc, version: doc?.version ?? 0 });
         return;
       }
       mask = await exportMaskCached(doc, useMaskStore.getState().feather);
@@ -238,7 +242,7 @@ export function EditPage() {
             checked={sendMask}
             onChange={(v) => {
               edit().setSendMask(v);
-              setMaskRefused(false);
+              setRefusedMask(null);
             }}
             hint={
               sendMask

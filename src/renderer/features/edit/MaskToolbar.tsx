@@ -23,11 +23,13 @@ export function MaskToolbar() {
   const doc = useMaskStore((s) => s.doc);
   const actions = useMaskStore.getState;
   const fileRef = useRef<HTMLInputElement>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  /** A refused mask file, about the image it was loaded for (another image starts clean). */
+  const [refusal, setRefusal] = useState<{ doc: unknown; message: string } | null>(null);
+  const loadError = refusal?.doc === doc ? refusal.message : null;
   const mac = isMacPlatform();
 
   const loadMask = async (file: File) => {
-    setLoadError(null);
+    setRefusal(null);
     if (!doc) return;
     try {
       const rgba = await readRgba(file, doc.width, doc.height, file.name);
@@ -39,7 +41,7 @@ export function MaskToolbar() {
       }
       actions().load(coverage);
     } catch (error) {
-      setLoadError(error instanceof Error ? error.message : String(error));
+      setRefusal({ doc, message: error instanceof Error ? error.message : String(error) });
     }
   };
 
@@ -139,7 +141,7 @@ export function MaskToolbar() {
         />
       </div>
       {loadError && (
-        <p className="field-error" role="alert">
+        <p className="field-error" role="alert" data-testid="mask-load-error">
           {loadError}
         </p>
       )}
