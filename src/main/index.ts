@@ -3,6 +3,7 @@ import { app, dialog, type BrowserWindow } from 'electron';
 import { createGateway, type Gateway } from '../gateway';
 import { resolveCallbackPort } from '../gateway/oauth/callbackPort';
 import { registerDialogHandlers } from './dialogs';
+import { listenPreferring } from './listen';
 import { registerSignInHandler } from './signIn';
 import { claimSingleInstance, resolveDesktopDataDir, stopBeforeQuit } from './lifecycle';
 import { createAppTray, type AppTray } from './tray';
@@ -11,7 +12,7 @@ import { createMainWindow, focusWindow } from './window';
 // Built layout: out/main/index.js sits beside out/preload/index.cjs and out/renderer/.
 const PRELOAD = join(import.meta.dirname, '../preload/index.cjs');
 const STATIC_DIR = join(import.meta.dirname, '../renderer');
-// TODO: when 8787 is taken (another program), fall back to port 0 and show the real address.
+// Where other apps expect Atelier; when another program holds it, any free port (listen.ts).
 const GATEWAY_PORT = 8787;
 // A quitting user should not wait the gateway's default 30 s drain; in-flight image requests are
 // cancelled and recorded after this.
@@ -41,22 +42,26 @@ async function start(): Promise<void> {
   );
   await app.whenReady();
 
-  gateway = await createGateway({
-    host: '127.0.0.1',
-    port: GATEWAY_PORT,
-    dataDir: resolveDesktopDataDir(process.env, app.getPath('userData')),
-    staticDir: STATIC_DIR,
-    // As for `atelier serve`: 1455 unless ATELIER_OAUTH_CALLBACK_PORT says otherwise.
-    oauthCallbackPort: resolveCallbackPort(undefined, process.env),
-  });
-  const url = await gateway.listen();
+  const dataDir = resolveDesktopDataDir(process.env, app.getPath('userData'));
+  // As for `atelier serve`: 1455 unless ATELIER_OAUTH_CALLBACK_PORT says otherwise.
+  const oauthCallbackPort = resolveCallbackPort(undefined, process.env);
+  const listening = await listenPreferring(
+    (port) =>
+      createGateway({ host: '127.0.0.1', port, dataDir, staticDir: STATIC_DIR, oauthCallbackPort }),
+    GATEWAY_PORT,
+  );
+  gateway = listening.gateway;
+  const { url, portTaken } = listening;
+  if (portTaken !== null) {
+    console.warn(`Atelier: port ${portTaken} is in use by another program; serving on ${url}`);
+  }
 
   const origin = new URL(url).origin;
   registerDialogHandlers({ origin, getWindow: () => window });
   registerSignInHandler({ origin, signInUrl: (loginId) => gateway?.signInUrl(loginId) ?? null });
   openWindow();
   tray = createAppTray(
-    { state: 'running', url },
+    { state: 'running', url, portTaken },
     { open: () => openWindow(), quit: () => app.quit() },
   );
   app.on('activate', () => openWindow());

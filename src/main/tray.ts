@@ -4,7 +4,13 @@ import { Menu, Tray, nativeImage, type MenuItemConstructorOptions } from 'electr
 const ICON =
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAACAAAAAgCAYAAABzenr0AAAAy0lEQVR42u2XwQ2FIAyGuTAE27BHJ+DQEViHebqES3DxxQQTY3wgQm0PHv6LAf+PtkAxCGQkZT6AB5MsAnkECggUi0L5ZjkBNoOEQBmB1j/KZYyfCeDKT9dOpTJ3CGBbyfLAfNfSikbLPA+YH9PiewHc4MqvIuF6ANJE82NN3ALwDOa7/B2AxAiQWgB2UuHVCtLWADjDf5mGM0B4ASDUAOILAFE1gHgKxItQfBuKH0QqjmLxy0jFdSzekKhoyVQ0pSracjUPk+9tyKIfWhxKGRq+h3oAAAAASUVORK5CYII=';
 
-export type ServerStatus = { state: 'running'; url: string } | { state: 'stopping' };
+export type ServerStatus =
+  | {
+      state: 'running';
+      url: string;
+      /** The usual port, held by another program. */ portTaken?: number | null;
+    }
+  | { state: 'stopping' };
 
 export interface TrayActions {
   open: () => void;
@@ -12,7 +18,9 @@ export interface TrayActions {
 }
 
 export function statusLabel(status: ServerStatus): string {
-  return status.state === 'running' ? `Gateway running at ${status.url}` : 'Stopping gateway…';
+  if (status.state === 'stopping') return 'Stopping gateway…';
+  const moved = status.portTaken ? ` (port ${status.portTaken} is in use)` : '';
+  return `Gateway running at ${status.url}${moved}`;
 }
 
 export function trayMenuTemplate(

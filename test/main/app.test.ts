@@ -166,6 +166,36 @@ describe('quitting', () => {
     else expect(electron.app.quit).toHaveBeenCalled();
   });
 
+  it('serves on a free port when 8787 is taken by another program, and the tray says so', async () => {
+    const inUse = Object.assign(new Error('listen EADDRINUSE: address already in use'), {
+      code: 'EADDRINUSE',
+    });
+    const moved = 'http://127.0.0.1:50123';
+    createGateway.mockImplementationOnce(async () => ({
+      listen: vi.fn(async () => Promise.reject(inUse)),
+      close: closeGateway,
+    }));
+    createGateway.mockImplementationOnce(async () => ({
+      url: moved,
+      listen: vi.fn(async () => moved),
+      createStudioLogin: vi.fn(() => `${moved}/login?token=t1`),
+      signInUrl: vi.fn(() => null),
+      close: closeGateway,
+    }));
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    await startMain();
+    expect(createGateway.mock.calls.map(([config]) => (config as { port: number }).port)).toEqual([
+      8787, 0,
+    ]);
+    // The first one never listened: closed at once, releasing its database for the second.
+    expect(closeGateway).toHaveBeenCalledExactlyOnceWith(0);
+    expect(electron.app.exit).not.toHaveBeenCalled();
+    expect(electron.windows[0]!.loadURL).toHaveBeenCalledWith(`${moved}/login?token=t1`);
+    expect(electron.trays[0]?.toolTip).toBe(
+      `Atelier: Gateway running at ${moved} (port 8787 is in use)`,
+    );
+  });
+
   it('exits with status 1 when the gateway cannot start', async () => {
     createGateway.mockRejectedValueOnce(new Error('port in use'));
     vi.spyOn(console, 'error').mockImplementation(() => {});

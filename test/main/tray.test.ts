@@ -23,6 +23,12 @@ describe('tray menu', () => {
     expect(actions.quit).toHaveBeenCalledOnce();
   });
 
+  it('says when the usual port was taken and the gateway moved', () => {
+    expect(statusLabel({ state: 'running', url: 'http://127.0.0.1:50123', portTaken: 8787 })).toBe(
+      'Gateway running at http://127.0.0.1:50123 (port 8787 is in use)',
+    );
+  });
+
   it('says when the gateway is stopping', () => {
     expect(statusLabel({ state: 'stopping' })).toBe('Stopping gateway…');
     const menu = trayMenuTemplate({ state: 'stopping' }, actions);
