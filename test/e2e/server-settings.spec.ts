@@ -24,9 +24,15 @@ test('the server page gives the /v1 address, snippets without the key, and a liv
   // A request made now appears in the log without reloading.
   await expect(page.getByTestId('log-connection')).toHaveText('Live');
   const made = await generate(studio, key, 'A lantern in the fog');
-  await expect(
-    page.locator(`[data-testid="log-row"][data-request-id="${made.requestId}"]`),
-  ).toContainText('snippet app');
+  const row = page.locator(`[data-testid="log-row"][data-request-id="${made.requestId}"]`);
+  await expect(row).toContainText('snippet app');
+  // A row opens to its details: the request id to quote, every token, the cost.
+  await row.getByTestId('log-expand').click();
+  const details = page.locator(`#log-details-${made.requestId}`);
+  await expect(details.locator('[data-fact="request"]')).toContainText(made.requestId);
+  await expect(details.locator('[data-fact="tokens"]')).toContainText(
+    `${made.usage.output_tokens.toLocaleString('en-US')} out`,
+  );
   await studio.screenshot('server-log');
 });
 

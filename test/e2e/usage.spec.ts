@@ -66,3 +66,36 @@ test('filters narrow the table, and the CSV export carries the same filters', as
   expect(lines).toHaveLength(3);
   for (const image of made) expect(lines.some((l) => l.includes(image.requestId))).toBe(true);
 });
+
+test('a refused request opens to say why, and the table fits without scrolling sideways', async () => {
+  const { page } = studio;
+  const app = await createKey(studio, 'careless app');
+  const refused = await studio.v1('/images/generations', app.key, {
+    model: 'image-model-2',
+    prompt: 'A size off the grid',
+    size: '1000x1000',
+  });
+  expect(refused.status).toBe(400);
+  await settled(studio, 'usage', 4);
+  // Coming back to the page loads it afresh (its key list now has the new key).
+  await open(page, 'home');
+  await open(page, 'usage');
+  await page.getByTestId('usage-filter-key').selectOption({ label: 'careless app' });
+  const row = page.locator(`[data-testid="usage-row"][data-request-id="${refused.requestId}"]`);
+  await expect(row).toContainText('invalid_size');
+  // Every column, cost included, is in view at the studio's usual width.
+  const wrap = page.locator('.table-wrap', { has: page.getByTestId('usage-table') });
+  expect(await wrap.evaluate((e) => e.scrollWidth - e.clientWidth)).toBeLessThanOrEqual(0);
+
+  await row.getByTestId('usage-expand').click();
+  await expect(row.getByTestId('usage-expand')).toHaveAttribute('aria-expanded', 'true');
+  const details = page.locator(`#usage-details-${refused.requestId}`);
+  await expect(details.locator('[data-fact="error"]')).toContainText(
+    'invalid_size: size 1000x1000: width and height must each be a multiple of 16 px',
+  );
+  await expect(details.locator('[data-fact="request"]')).toContainText(refused.requestId!);
+  await expect(details.locator('[data-fact="key"]')).toContainText('careless app');
+  await studio.screenshot('usage-request-details');
+  await row.getByTestId('usage-expand').click();
+  await expect(details).toHaveCount(0);
+});

@@ -7,6 +7,7 @@ import {
   formatDateTime,
   formatDuration,
   formatLatency,
+  formatWhen,
 } from './format';
 
 describe('format', () => {
@@ -43,5 +44,14 @@ describe('format', () => {
     expect(formatBytes(3 * 1024 * 1024)).toBe('3 MB');
     expect(formatLatency(850)).toBe('850 ms');
     expect(formatLatency(12_400)).toBe('12.4 s');
+  });
+});
+
+describe('formatWhen', () => {
+  const now = new Date(2026, 3, 21, 18, 0, 0).getTime();
+  it('shows the time alone for today, the day and minute before, the year only when it differs', () => {
+    expect(formatWhen(new Date(2026, 3, 21, 9, 5, 7).getTime(), now)).toBe('09:05:07');
+    expect(formatWhen(new Date(2026, 3, 20, 23, 59, 59).getTime(), now)).toBe('04-20 23:59');
+    expect(formatWhen(new Date(2025, 11, 31, 8, 0, 0).getTime(), now)).toBe('2025-12-31 08:00');
   });
 });

@@ -27,6 +27,18 @@ export function formatDateTime(ms: number): string {
   return `${formatDay(ms)} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 }
 
+/**
+ * A request's time in a narrow column: "15:30:12" when it is from the same day as `now`,
+ * "04-21 15:30" otherwise (the full date and time are in the row's details).
+ */
+export function formatWhen(ms: number, now: number): string {
+  const d = new Date(ms);
+  const time = `${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  if (formatDay(ms) === formatDay(now)) return `${time}:${pad(d.getSeconds())}`;
+  const year = new Date(now).getFullYear() === d.getFullYear() ? '' : `${d.getFullYear()}-`;
+  return `${year}${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${time}`;
+}
+
 /** Local date as "2026-04-21". */
 export function formatDay(ms: number): string {
   const d = new Date(ms);

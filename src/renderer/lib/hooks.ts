@@ -87,3 +87,18 @@ export function useDebounced<T>(value: T, ms: number): T {
   }, [value, ms]);
   return settled;
 }
+
+/** A set of ids that can each be switched on and off (rows opened to show their details). */
+export function useToggleSet(): [ReadonlySet<string>, (id: string) => void] {
+  const [set, setSet] = useState<ReadonlySet<string>>(() => new Set());
+  const toggle = useCallback(
+    (id: string) =>
+      setSet((current) => {
+        const next = new Set(current);
+        if (!next.delete(id)) next.add(id);
+        return next;
+      }),
+    [],
+  );
+  return [set, toggle];
+}

@@ -1,5 +1,12 @@
+import { Fragment } from 'react';
 import type { UsageRecord } from '../../../shared/admin';
-import { formatCount, formatDateTime, formatLatency, formatUsd } from '../../lib/format';
+import { ExpandButton, RequestDetails } from '../../components/RequestDetails';
+import { formatCount, formatLatency, formatUsd, formatWhen } from '../../lib/format';
+import { useNow, useToggleSet } from '../../lib/hooks';
+import { shortEndpoint } from '../../components/requestFacts';
+
+/** Columns of a row, for the details row under it. */
+const COLUMNS = 11;
 
 interface RequestLogProps {
   records: readonly UsageRecord[];
@@ -8,12 +15,17 @@ interface RequestLogProps {
 
 /** The newest requests first: what other apps (and the studio) asked, and how it went. */
 export function RequestLog({ records, live }: RequestLogProps) {
+  const [open, toggle] = useToggleSet();
+  const now = useNow(60_000);
   return (
     <div className="table-wrap request-log" data-testid="request-log" data-live={live}>
-      <table className="data-table">
+      <table className="data-table requests-table">
         <caption className="visually-hidden">Live request log, newest first</caption>
         <thead>
           <tr>
+            <th scope="col">
+              <span className="visually-hidden">Details</span>
+            </th>
             <th scope="col">Time</th>
             <th scope="col">Status</th>
             <th scope="col">Endpoint</th>
@@ -34,29 +46,49 @@ export function RequestLog({ records, live }: RequestLogProps) {
         </thead>
         <tbody aria-live="polite" aria-relevant="additions">
           {records.map((r) => (
-            <tr key={r.requestId} data-testid="log-row" data-request-id={r.requestId}>
-              <td className="mono">{formatDateTime(r.createdAt)}</td>
-              <td>
-                <span
-                  className={`status ${r.status < 400 ? 'status-ok' : 'status-error'}`}
-                  title={r.errorMessage ?? undefined}
-                >
-                  {r.status}
-                </span>
-                {r.errorCode && <span className="muted"> {r.errorCode}</span>}
-              </td>
-              <td className="mono">{r.endpoint}</td>
-              <td>{r.model ?? '—'}</td>
-              <td className="mono">
-                {r.size ?? '—'}
-                {r.deliveredSize && r.deliveredSize !== r.size && ` → ${r.deliveredSize}`}
-              </td>
-              <td>{r.apiKeyName ?? '—'}</td>
-              <td>{r.upstreamAccountName ?? '—'}</td>
-              <td className="num">{formatLatency(r.latencyMs)}</td>
-              <td className="num">{formatCount(r.totalTokens)}</td>
-              <td className="num">{formatUsd(r.costMicros)}</td>
-            </tr>
+            <Fragment key={r.requestId}>
+              <tr data-testid="log-row" data-request-id={r.requestId}>
+                <td>
+                  <ExpandButton
+                    expanded={open.has(r.requestId)}
+                    requestId={r.requestId}
+                    controls={`log-details-${r.requestId}`}
+                    onToggle={() => toggle(r.requestId)}
+                    testId="log-expand"
+                  />
+                </td>
+                <td className="mono">{formatWhen(r.createdAt, now)}</td>
+                <td>
+                  <span
+                    className={`status ${r.status < 400 ? 'status-ok' : 'status-error'}`}
+                    title={r.errorMessage ?? undefined}
+                  >
+                    {r.status}
+                  </span>
+                  {r.errorCode && <span className="muted"> {r.errorCode}</span>}
+                </td>
+                <td className="mono" title={r.endpoint}>
+                  {shortEndpoint(r.endpoint)}
+                </td>
+                <td>{r.model ?? '—'}</td>
+                <td className="mono">
+                  {r.size ?? '—'}
+                  {r.deliveredSize && r.deliveredSize !== r.size && ` → ${r.deliveredSize}`}
+                </td>
+                <td>{r.apiKeyName ?? '—'}</td>
+                <td>{r.upstreamAccountName ?? '—'}</td>
+                <td className="num">{formatLatency(r.latencyMs)}</td>
+                <td className="num">{formatCount(r.totalTokens)}</td>
+                <td className="num">{formatUsd(r.costMicros)}</td>
+              </tr>
+              {open.has(r.requestId) && (
+                <tr className="details-row">
+                  <td colSpan={COLUMNS}>
+                    <RequestDetails record={r} id={`log-details-${r.requestId}`} />
+                  </td>
+                </tr>
+              )}
+            </Fragment>
           ))}
         </tbody>
       </table>

@@ -1,5 +1,12 @@
+import { Fragment } from 'react';
 import type { UsageListResponse } from '../../../shared/admin';
-import { formatCount, formatDateTime, formatLatency, formatUsd } from '../../lib/format';
+import { ExpandButton, RequestDetails } from '../../components/RequestDetails';
+import { formatCount, formatLatency, formatUsd, formatWhen } from '../../lib/format';
+import { useNow, useToggleSet } from '../../lib/hooks';
+import { shortEndpoint } from '../../components/requestFacts';
+
+/** Columns of a row, for the details row under it. */
+const COLUMNS = 12;
 
 interface UsageTableProps {
   data: UsageListResponse | null;
@@ -10,17 +17,21 @@ interface UsageTableProps {
 
 /** One row per request, newest first, with paging. */
 export function UsageTable({ data, offset, pageSize, onPage }: UsageTableProps) {
+  const [open, toggle] = useToggleSet();
+  const now = useNow(60_000);
   const records = data?.records ?? [];
   const total = data?.total ?? 0;
   const last = Math.min(total, offset + records.length);
   return (
     <div className="table-wrap">
-      <table className="data-table" data-testid="usage-table" data-total={total}>
+      <table className="data-table requests-table" data-testid="usage-table" data-total={total}>
         <caption className="visually-hidden">Requests, newest first</caption>
         <thead>
           <tr>
+            <th scope="col">
+              <span className="visually-hidden">Details</span>
+            </th>
             <th scope="col">Time</th>
-            <th scope="col">Request</th>
             <th scope="col">Endpoint</th>
             <th scope="col">Model</th>
             <th scope="col">Size</th>
@@ -43,51 +54,67 @@ export function UsageTable({ data, offset, pageSize, onPage }: UsageTableProps) 
         </thead>
         <tbody>
           {records.map((r) => (
-            <tr
-              key={r.requestId}
-              data-testid="usage-row"
-              data-request-id={r.requestId}
-              data-total-tokens={r.totalTokens}
-              data-cost-micros={r.costMicros}
-            >
-              <td className="mono">{formatDateTime(r.createdAt)}</td>
-              <td className="mono" title={r.requestId}>
-                {r.requestId.slice(0, 14)}…
-              </td>
-              <td className="mono">{r.endpoint}</td>
-              <td>{r.model ?? '—'}</td>
-              <td className="mono">
-                {r.size ?? '—'}
-                {r.deliveredSize && r.deliveredSize !== r.size && (
-                  <span className="warn" title="Delivered size">
-                    {' '}
-                    → {r.deliveredSize}
+            <Fragment key={r.requestId}>
+              <tr
+                data-testid="usage-row"
+                data-request-id={r.requestId}
+                data-total-tokens={r.totalTokens}
+                data-cost-micros={r.costMicros}
+              >
+                <td>
+                  <ExpandButton
+                    expanded={open.has(r.requestId)}
+                    requestId={r.requestId}
+                    controls={`usage-details-${r.requestId}`}
+                    onToggle={() => toggle(r.requestId)}
+                    testId="usage-expand"
+                  />
+                </td>
+                <td className="mono">{formatWhen(r.createdAt, now)}</td>
+                <td className="mono" title={r.endpoint}>
+                  {shortEndpoint(r.endpoint)}
+                </td>
+                <td>{r.model ?? '—'}</td>
+                <td className="mono">
+                  {r.size ?? '—'}
+                  {r.deliveredSize && r.deliveredSize !== r.size && (
+                    <span className="warn" title="Delivered size">
+                      {' '}
+                      → {r.deliveredSize}
+                    </span>
+                  )}
+                  {r.fallbackStep && <span className="muted"> ({r.fallbackStep})</span>}
+                </td>
+                <td className="num">{r.images}</td>
+                <td>{r.apiKeyName ?? '—'}</td>
+                <td>{r.upstreamAccountName ?? '—'}</td>
+                <td>
+                  <span
+                    className={`status ${r.status < 400 ? 'status-ok' : 'status-error'}`}
+                    title={r.errorMessage ?? undefined}
+                  >
+                    {r.status}
                   </span>
-                )}
-                {r.fallbackStep && <span className="muted"> ({r.fallbackStep})</span>}
-              </td>
-              <td className="num">{r.images}</td>
-              <td>{r.apiKeyName ?? '—'}</td>
-              <td>{r.upstreamAccountName ?? '—'}</td>
-              <td>
-                <span
-                  className={`status ${r.status < 400 ? 'status-ok' : 'status-error'}`}
-                  title={r.errorMessage ?? undefined}
-                >
-                  {r.status}
-                </span>
-                {r.errorCode && <span className="muted"> {r.errorCode}</span>}
-              </td>
-              <td className="num">{formatLatency(r.latencyMs)}</td>
-              <td className="num">
-                <span data-testid="usage-input-tokens">{formatCount(r.inputTokens)}</span>
-                {' / '}
-                <span data-testid="usage-output-tokens">{formatCount(r.outputTokens)}</span>
-              </td>
-              <td className="num" data-testid="usage-cost">
-                {formatUsd(r.costMicros)}
-              </td>
-            </tr>
+                  {r.errorCode && <span className="muted"> {r.errorCode}</span>}
+                </td>
+                <td className="num">{formatLatency(r.latencyMs)}</td>
+                <td className="num">
+                  <span data-testid="usage-input-tokens">{formatCount(r.inputTokens)}</span>
+                  {' / '}
+                  <span data-testid="usage-output-tokens">{formatCount(r.outputTokens)}</span>
+                </td>
+                <td className="num" data-testid="usage-cost">
+                  {formatUsd(r.costMicros)}
+                </td>
+              </tr>
+              {open.has(r.requestId) && (
+                <tr className="details-row">
+                  <td colSpan={COLUMNS}>
+                    <RequestDetails record={r} id={`usage-details-${r.requestId}`} />
+                  </td>
+                </tr>
+              )}
+            </Fragment>
           ))}
         </tbody>
       </table>
