@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import OpenAI from 'openai';
 import sharp from 'sharp';
 import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -88,6 +89,9 @@ describe('with the simulator', () => {
 
   it('breaks the connection when the upstream fails mid-image, records a 502, never retries', async () => {
     await scriptFaults(t.simUrl, [{ kind: 'reset', afterBytes: 20_000 }]);
+    // Images of earlier tests may still wait in the spool for a quiet moment: only this one's counts.
+    const spoolDir = path.join(t.dataDir, 'images', '.spool');
+    const before = new Set(fs.readdirSync(spoolDir));
     const res = await generate(t.url, t.key);
     expect(res.statusCode).toBe(200);
     await expect(res.body.text()).rejects.toThrow();
@@ -97,7 +101,7 @@ describe('with the simulator', () => {
     const calls = (await (await fetch(`${t.simUrl}/__sim/calls`)).json()) as { calls: unknown[] };
     expect(calls.calls).toHaveLength(1);
     // The half-written gallery copy went with it.
-    expect(fs.readdirSync(path.join(t.dataDir, 'images', '.spool'))).toEqual([]);
+    expect(fs.readdirSync(spoolDir).filter((file) => !before.has(file))).toEqual([]);
     expect(
       t.db.prepare('SELECT COUNT(*) FROM images WHERE request_id = ?').pluck().get(requestId),
     ).toBe(0);
@@ -203,5 +207,168 @@ describe('with an upstream that pauses mid-image', () => {
     const json = (await res.body.json()) as { data: Array<{ b64_json: string }>; usage: unknown };
     expect(json.data[0]!.b64_json).toBe(b64);
     expect(json.usage).toMatchObject({ input_tokens: 5, output_tokens: 272, total_tokens: 277 });
+  });
+});
+
+describe("a stream's completed image", () => {
+  let gateway: Gateway;
+  let url: string;
+  let key: string;
+  let db: Db;
+  let dataDir: string;
+  let upstream: http.Server;
+  let b64: string;
+  let releaseRest: () => void = () => undefined;
+  const partialB64 = Buffer.from('a blurry first look').toString('base64');
+  const usage = { input_tokens: 5, output_tokens: 372, total_tokens: 377 };
+
+  beforeAll(async () => {
+    const png = await sharp({
+      create: {
+        width: 1024,
+        height: 1024,
+        channels: 3,
+        background: '#000',
+        noise: { type: 'gaussian', mean: 128, sigma: 60 },
+      },
+    })
+      .png({ compressionLevel: 1 })
+      .toBuffer();
+    b64 = png.toString('base64');
+    // An Images API event stream that sends half of the completed image, then waits for the
+    // test ('pause'), breaks off ('break') or goes straight on.
+    upstream = http.createServer(async (req, res) => {
+      let body = '';
+      for await (const chunk of req) body += String(chunk);
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(
+        `event: image_generation.partial_image\ndata: {"type":"image_generation.partial_image",` +
+          `"b64_json":"${partialB64}","partial_image_index":0}\n\n`,
+      );
+      const half = Math.floor(b64.length / 2);
+      res.write(
+        `event: image_generation.completed\ndata: {"type":"image_generation.completed",` +
+          `"b64_json":"${b64.slice(0, half)}`,
+      );
+      if (body.includes('break')) {
+        setImmediate(() => res.destroy());
+        return;
+      }
+      const rest = body.includes('pause')
+        ? new Promise<void>((resolve) => (releaseRest = resolve))
+        : Promise.resolve();
+      void rest.then(() =>
+        res.end(
+          `${b64.slice(half)}","created_at":1700000000,"size":"1024x1024","quality":"low",` +
+            `"background":"opaque","output_format":"png","usage":${JSON.stringify(usage)}}\n\n`,
+        ),
+      );
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    dataDir = tempDir();
+    db = openDatabase(databasePath(dataDir));
+    key = createKeysRepository(db).create({ name: 'streams', group: 'default' }).key;
+    gateway = await createGateway({
+      host: '127.0.0.1',
+      port: 0,
+      dataDir,
+      upstreamBaseUrl: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`,
+      upstreamApiKey: 'sk-test',
+      log: () => undefined,
+    });
+    url = await gateway.listen();
+  });
+  afterAll(async () => {
+    releaseRest();
+    await gateway.close(1_000);
+    upstream.close();
+    db.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const streamed = { ...gen, stream: true, partial_images: 1 };
+
+  it('sends the completed event while the upstream is still sending its image', async () => {
+    const res = await generate(url, key, { ...streamed, prompt: 'pause halfway' });
+    expect(res.statusCode).toBe(200);
+    // The upstream sends the rest only after this client has received part of the image.
+    const start =
+      'event: image_generation.completed\ndata: {"type":"image_generation.completed","b64_json":"';
+    let received = '';
+    for await (const chunk of res.body) {
+      received += (chunk as Buffer).toString('latin1');
+      const at = received.indexOf(start);
+      if (at >= 0 && received.length - at - start.length > 10_000) break;
+    }
+    expect(received).toContain('event: image_generation.partial_image');
+    expect(received.slice(received.indexOf(start) + start.length)).toBe(
+      b64.slice(0, received.length - received.indexOf(start) - start.length),
+    );
+    releaseRest();
+  });
+
+  it('ends with the same completed event a whole one would be, as the openai client reads it', async () => {
+    const client = new OpenAI({ apiKey: key, baseURL: `${url}/v1` });
+    const events = [];
+    const stream = await client.images.generate({
+      model: 'image-model-2',
+      prompt: 'a streamed roof',
+      size: '1024x1024',
+      quality: 'low',
+      stream: true,
+      partial_images: 1,
+    });
+    for await (const event of stream) events.push(event);
+    expect(events.map((e) => e.type)).toEqual([
+      'image_generation.partial_image',
+      'image_generation.completed',
+    ]);
+    const completed = events[1]! as unknown as Record<string, unknown>;
+    expect(Object.keys(completed)).toEqual([
+      'type',
+      'b64_json',
+      'created_at',
+      'size',
+      'quality',
+      'background',
+      'output_format',
+      'usage',
+    ]);
+    expect(completed).toMatchObject({
+      b64_json: b64,
+      created_at: 1700000000,
+      size: '1024x1024',
+      quality: 'low',
+      background: 'opaque',
+      output_format: 'png',
+      usage,
+    });
+  });
+
+  it('breaks the connection when the upstream fails inside the image, and records a 502', async () => {
+    // Images of earlier tests may still wait in the spool for a quiet moment: only this one's counts.
+    const spoolDir = path.join(dataDir, 'images', '.spool');
+    const before = new Set(fs.readdirSync(spoolDir));
+    const res = await generate(url, key, { ...streamed, prompt: 'break halfway' });
+    expect(res.statusCode).toBe(200);
+    await expect(res.body.text()).rejects.toThrow();
+    const requestId = String(res.headers['x-request-id']);
+    const status = () =>
+      db.prepare('SELECT status FROM usage_records WHERE request_id = ?').pluck().get(requestId);
+    if (status() === undefined) {
+      await new Promise<void>((resolve) => {
+        const onUsage = (id: string) => {
+          if (id !== requestId) return;
+          gateway.events.off('usage', onUsage);
+          resolve();
+        };
+        gateway.events.on('usage', onUsage);
+      });
+    }
+    expect(status()).toBe(502);
+    expect(
+      db.prepare('SELECT COUNT(*) FROM images WHERE request_id = ?').pluck().get(requestId),
+    ).toBe(0);
+    expect(fs.readdirSync(spoolDir).filter((file) => !before.has(file))).toEqual([]);
   });
 });

@@ -1,7 +1,10 @@
 import type { Response } from 'express';
 import type { TokenUsage } from '../../shared/imageParams';
+import type { DeliveredImage } from '../dispatch/runImages';
 import type { Base64Pieces } from '../upstream/base64Pieces';
-import type { ImageSink } from '../upstream/types';
+import { writeWithBackpressure } from './backpressure';
+import type { StreamedImageTarget } from './routes/imagePassThrough';
+import type { SseWriter } from './sse';
 
 export interface ImageReplyMeta {
   created: number;
@@ -57,48 +60,42 @@ export function writeImagesJson(res: Response, meta: ImageReplyMeta, images: Rep
  * once, each base64 piece as the upstream delivers it (honouring the caller's backpressure), and
  * the rest when the upstream is done. Chunked: the length is not known in advance.
  */
-export interface StreamingImagesReply {
-  sink: ImageSink;
-  finish(meta: Omit<ImageReplyMeta, 'created'>, revisedPrompt: string | null): void;
-}
-
-export function startImagesJson(
-  res: Response,
-  created: number,
-  retain: boolean,
-): StreamingImagesReply {
-  res.writeHead(200, { 'content-type': 'application/json' });
-  res.write(head(created) + itemOpen(0));
+export function startImagesJson(res: Response, now: () => number): StreamedImageTarget {
   return {
-    sink: { write: (piece) => writeWithBackpressure(res, piece), retain },
-    finish(meta, revisedPrompt) {
-      res.end(itemClose(revisedPrompt) + tail(meta));
+    open(start, retain) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(head(start.created ?? Math.floor(now() / 1000)) + itemOpen(0));
+      return {
+        sink: { write: (piece) => writeWithBackpressure(res, piece), retain },
+        finish(meta, image) {
+          res.end(itemClose(image.outcome.revisedPrompt) + tail(meta));
+        },
+      };
     },
   };
 }
 
 /**
- * How much of an image may wait in the reply's buffer before the upstream is paused. The socket's
- * own 16 KB mark would pause after nearly every 64 KB read, an event-loop round trip each time
- * for no memory worth saving; a few megabytes per request keeps memory bounded all the same.
+ * The `*.completed` event of an image stream, started while the image is still arriving, the same
+ * way: its JSON is `imageEventPieces`' with every field after the image, so they can wait until
+ * the upstream is done.
  */
-const MAX_QUEUED_BYTES = 4 * 1024 * 1024;
-
-/** Resolves when `res` can take more; never waits on a caller that has gone. */
-function writeWithBackpressure(res: Response, piece: Buffer): void | Promise<void> {
-  // The upstream is still read to its end when the caller leaves: the image is billed and kept.
-  if (res.destroyed || res.writableEnded) return;
-  res.write(piece);
-  if (res.writableLength <= MAX_QUEUED_BYTES) return;
-  return new Promise((resolve) => {
-    const done = () => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.on('drain', done);
-    res.on('close', done);
-  });
+export function startImageEvent(
+  sse: SseWriter,
+  type: string,
+  fields: (image: DeliveredImage) => Record<string, unknown>,
+): StreamedImageTarget {
+  return {
+    open(_start, retain) {
+      const event = sse.begin(type, `{"type":${JSON.stringify(type)},"b64_json":"`);
+      return {
+        sink: { write: (piece) => event.write(piece), retain },
+        finish(_meta, image) {
+          event.end(`",${JSON.stringify(fields(image)).slice(1)}`);
+        },
+      };
+    },
+  };
 }
 
 /** The JSON of an image stream event with the base64 spliced in; `fields` must not be empty. */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fsSync, { createReadStream, createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { Base64Quanta } from '../upstream/base64Pieces';
+import { Base64Quanta, piecesAfter } from '../upstream/base64Pieces';
 
 /** The base64 text of an image, written to a temporary file while it streamed through. */
 export interface SpooledImage {
@@ -108,16 +108,8 @@ async function writeAll(fd: number, pieces: Buffer[]): Promise<void> {
       fsSync.writev(fd, rest, (error, bytes) => (error ? reject(error) : resolve(bytes))),
     );
     if (written === 0) throw new Error('the disk took no bytes');
-    rest = dropFront(rest, written);
+    rest = piecesAfter(rest, written);
   }
-}
-
-function dropFront(pieces: Buffer[], bytes: number): Buffer[] {
-  let left = bytes;
-  let i = 0;
-  while (i < pieces.length && left >= pieces[i]!.length) left -= pieces[i++]!.length;
-  if (i === pieces.length) return [];
-  return [pieces[i]!.subarray(left), ...pieces.slice(i + 1)];
 }
 
 /**

@@ -1,14 +1,11 @@
 import type { Dispatcher } from 'undici';
-import { normaliseUsage } from '../billing/normaliseUsage';
-import { UpstreamError } from './errors';
 import { failureFromResponse, failureFromThrown } from './httpFailure';
+import { readImageEvents } from './imageEventsReader';
 import { readImagesJson } from './imagesJsonReader';
-import { piecesLength } from './base64Pieces';
-import { parseSplicedJson, splicedBytes, splicedPieces } from './jsonSplice';
 import { buildMultipart, type MultipartPart } from './multipartBody';
 import { readAll, readErrorText } from './readBody';
 import { sendPost } from './sendPost';
-import { eventData, parseSse } from './sseParser';
+import { parseSse } from './sseParser';
 import type {
   CallOptions,
   ImageJob,
@@ -68,7 +65,7 @@ export function createApiKeyUpstream(account: UpstreamAccount, deps: HttpDeps): 
       const res = await post(path, body, opts, stream ? 'text/event-stream' : 'application/json');
       try {
         return stream
-          ? await readImageStream(res.body, opts)
+          ? await readImageEvents(res.body, { ...opts, now: deps.now })
           : await readImagesJson(res.body, { now: deps.now, onImageStart: opts.onImageStart });
       } catch (error) {
         throw failureFromThrown(error, opts.signal);
@@ -141,77 +138,4 @@ function multipartBody(job: ImageJob, stream: boolean) {
     });
   }
   return buildMultipart(parts);
-}
-
-interface ImagesResponseShape {
-  created?: number;
-  background?: unknown;
-  output_format?: unknown;
-  quality?: unknown;
-  size?: unknown;
-  usage?: unknown;
-}
-
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-
-interface StreamEventShape extends ImagesResponseShape {
-  type?: string;
-  b64_json?: unknown;
-  partial_image_index?: number;
-  revised_prompt?: unknown;
-  created_at?: number;
-  error?: { message?: string; code?: string; type?: string };
-}
-
-async function readImageStream(
-  body: AsyncIterable<Buffer>,
-  opts: CallOptions,
-): Promise<ImageOutcome> {
-  for await (const event of parseSse(body)) {
-    const data = eventData(event);
-    if (!data) continue;
-    const doc = parseSplicedJson<StreamEventShape>(data);
-    const type = doc.value.type ?? event.event ?? '';
-    if (doc.value.error || type === 'error') {
-      const e = doc.value.error ?? {};
-      const refused = e.code === 'moderation_blocked' || e.type === 'image_generation_user_error';
-      throw new UpstreamError(
-        refused
-          ? { kind: 'refused', message: e.message ?? 'the upstream refused the prompt' }
-          : {
-              kind: 'http',
-              status: 502,
-              code: e.code ?? null,
-              message: e.message ?? 'upstream stream error',
-              param: null,
-              type: e.type ?? null,
-            },
-      );
-    }
-    if (type.endsWith('.partial_image')) {
-      const b64 = splicedBytes(doc, doc.value.b64_json);
-      if (b64) opts.onPartial?.({ b64, index: doc.value.partial_image_index ?? 0 });
-    } else if (type.endsWith('.completed')) {
-      const b64 = splicedPieces(doc, doc.value.b64_json);
-      if (!b64 || piecesLength(b64) === 0)
-        throw new UpstreamError({
-          kind: 'no_image',
-          message: 'the completed event carried no image',
-        });
-      return {
-        b64,
-        created: doc.value.created_at ?? Math.floor(Date.now() / 1000),
-        revisedPrompt: str(doc.value.revised_prompt) ?? null,
-        size: str(doc.value.size),
-        quality: str(doc.value.quality),
-        background: str(doc.value.background),
-        outputFormat: str(doc.value.output_format),
-        usage: normaliseUsage(doc.value.usage, { imageModel: true }),
-      };
-    }
-  }
-  throw new UpstreamError({
-    kind: 'no_image',
-    message: 'the upstream stream ended without a completed image',
-  });
 }

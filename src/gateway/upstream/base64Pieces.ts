@@ -28,6 +28,21 @@ export function piecesPrefix(pieces: Base64Pieces, max: number): Buffer {
   return Buffer.concat(parts, length);
 }
 
+/** The pieces after the first `count` bytes (the first one cut where it must be; no copies). */
+export function piecesAfter(pieces: readonly Buffer[], count: number): Buffer[] {
+  const out: Buffer[] = [];
+  let left = count;
+  for (const piece of pieces) {
+    if (left >= piece.length) {
+      left -= piece.length;
+      continue;
+    }
+    out.push(left > 0 ? piece.subarray(left) : piece);
+    left = 0;
+  }
+  return out;
+}
+
 /** One buffer of all the text: for the rare consumers that need it whole. */
 export function joinPieces(pieces: Base64Pieces): Buffer {
   return pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces as Buffer[]);

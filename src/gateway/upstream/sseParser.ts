@@ -1,4 +1,10 @@
-import { joinPieces, piecesLength, piecesPrefix, type Base64Pieces } from './base64Pieces';
+import {
+  joinPieces,
+  piecesAfter,
+  piecesLength,
+  piecesPrefix,
+  type Base64Pieces,
+} from './base64Pieces';
 import type { SseEvent } from './types';
 
 const LF = 0x0a;
@@ -45,7 +51,7 @@ export async function* parseSse(
  * Returns the offset in `chunk` just past the blank line that ends the current event, or -1.
  * The blank line is `\n\n` or `\n\r\n`; up to two bytes of it may sit at the end of `pending`.
  */
-function findEventEnd(pending: Buffer[], pendingLength: number, chunk: Buffer): number {
+export function findEventEnd(pending: Buffer[], pendingLength: number, chunk: Buffer): number {
   if (pendingLength > 0) {
     const last = pending[pending.length - 1]!;
     const b1 = last[last.length - 1];
@@ -86,7 +92,7 @@ function tailByte(pending: Buffer[], fromEnd: number): number | undefined {
  * comments and blank blocks yield null. Nothing is joined here: `raw` and `data` are joined on
  * first use, and readers that splice use `dataPieces`.
  */
-function decodeEvent(raw: Buffer[]): SseEvent | null {
+export function decodeEvent(raw: Buffer[]): SseEvent | null {
   let name: string | null = null;
   const dataLines: Buffer[][] = [];
   for (const line of linesOf(raw)) {
@@ -103,7 +109,7 @@ function decodeEvent(raw: Buffer[]): SseEvent | null {
     if (field !== 'event' && field !== 'data') continue;
     // The value starts after the colon and one optional space.
     const skip = colon < 0 ? lengthOf(line) : colon + 1 + (head[colon + 1] === 0x20 ? 1 : 0);
-    const value = dropFront(line, skip);
+    const value = piecesAfter(line, skip);
     if (field === 'event') name = joinPieces(value).toString('utf8');
     else dataLines.push(value);
   }
@@ -163,20 +169,6 @@ function lineHead(line: Buffer[]): Buffer {
 
 function lengthOf(line: Buffer[]): number {
   return line.reduce((sum, piece) => sum + piece.length, 0);
-}
-
-function dropFront(line: Buffer[], count: number): Buffer[] {
-  const out: Buffer[] = [];
-  let left = count;
-  for (const piece of line) {
-    if (left >= piece.length) {
-      left -= piece.length;
-      continue;
-    }
-    out.push(left > 0 ? piece.subarray(left) : piece);
-    left = 0;
-  }
-  return out;
 }
 
 /** The event's data, in pieces, or null for the empty and `[DONE]` events (nothing is joined). */

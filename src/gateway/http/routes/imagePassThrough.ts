@@ -4,7 +4,7 @@ import type { ApiError } from '../../errors';
 import type { ImageSpool, SpooledImage } from '../../images/spool';
 import type { ImageSink } from '../../upstream/types';
 import type { UsageDraft } from '../../usage/draft';
-import { startImagesJson, type ImageReplyMeta, type StreamingImagesReply } from '../imageReply';
+import type { ImageReplyMeta } from '../imageReply';
 
 export interface PassThroughDeps {
   now: () => number;
@@ -14,6 +14,20 @@ export interface PassThroughDeps {
   spoolImage?: () => ImageSpool;
   /** Deletes a spooled file the gallery did not take. */
   dropUnclaimed?: (spooled: SpooledImage) => Promise<void>;
+}
+
+/**
+ * Where a streamed-through image goes: a JSON reply (`startImagesJson`) or one `*.completed`
+ * event of an event stream (`startImageEvent`). `open` starts it once the image's header is
+ * known; `finish` writes what follows the image.
+ */
+export interface StreamedImageTarget {
+  open(start: ImageStartInfo, retain: boolean): StreamedImage;
+}
+
+export interface StreamedImage {
+  sink: ImageSink;
+  finish(meta: Omit<ImageReplyMeta, 'created'>, image: DeliveredImage): void;
 }
 
 /**
@@ -39,8 +53,12 @@ export interface ImagePassThrough {
   fail(draft: UsageDraft, error: ApiError): Promise<void>;
 }
 
-export function imagePassThrough(res: Response, deps: PassThroughDeps): ImagePassThrough {
-  let reply: StreamingImagesReply | null = null;
+export function imagePassThrough(
+  res: Response,
+  deps: PassThroughDeps,
+  target: StreamedImageTarget,
+): ImagePassThrough {
+  let reply: StreamedImage | null = null;
   let spool: ImageSpool | null = null;
   let spooled: SpooledImage | null = null;
   let keep = true;
@@ -52,7 +70,7 @@ export function imagePassThrough(res: Response, deps: PassThroughDeps): ImagePas
       spool = keep && deps.spoolImage ? deps.spoolImage() : null;
       // Pieces are retained only when the gallery wants them and no spool takes them: an image
       // nobody holds lets each piece go once written, out of the heap's old generation.
-      reply = startImagesJson(res, start.created ?? Math.floor(deps.now() / 1000), keep && !spool);
+      reply = target.open(start, keep && !spool);
       const { sink } = reply;
       const tee = spool;
       if (!tee) return sink;
@@ -70,7 +88,7 @@ export function imagePassThrough(res: Response, deps: PassThroughDeps): ImagePas
       return reply !== null;
     },
     async finish(meta, image) {
-      reply!.finish(meta, image.outcome.revisedPrompt);
+      reply!.finish(meta, image);
       if (!keep) return null;
       if (!spool) return image;
       spooled = await spool.finish();
@@ -81,7 +99,8 @@ export function imagePassThrough(res: Response, deps: PassThroughDeps): ImagePas
     },
     async fail(draft, error) {
       // Half an image has gone out with a 200: the only honest signal left is a broken
-      // connection (no client takes a truncated body for JSON); the record says what happened.
+      // connection (no client takes a truncated JSON body or event for an image); the record
+      // says what happened.
       draft.streamError = { status: error.status, code: error.code, message: error.message };
       res.destroy();
       await spool?.discard();

@@ -7,7 +7,7 @@ import type { ImageJob, InputImage } from '../../upstream/types';
 import type { UsageDraft } from '../../usage/draft';
 import type { ImageOptions } from '../../validation/imageOptions';
 import type { AuthenticatedKey } from '../auth';
-import { imageEventPieces, writeImagesJson } from '../imageReply';
+import { imageEventPieces, startImageEvent, startImagesJson, writeImagesJson } from '../imageReply';
 import { openSse } from '../sse';
 import { imagePassThrough, type PassThroughDeps } from './imagePassThrough';
 
@@ -105,10 +105,30 @@ export async function serveImages(
     deps.policy.ladderForAll() ||
     String(res.req.headers[LADDER_HEADER] ?? '').toLowerCase() === 'ladder';
 
+  // The fields after the image in a `*.completed` event, from what was really delivered.
+  const completedFields = (image: DeliveredImage) => ({
+    created_at: image.outcome.created,
+    size: formatSize(image.delivered),
+    quality: concrete(image.outcome.quality) ?? requested.quality,
+    background: concrete(image.outcome.background) ?? requested.background,
+    output_format: image.delivered.format,
+    usage: image.usage,
+  });
+
   const sse = options.stream ? openSse(res) : null;
-  // One image without the ladder (which may upscale) streams through as it arrives; a reply that
-  // must be whole first (n images, a ladder step, lenient headers) is written at the end.
-  const pass = !sse && options.n === 1 && !ladder ? imagePassThrough(res, deps) : null;
+  // One image without the ladder (which may upscale) streams through as it arrives, as a JSON
+  // reply or as its stream's completed event; what must be whole first (n images, a ladder
+  // step, lenient headers) is written at the end.
+  const pass =
+    options.n === 1 && !ladder
+      ? imagePassThrough(
+          res,
+          deps,
+          sse
+            ? startImageEvent(sse, `${eventPrefix}.completed`, completedFields)
+            : startImagesJson(res, deps.now),
+        )
+      : null;
   try {
     const result = await runImages(deps.dispatcher, {
       job,
@@ -141,25 +161,18 @@ export async function serveImages(
             )
         : undefined,
       onImage: sse
-        ? (imageIndex, image) =>
+        ? (imageIndex, image) => {
+            // A streamed-through image's event is already under way; `finish` ends it.
+            if (pass?.started) return;
             sse.event(
               `${eventPrefix}.completed`,
               imageEventPieces(
                 `${eventPrefix}.completed`,
                 image.outcome.b64,
-                tagged(
-                  {
-                    created_at: image.outcome.created,
-                    size: formatSize(image.delivered),
-                    quality: concrete(image.outcome.quality) ?? requested.quality,
-                    background: concrete(image.outcome.background) ?? requested.background,
-                    output_format: image.delivered.format,
-                    usage: image.usage,
-                  },
-                  imageIndex,
-                ),
+                tagged(completedFields(image), imageIndex),
               ),
-            )
+            );
+          }
         : undefined,
     });
     noteResult(draft, result.images, options.model, result.usage);
@@ -173,11 +186,6 @@ export async function serveImages(
         images,
         connected: !res.destroyed,
       });
-    if (sse) {
-      deliver(result.images);
-      sse.end();
-      return;
-    }
     const first = result.images[0]!;
     const meta = {
       created: first.outcome.created,
@@ -192,9 +200,14 @@ export async function serveImages(
       const kept = await pass.finish(meta, first);
       if (kept) deliver([kept]);
       await pass.settle();
+      sse?.end();
       return;
     }
     deliver(result.images);
+    if (sse) {
+      sse.end();
+      return;
+    }
     setDeliveryHeaders(res, result.images, options.size);
     writeImagesJson(
       res,
