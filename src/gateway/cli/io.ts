@@ -1,3 +1,5 @@
+import readline from 'node:readline';
+
 /** What a CLI command may touch of the process; tests pass their own. */
 export interface CliIo {
   stdout(line: string): void;
@@ -5,6 +7,11 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
   onSignal(signal: NodeJS.Signals, handler: () => void): void;
   readStdin?: () => Promise<string | null>;
+  /**
+   * Calls `handler` on each line typed into the terminal the command runs in. Returns the
+   * function that stops listening, or null when there is no one typing (stdin is not a TTY).
+   */
+  onTerminalLine?: (handler: (line: string) => void) => (() => void) | null;
 }
 
 export function processIo(): CliIo {
@@ -20,6 +27,14 @@ export function processIo(): CliIo {
       const chunks: Buffer[] = [];
       for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
       return Buffer.concat(chunks).toString('utf8');
+    },
+    onTerminalLine: (handler) => {
+      if (!process.stdin.isTTY) return null;
+      // terminal: false leaves the TTY in its normal mode, so Ctrl+C is still SIGINT.
+      const lines = readline.createInterface({ input: process.stdin, terminal: false });
+      lines.on('line', handler);
+      // Closing pauses stdin, so the process can exit once the gateway has stopped.
+      return () => lines.close();
     },
   };
 }

@@ -128,8 +128,13 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
   io.stdout(`  data:     ${dataDir}`);
   io.stdout(`  upstream: ${upstream}`);
   io.stdout(`  studio:   ${url}/`);
-  // Opens the studio in a browser, once, within 10 minutes (restart for a new one).
-  io.stdout(`  studio login: ${gateway.createStudioLogin()}`);
+  // Opens the studio in a browser, once, within 10 minutes.
+  const printLogin = () => io.stdout(`  studio login: ${gateway.createStudioLogin()}`);
+  printLogin();
+  // Another browser, a closed one, or a link that expired unopened: a fresh link for the
+  // person at this terminal, without restarting (and cutting off) the gateway.
+  const stopLines = io.onTerminalLine?.(() => printLogin()) ?? null;
+  if (stopLines) io.stdout('  (press Enter here for a new studio login link)');
   io.stdout(`Atelier gateway listening on ${url}`);
 
   return new Promise<number>((resolve) => {
@@ -141,6 +146,7 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
         return;
       }
       stopping = true;
+      stopLines?.();
       io.stderr(`${signal}: finishing in-flight requests (Ctrl+C again to exit at once)...`);
       void gateway.close().then(() => {
         io.stderr('stopped.');

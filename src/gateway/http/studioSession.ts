@@ -149,7 +149,7 @@ export function studioGate(sessions: StudioSessions, ownOrigins: () => Set<strin
       if (sessionId === null) {
         throw new ApiError(
           401,
-          'This login link is unknown, already used or expired (links work once, for 10 minutes). Restart `atelier serve` for a new one.',
+          'This login link is unknown, already used or expired (links work once, for 10 minutes). Press Enter in the terminal running `atelier serve` for a new one.',
           { type: ERROR_TYPES.authentication, code: ERROR_CODES.studioLoginInvalid },
         );
       }

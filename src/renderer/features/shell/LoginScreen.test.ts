@@ -12,6 +12,8 @@ describe('LoginScreen', () => {
     expect(html).toContain('Open your login link');
     expect(html).toContain('data-expired="false"');
     expect(html).not.toContain('data-testid="session-expired"');
+    // A used or expired link is no dead end: the terminal prints another on Enter.
+    expect(html).toMatch(/press Enter[\s\S]*atelier serve/);
   });
 
   it('says the session ended, and why it can, when it was lost under a running studio', () => {

@@ -33,8 +33,9 @@ export function LoginScreen({ onRetry, expired = false }: LoginScreenProps) {
           </li>
         </ol>
         <p className="muted">
-          A link works once and only for 10 minutes. If yours has expired or was used, restart{' '}
-          <code>atelier serve</code> to print a new one.
+          A link works once and only for 10 minutes. If yours has expired or was used, press Enter
+          in the terminal where <code>atelier serve</code> runs: it prints a new one (no restart
+          needed).
           {isDesktop() && ' In the desktop app this should not happen: restart Atelier.'}
         </p>
         <button type="button" onClick={onRetry}>

@@ -1,0 +1,87 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CliIo } from './io';
+import { runServeCommand } from './serve';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A terminal for `atelier serve`: what it printed, the line a person types, Ctrl+C. */
+function terminal(interactive: boolean) {
+  const out: string[] = [];
+  const signals = new Map<string, () => void>();
+  let typed: ((line: string) => void) | null = null;
+  let listening = false;
+  const io: CliIo = {
+    stdout: (line) => out.push(line),
+    stderr: () => undefined,
+    env: {},
+    onSignal: (signal, handler) => signals.set(signal, handler),
+    onTerminalLine: (handler) => {
+      if (!interactive) return null;
+      typed = handler;
+      listening = true;
+      return () => (listening = false);
+    },
+  };
+  return {
+    io,
+    out,
+    type: (line: string) => typed?.(line),
+    interrupt: () => signals.get('SIGINT')?.(),
+    get listening() {
+      return listening;
+    },
+    logins: () => out.filter((l) => l.includes('studio login:')).map((l) => l.split(': ')[1]!),
+  };
+}
+
+async function serve(t: ReturnType<typeof terminal>) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-serve-'));
+  dirs.push(dataDir);
+  const done = runServeCommand(
+    ['--port', '0', '--data-dir', dataDir, '--oauth-callback-port', '0'],
+    t.io,
+  );
+  await expect
+    .poll(() => t.out.some((l) => l.startsWith('Atelier gateway listening on')))
+    .toBe(true);
+  // Wrapped: returning the promise itself would make the caller wait for the server to stop.
+  return { done };
+}
+
+describe('atelier serve: studio login links', () => {
+  it('prints a fresh one-time link each time Enter is pressed, without restarting', async () => {
+    const t = terminal(true);
+    const { done } = await serve(t);
+    expect(t.out).toContain('  (press Enter here for a new studio login link)');
+    const [first] = t.logins();
+    // The first link is used up by one browser...
+    expect((await fetch(first!, { redirect: 'manual' })).status).toBe(303);
+    expect((await fetch(first!, { redirect: 'manual' })).status).toBe(401);
+    // ...and a second browser gets its own from the terminal.
+    t.type('');
+    const second = t.logins()[1]!;
+    expect(second).not.toBe(first);
+    const res = await fetch(second, { redirect: 'manual' });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('set-cookie')).toMatch(/^atelier_session=/);
+
+    t.interrupt();
+    expect(await done).toBe(0);
+    expect(t.listening).toBe(false);
+  });
+
+  it('says nothing of Enter when no one is at a terminal (a script, a service)', async () => {
+    const t = terminal(false);
+    const { done } = await serve(t);
+    expect(t.out.join('\n')).not.toContain('press Enter');
+    expect(t.logins()).toHaveLength(1);
+    t.interrupt();
+    expect(await done).toBe(0);
+  });
+});
