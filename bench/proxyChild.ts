@@ -3,7 +3,7 @@
 // have); `/stream/...` pipes it through as it arrives. Neither parses, checks or records anything.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { pipeline } from 'node:stream/promises';
+import { once } from 'node:events';
 import { Agent, request } from 'undici';
 
 const upstream = process.argv[2]!;
@@ -25,8 +25,15 @@ const server = http.createServer((req, res) => {
     });
     const type = String(answer.headers['content-type'] ?? 'application/json');
     if (mode === 'stream') {
+      // The gateway's own write policy (http/backpressure.ts): pause only past 4 MB queued, so
+      // the floor is not slowed by a drain round trip per 16 KB that the gateway does not make.
       res.writeHead(answer.statusCode, { 'content-type': type });
-      await pipeline(answer.body, res);
+      for await (const chunk of answer.body as AsyncIterable<Buffer>) {
+        res.write(chunk);
+        if (res.writableLength > 4 * 1024 * 1024)
+          await Promise.race([once(res, 'drain'), once(res, 'close')]);
+      }
+      res.end();
       return;
     }
     const chunks: Buffer[] = [];
