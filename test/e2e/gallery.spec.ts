@@ -138,6 +138,8 @@ test('favourites, compare side by side, edit this and delete', async () => {
   await expect(chain.getByTestId('chain-step')).toHaveCount(2);
   await expect(chain.getByTestId('chain-step').first()).toHaveAttribute('data-image-id', source!);
   await expect(chain).toContainText('Add a red balloon');
+  // Each step says how it was made, the first one too.
+  await expect(chain.getByTestId('chain-prompt').first()).toContainText('Generated:');
   await expect(chain.getByTestId('chain-mask')).toHaveJSProperty('complete', true);
   await studio.screenshot('gallery-chain');
   await chain.getByTestId('chain-step').first().getByRole('button').click();

@@ -3,7 +3,7 @@ import { CopyButton } from '../../components/CopyButton';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { admin, adminUrls } from '../../lib/gateway';
 import { useResource } from '../../lib/hooks';
-import { imageFacts } from './imageFacts';
+import { chainStepVerb, imageFacts } from './imageFacts';
 
 interface ImageDetailProps {
   image: ImageRecord;
@@ -165,12 +165,10 @@ function EditChain({
       <ol className="chain-steps">
         {steps.map((step, i) => (
           <li key={step.id} data-testid="chain-step" data-image-id={step.id}>
-            {i > 0 && (
-              <p className="chain-edit">
-                <span className="muted">Edited{step.hasMask ? ' with a mask' : ''}: </span>
-                {step.prompt}
-              </p>
-            )}
+            <p className="chain-edit" data-testid="chain-prompt">
+              <span className="muted">{chainStepVerb(step, i)}: </span>
+              {step.prompt}
+            </p>
             <div className="chain-images">
               <button
                 type="button"

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ImageRecord } from '../../../shared/admin';
-import { imageFacts } from './imageFacts';
+import { chainStepVerb, imageFacts } from './imageFacts';
 
 const IMAGE: ImageRecord = {
   id: 'img_1',
@@ -53,5 +53,16 @@ describe('imageFacts', () => {
   it('does not flag a size asked as auto', () => {
     const facts = imageFacts({ ...IMAGE, requestedSize: 'auto' }, () => null);
     expect(facts.find((f) => f.id === 'delivered')?.flag).toBeUndefined();
+  });
+});
+
+describe('chainStepVerb', () => {
+  it('says how each step of an edit chain was made, the first one included', () => {
+    const generated = { endpoint: '/images/generations', hasMask: false };
+    const edit = { endpoint: '/images/edits', hasMask: true };
+    expect(chainStepVerb(generated, 0)).toBe('Generated');
+    expect(chainStepVerb(edit, 0)).toBe('Edited with a mask from an image outside the gallery');
+    expect(chainStepVerb(edit, 2)).toBe('Edited with a mask');
+    expect(chainStepVerb({ ...edit, hasMask: false }, 1)).toBe('Edited');
   });
 });

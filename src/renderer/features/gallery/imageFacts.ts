@@ -69,3 +69,13 @@ export function imageFacts(
   }
   return facts;
 }
+
+/**
+ * How a step of the chain came to be. The first step was generated, or edited from an image
+ * that is not in the gallery (a file from disk): its prompt belongs to the chain all the same.
+ */
+export function chainStepVerb(step: Pick<ImageRecord, 'endpoint' | 'hasMask'>, index: number) {
+  const mask = step.hasMask ? ' with a mask' : '';
+  if (!step.endpoint.endsWith('/edits')) return 'Generated';
+  return index === 0 ? `Edited${mask} from an image outside the gallery` : `Edited${mask}`;
+}
