@@ -4,7 +4,7 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { CheckboxField, describedBy, FieldShell, Segmented } from '../../components/fields';
 import { Page } from '../../components/Page';
 import { TextField } from '../../components/TextField';
-import { desktopApi } from '../../lib/desktop';
+import { desktopApi, isDesktop } from '../../lib/desktop';
 import { admin, type GatewayErrorInfo } from '../../lib/gateway';
 import { errorInfo, useResource } from '../../lib/hooks';
 import { PricesTable } from './PricesTable';
@@ -123,10 +123,20 @@ function SettingsEditor({ initial }: { initial: SettingsResponse }) {
             </dd>
           </div>
         </dl>
-        <p className="hint">
-          Fixed when the gateway starts: change them with{' '}
-          <code>atelier serve --host --port --data-dir</code> (or <code>ATELIER_DATA_DIR</code>) and
-          restart.
+        <p className="hint" data-testid="server-facts-hint">
+          {isDesktop() ? (
+            <>
+              Fixed when Atelier starts. The desktop app serves on 127.0.0.1, port 8787, or on a
+              free port when another program holds 8787 (the address above is the one in use); its
+              data folder can be moved with <code>ATELIER_DATA_DIR</code>.
+            </>
+          ) : (
+            <>
+              Fixed when the gateway starts: change them with{' '}
+              <code>atelier serve --host --port --data-dir</code> (or <code>ATELIER_DATA_DIR</code>)
+              and restart.
+            </>
+          )}
         </p>
       </section>
 
