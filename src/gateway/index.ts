@@ -236,7 +236,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     secrets: secretStore,
     events,
     loadOf: (id) => scheduler.loadOf(id),
-    busy: () => inflight.size > 0,
+    whenIdle: () => inflight.whenIdle(),
     simulatorOnly: () => simulator !== null && accounts.list().length === 0,
     ownOrigins: () => origins,
     server: () => ({ address: urlFor(port), host: config.host, port, dataDir: config.dataDir }),

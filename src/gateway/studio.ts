@@ -59,8 +59,8 @@ export function composeStudio(deps: {
   ownOrigins: () => Set<string>;
   server: () => ServerInfo;
   oauthCallbackPort?: number;
-  /** True while requests are in flight (the gallery defers its thumbnails). */
-  busy?: () => boolean;
+  /** Resolves once no request is in flight (the gallery defers its heavy work until then). */
+  whenIdle?: () => Promise<void>;
   now: () => number;
   log: (line: string) => void;
 }): StudioParts {
@@ -75,7 +75,7 @@ export function composeStudio(deps: {
     now: deps.now,
     log: deps.log,
     onStored: (image) => deps.events.emit('image', image.id, image.requestId),
-    isBusy: deps.busy,
+    whenIdle: deps.whenIdle,
   });
   const keepApiImages = () => deps.settings.get(SETTINGS.keepApiImages);
   const runs = createStudioRuns();

@@ -83,7 +83,7 @@ describe('image store: spooled images', () => {
     return { png, batch, spooled };
   }
 
-  function storeWith(busy: () => boolean, maxDecodeWaitMs?: number) {
+  function storeWith(whenIdle: () => Promise<void>, maxDecodeWaitMs?: number) {
     const { db } = tempDatabase();
     const stored = new EventEmitter();
     const store = createImageStore({
@@ -93,20 +93,20 @@ describe('image store: spooled images', () => {
       now: () => Date.now(),
       log: () => undefined,
       onStored: (image) => stored.emit('stored', image),
-      isBusy: busy,
+      whenIdle,
       maxDecodeWaitMs,
     });
     return { store, stored };
   }
 
   it('waits for the requests in flight to end, then decodes the spool into the gallery', async () => {
-    let busy = true;
-    let polls = 0;
-    let polledThrice: () => void = () => undefined;
-    const thrice = new Promise<void>((resolve) => (polledThrice = resolve));
+    let becomeIdle: () => void = () => undefined;
+    const idle = new Promise<void>((resolve) => (becomeIdle = resolve));
+    let asked: () => void = () => undefined;
+    const askedIdle = new Promise<void>((resolve) => (asked = resolve));
     const { store, stored } = storeWith(() => {
-      if (++polls === 3) polledThrice();
-      return busy;
+      asked();
+      return idle;
     });
     const { png, batch, spooled } = await spooledBatch(
       store,
@@ -117,11 +117,12 @@ describe('image store: spooled images', () => {
     let done = false;
     void landed.then(() => (done = true));
     store.settle(batch.requestId, 0);
-    // The store asks three times whether requests are in flight; all that while it stays a spool.
-    await thrice;
+    // The store is waiting for the quiet moment: all that while, the image stays a spool.
+    await askedIdle;
+    await new Promise((resolve) => setImmediate(resolve));
     expect(done).toBe(false);
     expect(fs.existsSync(spooled.path)).toBe(true);
-    busy = false;
+    becomeIdle();
     const [image] = await landed;
     expect(fs.readFileSync(path.join(store.dir, image.file)).equals(png)).toBe(true);
     expect(fs.existsSync(spooled.path)).toBe(false);
@@ -129,14 +130,14 @@ describe('image store: spooled images', () => {
   });
 
   it('decodes anyway once it has waited its longest, for a gateway that is never idle', async () => {
-    const { store, stored } = storeWith(() => true, 300);
+    const { store, stored } = storeWith(() => new Promise<void>(() => undefined), 300);
     const { png, batch } = await spooledBatch(store, `req_${randomBytes(6).toString('hex')}`);
     store.hold(batch);
     const landed = once(stored, 'stored') as Promise<[StoredImage]>;
     const started = performance.now();
     store.settle(batch.requestId, 0);
     const [image] = await landed;
-    expect(performance.now() - started).toBeGreaterThanOrEqual(300);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
     expect(fs.readFileSync(path.join(store.dir, image.file)).equals(png)).toBe(true);
     await store.drain();
   });

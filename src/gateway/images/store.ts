@@ -1,7 +1,6 @@
 import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ImageSource } from '../../shared/admin';
 import type { TokenUsage } from '../../shared/imageParams';
@@ -84,13 +83,15 @@ export interface ImageStoreDeps {
   onStored: (image: StoredImage) => void;
   /** Image writes at once: 1 by default, which also keeps them in order (sharp has threads of its own). */
   concurrency?: number;
-  /** True while requests are in flight: thumbnails and spooled images wait for a quiet moment. */
-  isBusy?: () => boolean;
+  /**
+   * Resolves once no request is in flight: thumbnails and spooled images wait for that quiet
+   * moment. Without it, they do not wait.
+   */
+  whenIdle?: () => Promise<void>;
   /** The longest a spooled image waits for that moment before it is decoded anyway (5 s). */
   maxDecodeWaitMs?: number;
 }
 
-const IDLE_POLL_MS = 200;
 const MAX_DECODE_WAIT_MS = 5_000;
 
 /**
@@ -118,9 +119,15 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
     deps.log(`image store: ${error instanceof Error ? error.message : String(error)}`),
   );
   let closing = false;
-  /** Resolves once no request is in flight (or at `until`, on `performance.now()`'s clock). */
-  const whenIdle = async (until = Infinity) => {
-    while (!closing && deps.isBusy?.() && performance.now() < until) await sleep(IDLE_POLL_MS);
+  let closed: () => void = () => undefined;
+  const closedSignal = new Promise<void>((resolve) => (closed = resolve));
+  /** Resolves once no request is in flight, at shutdown, or after `maxWaitMs`. */
+  const whenIdle = async (maxWaitMs = Infinity) => {
+    if (closing || !deps.whenIdle) return;
+    const waits = [deps.whenIdle(), closedSignal];
+    const timer = new AbortController();
+    if (maxWaitMs !== Infinity) waits.push(sleep(maxWaitMs, undefined, { signal: timer.signal }));
+    await Promise.race(waits).finally(() => timer.abort());
   };
 
   const writeOne = async (batch: ImageBatch, index: number, cost: number, createdAt: number) => {
@@ -131,7 +138,7 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
     // A spooled image waits on disk for a quiet moment, as thumbnails do: decoding 35 MB of
     // base64 costs about 70 ms of CPU per 4K image, which requests still streaming need more. It
     // waits a few seconds at most, so a gateway that is never idle still fills its gallery.
-    if (spooled) await whenIdle(performance.now() + (deps.maxDecodeWaitMs ?? MAX_DECODE_WAIT_MS));
+    if (spooled) await whenIdle(deps.maxDecodeWaitMs ?? MAX_DECODE_WAIT_MS);
     const written = [abs(paths.file)];
     let stored: StoredImage;
     let size: number;
@@ -236,6 +243,7 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
       await queue.drain();
       // Thumbnails not made yet are made when first asked; shutdown does not wait for them.
       closing = true;
+      closed();
       await thumbs.drain();
     },
   };

@@ -5,19 +5,21 @@
 export interface Inflight {
   begin(): { signal: AbortSignal; end(): void };
   readonly size: number;
+  /** Resolves as soon as no request is in flight (at once if none is). */
+  whenIdle(): Promise<void>;
   /** Waits for in-flight work up to `graceMs`, then aborts what is left and waits for it to wind up. */
   drain(graceMs: number): Promise<void>;
 }
 
 export function createInflight(): Inflight {
   const active = new Set<AbortController>();
-  let idle: (() => void) | null = null;
+  let waiting: Array<() => void> = [];
 
   const waitIdle = () =>
     active.size === 0
       ? Promise.resolve()
       : new Promise<void>((resolve) => {
-          idle = resolve;
+          waiting.push(resolve);
         });
 
   return {
@@ -28,17 +30,17 @@ export function createInflight(): Inflight {
         signal: controller.signal,
         end() {
           active.delete(controller);
-          if (active.size === 0 && idle) {
-            const resolve = idle;
-            idle = null;
-            resolve();
-          }
+          if (active.size > 0 || waiting.length === 0) return;
+          const resolvers = waiting;
+          waiting = [];
+          for (const resolve of resolvers) resolve();
         },
       };
     },
     get size() {
       return active.size;
     },
+    whenIdle: waitIdle,
     async drain(graceMs) {
       let timer: NodeJS.Timeout | undefined;
       const graceOver = new Promise<'timeout'>((resolve) => {
