@@ -1,25 +1,28 @@
 import { randomBytes } from 'node:crypto';
-import fsSync, { createReadStream, createWriteStream } from 'node:fs';
+import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { Base64Quanta, piecesAfter } from '../upstream/base64Pieces';
+import { Base64Quanta } from '../upstream/base64Pieces';
+import { giveBack, takeBuffer } from './bufferPool';
 
-/** The base64 text of an image, written to a temporary file while it streamed through. */
+/** An image's bytes, decoded into a temporary file while it streamed through. */
 export interface SpooledImage {
   path: string;
+  /** The decoded size in bytes. */
+  bytes: number;
 }
 
 /**
  * The gallery's copy of an image that streams through the gateway, written while it streams:
- * each base64 piece is appended to a file as it passes, so the gateway holds none of the image
- * for the gallery (holding 35 MB per request until the reply ends pushed every piece into the
- * old generation of the heap, the largest CPU cost on small images). The text is written as it
- * came, which costs the response path no decoding: that waits until the reply is over (see
- * `decodeSpooled`). A spool nobody claims is deleted.
+ * each base64 piece is decoded as it passes (in strings of at most 64 KB, into a pooled buffer:
+ * about 5 ms of CPU for a 4K image) and each full megabyte written to a file, so the gateway holds
+ * none of the socket's pieces for the gallery and the file needs no second pass. Holding the
+ * pieces pushed them into the old generation of the heap; spooling the base64 text and decoding
+ * it later wrote and read a third more bytes, and fresh memory is dear on the machines measured
+ * (docs/benchmarks.md). A spool nobody claims is deleted.
  *
- * Pieces are gathered into writes of about 1 MB: one thread-pool write per 64 KB socket read
- * cost 2-4 times the CPU (about 25 against 13 ms per 4K image here). If the disk falls behind,
- * `write` returns a promise, which holds back the upstream read like the caller's socket does.
+ * At most two buffers wait for the disk per image: beyond that, `write` returns a promise, which
+ * holds back the upstream read like the caller's socket does.
  */
 export interface ImageSpool {
   write(piece: Buffer): void | Promise<void>;
@@ -29,13 +32,16 @@ export interface ImageSpool {
   discard(): Promise<void>;
 }
 
-/** Bytes gathered before a write. */
-const BATCH_BYTES = 1024 * 1024;
-/** Bytes handed to the disk but not yet written, beyond which the stream waits. */
-const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
+/** Full buffers handed to the disk and not yet written, beyond which the stream waits. */
+const MAX_WAITING_BUFFERS = 2;
+/**
+ * Base64 decoded at a time: 64 KB of text makes at most 48 KB of bytes. A buffer is flushed
+ * once less than that is free, so each decode fits.
+ */
+const MAX_DECODED = 48 * 1024 + 3;
 
 export function createImageSpool(dir: string, log: (line: string) => void): ImageSpool {
-  const file = path.join(dir, `${randomBytes(8).toString('hex')}.b64`);
+  const file = path.join(dir, `${randomBytes(8).toString('hex')}.part`);
   let failed: unknown = null;
   let fd: number | null = null;
   try {
@@ -44,27 +50,37 @@ export function createImageSpool(dir: string, log: (line: string) => void): Imag
   } catch (error) {
     failed = error;
   }
-  let batch: Buffer[] = [];
-  let batchBytes = 0;
-  let queuedBytes = 0;
+  const quanta = new Base64Quanta();
+  let current: Buffer | null = null;
+  let filled = 0;
+  let total = 0;
+  let waiting = 0;
   let writing: Promise<void> = Promise.resolve();
 
   const flush = () => {
-    if (batch.length === 0) return;
-    const pieces = batch;
-    const bytes = batchBytes;
-    batch = [];
-    batchBytes = 0;
-    queuedBytes += bytes;
+    if (!current || filled === 0) return;
+    const buffer = current;
+    const length = filled;
+    current = null;
+    filled = 0;
+    waiting += 1;
     writing = writing.then(async () => {
       try {
-        if (!failed && fd !== null) await writeAll(fd, pieces);
+        if (!failed && fd !== null) await writeAll(fd, buffer.subarray(0, length));
       } catch (error) {
         failed ??= error;
       } finally {
-        queuedBytes -= bytes;
+        waiting -= 1;
+        giveBack(buffer);
       }
     });
+  };
+  const decode = (text: string) => {
+    if (current && current.length - filled < MAX_DECODED) flush();
+    current ??= takeBuffer();
+    const length = current.write(text, filled, 'base64');
+    filled += length;
+    total += length;
   };
   const close = async () => {
     flush();
@@ -78,70 +94,38 @@ export function createImageSpool(dir: string, log: (line: string) => void): Imag
   return {
     write(piece) {
       if (failed) return;
-      batch.push(piece);
-      batchBytes += piece.length;
-      if (batchBytes < BATCH_BYTES) return;
-      flush();
-      if (queuedBytes > MAX_QUEUED_BYTES) return writing;
+      for (const text of quanta.take(piece)) decode(text);
+      if (waiting >= MAX_WAITING_BUFFERS) return writing;
     },
     async finish() {
+      const rest = quanta.rest();
+      if (!failed && rest.length > 0) decode(rest);
       await close();
-      if (!failed) return { path: file };
+      if (!failed) return { path: file, bytes: total };
       log(`image spool ${file}: ${String(failed)}; the image is not kept`);
       await fs.rm(file, { force: true });
       return null;
     },
     async discard() {
-      batch = [];
-      batchBytes = 0;
+      if (current) giveBack(current);
+      current = null;
+      filled = 0;
       await close();
       await fs.rm(file, { force: true });
     },
   };
 }
 
-/** Writes every piece, in order, looping over short writes. */
-async function writeAll(fd: number, pieces: Buffer[]): Promise<void> {
-  let rest = pieces;
-  while (rest.length > 0) {
+/** Writes all of `bytes` at the file's current position, looping over short writes. */
+async function writeAll(fd: number, bytes: Buffer): Promise<void> {
+  let from = 0;
+  while (from < bytes.length) {
     const written = await new Promise<number>((resolve, reject) =>
-      fsSync.writev(fd, rest, (error, bytes) => (error ? reject(error) : resolve(bytes))),
+      fsSync.write(fd, bytes, from, bytes.length - from, null, (error, n) =>
+        error ? reject(error) : resolve(n),
+      ),
     );
     if (written === 0) throw new Error('the disk took no bytes');
-    rest = piecesAfter(rest, written);
-  }
-}
-
-/**
- * Decodes a spooled file's base64 into `to`, a read at a time (never the whole image in
- * memory), and resolves to the decoded size. `to` appears complete or not at all.
- */
-export async function decodeSpooled(from: string, to: string): Promise<number> {
-  const temp = `${to}.${randomBytes(4).toString('hex')}.tmp`;
-  const out = createWriteStream(temp, { mode: 0o600 });
-  const quanta = new Base64Quanta();
-  let bytes = 0;
-  const put = async (text: string) => {
-    const decoded = Buffer.from(text, 'base64');
-    bytes += decoded.length;
-    if (!out.write(decoded))
-      await new Promise<void>((resolve) => out.once('drain', () => resolve()));
-  };
-  try {
-    for await (const chunk of createReadStream(from, { highWaterMark: 1024 * 1024 })) {
-      for (const text of quanta.take(chunk as Buffer)) await put(text);
-    }
-    const rest = quanta.rest();
-    if (rest.length > 0) await put(rest);
-    await new Promise<void>((resolve, reject) => {
-      out.once('error', reject);
-      out.end(() => resolve());
-    });
-    await fs.rename(temp, to);
-    return bytes;
-  } catch (error) {
-    out.destroy();
-    await fs.rm(temp, { force: true });
-    throw error;
+    from += written;
   }
 }

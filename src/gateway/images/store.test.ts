@@ -83,7 +83,7 @@ describe('image store: spooled images', () => {
     return { png, batch, spooled };
   }
 
-  function storeWith(whenIdle: () => Promise<void>, maxDecodeWaitMs?: number) {
+  function storeWith(whenIdle: () => Promise<void>) {
     const { db } = tempDatabase();
     const stored = new EventEmitter();
     const store = createImageStore({
@@ -94,17 +94,16 @@ describe('image store: spooled images', () => {
       log: () => undefined,
       onStored: (image) => stored.emit('stored', image),
       whenIdle,
-      maxDecodeWaitMs,
     });
-    return { store, stored };
+    return { store, stored, db };
   }
 
-  it('waits for the requests in flight to end, then decodes the spool into the gallery', async () => {
+  it('moves the file decoded on the way into the gallery; its thumbnail waits for a quiet moment', async () => {
     let becomeIdle: () => void = () => undefined;
     const idle = new Promise<void>((resolve) => (becomeIdle = resolve));
     let asked: () => void = () => undefined;
     const askedIdle = new Promise<void>((resolve) => (asked = resolve));
-    const { store, stored } = storeWith(() => {
+    const { store, stored, db } = storeWith(() => {
       asked();
       return idle;
     });
@@ -114,31 +113,18 @@ describe('image store: spooled images', () => {
     );
     store.hold(batch);
     const landed = once(stored, 'stored') as Promise<[StoredImage]>;
-    let done = false;
-    void landed.then(() => (done = true));
     store.settle(batch.requestId, 0);
-    // The store is waiting for the quiet moment: all that while, the image stays a spool.
-    await askedIdle;
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(done).toBe(false);
-    expect(fs.existsSync(spooled.path)).toBe(true);
-    becomeIdle();
+    // Busy or not, the image itself lands at once: there is nothing left to decode.
     const [image] = await landed;
     expect(fs.readFileSync(path.join(store.dir, image.file)).equals(png)).toBe(true);
+    expect(image.bytes).toBe(png.length);
     expect(fs.existsSync(spooled.path)).toBe(false);
-    await store.drain();
-  });
-
-  it('decodes anyway once it has waited its longest, for a gateway that is never idle', async () => {
-    const { store, stored } = storeWith(() => new Promise<void>(() => undefined), 300);
-    const { png, batch } = await spooledBatch(store, `req_${randomBytes(6).toString('hex')}`);
-    store.hold(batch);
-    const landed = once(stored, 'stored') as Promise<[StoredImage]>;
-    const started = performance.now();
-    store.settle(batch.requestId, 0);
-    const [image] = await landed;
-    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
-    expect(fs.readFileSync(path.join(store.dir, image.file)).equals(png)).toBe(true);
+    // The thumbnail is what waits.
+    await askedIdle;
+    const thumbOf = () => db.prepare('SELECT thumb FROM images WHERE id = ?').pluck().get(image.id);
+    expect(thumbOf()).toBeNull();
+    becomeIdle();
+    await expect.poll(thumbOf).not.toBeNull();
     await store.drain();
   });
 });

@@ -1,7 +1,6 @@
 import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { ImageSource } from '../../shared/admin';
 import type { TokenUsage } from '../../shared/imageParams';
 import { costMicros } from '../billing/cost';
@@ -16,7 +15,7 @@ import {
   thumbnail,
   writeFileAtomic,
 } from './files';
-import { createImageSpool, decodeSpooled, type ImageSpool, type SpooledImage } from './spool';
+import { createImageSpool, type ImageSpool, type SpooledImage } from './spool';
 import { createTaskQueue } from './queue';
 
 /** One delivered image, as the reply carried it. */
@@ -84,15 +83,11 @@ export interface ImageStoreDeps {
   /** Image writes at once: 1 by default, which also keeps them in order (sharp has threads of its own). */
   concurrency?: number;
   /**
-   * Resolves once no request is in flight: thumbnails and spooled images wait for that quiet
-   * moment. Without it, they do not wait.
+   * Resolves once no request is in flight: thumbnails wait for that quiet moment. Without it,
+   * they do not wait.
    */
   whenIdle?: () => Promise<void>;
-  /** The longest a spooled image waits for that moment before it is decoded anyway (5 s). */
-  maxDecodeWaitMs?: number;
 }
-
-const MAX_DECODE_WAIT_MS = 5_000;
 
 /**
  * The gallery's files. Nothing here runs on a request's critical path: images are held until the
@@ -121,13 +116,10 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
   let closing = false;
   let closed: () => void = () => undefined;
   const closedSignal = new Promise<void>((resolve) => (closed = resolve));
-  /** Resolves once no request is in flight, at shutdown, or after `maxWaitMs`. */
-  const whenIdle = async (maxWaitMs = Infinity) => {
+  /** Resolves once no request is in flight, or at shutdown. */
+  const whenIdle = async () => {
     if (closing || !deps.whenIdle) return;
-    const waits = [deps.whenIdle(), closedSignal];
-    const timer = new AbortController();
-    if (maxWaitMs !== Infinity) waits.push(sleep(maxWaitMs, undefined, { signal: timer.signal }));
-    await Promise.race(waits).finally(() => timer.abort());
+    await Promise.race([deps.whenIdle(), closedSignal]);
   };
 
   const writeOne = async (batch: ImageBatch, index: number, cost: number, createdAt: number) => {
@@ -135,18 +127,15 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
     const id = newImageId();
     const paths = imagePaths(id, createdAt, image.format, batch.mask?.format);
     const spooled = image.spooled;
-    // A spooled image waits on disk for a quiet moment, as thumbnails do: decoding 35 MB of
-    // base64 costs about 70 ms of CPU per 4K image, which requests still streaming need more. It
-    // waits a few seconds at most, so a gateway that is never idle still fills its gallery.
-    if (spooled) await whenIdle(deps.maxDecodeWaitMs ?? MAX_DECODE_WAIT_MS);
     const written = [abs(paths.file)];
     let stored: StoredImage;
     let size: number;
     try {
       if (spooled) {
+        // Decoded on the way: the finished file only moves into place.
         await ensureDir(path.dirname(abs(paths.file)));
-        size = await decodeSpooled(spooled.path, abs(paths.file));
-        await removeFiles([spooled.path]);
+        await fs.rename(spooled.path, abs(paths.file));
+        size = spooled.bytes;
       } else {
         const bytes = decodePieces(image.b64);
         await writeFileAtomic(abs(paths.file), bytes);

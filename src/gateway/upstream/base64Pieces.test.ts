@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { decodePieces, joinPieces, piecesLength, piecesPrefix } from './base64Pieces';
+import {
+  Base64Quanta,
+  decodePieces,
+  joinPieces,
+  piecesAfter,
+  piecesLength,
+  piecesPrefix,
+} from './base64Pieces';
 
 /** Cuts `text` at the given offsets. */
 function cut(text: Buffer, at: number[]): Buffer[] {
@@ -36,5 +43,26 @@ describe('base64 pieces', () => {
     expect(piecesPrefix(pieces, 99).toString('latin1')).toBe('abcdefghijklmnop');
     expect(piecesPrefix([], 4).length).toBe(0);
     expect(joinPieces(pieces).equals(text)).toBe(true);
+  });
+
+  it('cuts a long piece into strings of at most 64 KB that each decode whole', () => {
+    const bytes = randomBytes(400_001);
+    const text = Buffer.from(bytes.toString('base64'), 'latin1');
+    const quanta = new Base64Quanta();
+    const strings = [...quanta.take(text.subarray(0, 3)), ...quanta.take(text.subarray(3))];
+    strings.push(quanta.rest());
+    expect(Math.max(...strings.map((t) => t.length))).toBeLessThanOrEqual(64 * 1024);
+    expect(strings.slice(0, -2).every((t) => t.length % 4 === 0)).toBe(true);
+    expect(Buffer.concat(strings.map((t) => Buffer.from(t, 'base64'))).equals(bytes)).toBe(true);
+  });
+
+  it('drops a prefix of any length across pieces, without copying', () => {
+    const pieces = cut(Buffer.from('abcdefghij', 'latin1'), [3, 4]);
+    expect(Buffer.concat(piecesAfter(pieces, 0)).toString('latin1')).toBe('abcdefghij');
+    expect(Buffer.concat(piecesAfter(pieces, 3)).toString('latin1')).toBe('defghij');
+    expect(Buffer.concat(piecesAfter(pieces, 5)).toString('latin1')).toBe('fghij');
+    expect(piecesAfter(pieces, 10)).toEqual([]);
+    // A view into the same memory, one byte into the third piece: nothing was copied.
+    expect(piecesAfter(pieces, 5)[0]!.byteOffset).toBe(pieces[2]!.byteOffset + 1);
   });
 });

