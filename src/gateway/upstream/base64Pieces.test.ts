@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   Base64Quanta,
   decodePieces,
+  encodePieces,
   joinPieces,
   piecesAfter,
   piecesLength,
@@ -64,5 +65,16 @@ describe('base64 pieces', () => {
     expect(piecesAfter(pieces, 10)).toEqual([]);
     // A view into the same memory, one byte into the third piece: nothing was copied.
     expect(piecesAfter(pieces, 5)[0]!.byteOffset).toBe(pieces[2]!.byteOffset + 1);
+  });
+
+  it('encodes in pieces of at most 64 KB that join to the one-pass encoding', () => {
+    for (const size of [0, 1, 49_151, 49_152, 49_153, 200_000]) {
+      const bytes = randomBytes(size);
+      const pieces = encodePieces(bytes);
+      expect(Buffer.concat(pieces).toString('latin1'), `size ${size}`).toBe(
+        bytes.toString('base64'),
+      );
+      expect(pieces.every((piece) => piece.length <= 64 * 1024)).toBe(true);
+    }
   });
 });

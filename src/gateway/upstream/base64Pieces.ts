@@ -87,6 +87,20 @@ export class Base64Quanta {
   }
 }
 
+/** Bytes encoded at a time: 48 KB make 64 KB of base64, the longest string worth making. */
+const ENCODE_STEP = (MAX_STRING / 4) * 3;
+
+/**
+ * `bytes` as base64 text in pieces of 64 KB: no string of the whole image is ever built (a 28 MB
+ * string, and the buffer copied from it, are fresh memory that costs more than the encoding).
+ */
+export function encodePieces(bytes: Buffer): Buffer[] {
+  const pieces: Buffer[] = [];
+  for (let at = 0; at < bytes.length; at += ENCODE_STEP)
+    pieces.push(Buffer.from(bytes.toString('base64', at, at + ENCODE_STEP), 'latin1'));
+  return pieces;
+}
+
 /**
  * Decodes the pieces into one buffer of exactly the decoded size, a piece at a time: no 35 MB
  * string is ever built, only one short-lived string per piece.

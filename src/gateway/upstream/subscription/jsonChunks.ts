@@ -1,5 +1,6 @@
 import type { OutgoingBody } from '../sendPost';
 import { randomBytes } from 'node:crypto';
+import { encodePieces } from '../base64Pieces';
 import { markerIndex, type SplicedJson } from '../jsonSplice';
 
 /**
@@ -15,11 +16,11 @@ export type JsonChunks = OutgoingBody;
 
 const MIME = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' } as const;
 
-/** `data:image/png;base64,...` for an image's bytes, as one encoding pass and no string copy. */
+/** `data:image/png;base64,...` for an image's bytes, encoded in pieces (see encodePieces). */
 export function dataUrl(image: { bytes: Buffer; format: keyof typeof MIME }): RawString {
   return new RawString([
     Buffer.from(`data:${MIME[image.format]};base64,`, 'latin1'),
-    Buffer.from(image.bytes.toString('base64'), 'latin1'),
+    ...encodePieces(image.bytes),
   ]);
 }
 
