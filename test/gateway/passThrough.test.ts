@@ -126,33 +126,79 @@ describe('with the simulator', () => {
   });
 });
 
+/** A 1024x1024 noise PNG as base64: big enough to arrive in many pieces. */
+async function noisePngBase64(): Promise<string> {
+  const png = await sharp({
+    create: {
+      width: 1024,
+      height: 1024,
+      channels: 3,
+      background: '#000',
+      noise: { type: 'gaussian', mean: 128, sigma: 60 },
+    },
+  })
+    .png({ compressionLevel: 1 })
+    .toBuffer();
+  return png.toString('base64');
+}
+
+interface HandWrittenUpstream {
+  url: string;
+  key: string;
+  db: Db;
+  dataDir: string;
+  gateway: Gateway;
+  close(): Promise<void>;
+}
+
+/**
+ * A gateway in front of a hand-written upstream (`answer` gets each request's body), for the
+ * timings no simulator fault can script: an answer that stops halfway until the test says so.
+ */
+async function gatewayBefore(
+  answer: (body: string, res: http.ServerResponse) => void,
+): Promise<HandWrittenUpstream> {
+  const upstream = http.createServer(async (req, res) => {
+    let body = '';
+    for await (const chunk of req) body += String(chunk);
+    answer(body, res);
+  });
+  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+  const dataDir = tempDir();
+  const db = openDatabase(databasePath(dataDir));
+  const key = createKeysRepository(db).create({ name: 'hand-written', group: 'default' }).key;
+  const gateway = await createGateway({
+    host: '127.0.0.1',
+    port: 0,
+    dataDir,
+    upstreamBaseUrl: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`,
+    upstreamApiKey: 'sk-test',
+    log: () => undefined,
+  });
+  return {
+    url: await gateway.listen(),
+    key,
+    db,
+    dataDir,
+    gateway,
+    async close() {
+      await gateway.close(1_000);
+      upstream.close();
+      db.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
 describe('with an upstream that pauses mid-image', () => {
-  let gateway: Gateway;
-  let url: string;
-  let key: string;
-  let db: Db;
-  let dataDir: string;
-  let upstream: http.Server;
+  let t: HandWrittenUpstream;
   let b64: string;
   /** Resolved by the test once the gateway's client has seen the first image bytes. */
   let releaseRest: () => void = () => undefined;
 
   beforeAll(async () => {
-    const png = await sharp({
-      create: {
-        width: 1024,
-        height: 1024,
-        channels: 3,
-        background: '#000',
-        noise: { type: 'gaussian', mean: 128, sigma: 60 },
-      },
-    })
-      .png({ compressionLevel: 1 })
-      .toBuffer();
-    b64 = png.toString('base64');
-    upstream = http.createServer(async (req, res) => {
-      let body = '';
-      for await (const chunk of req) body += String(chunk);
+    b64 = await noisePngBase64();
+    t = await gatewayBefore((body, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       const half = Math.floor(b64.length / 2);
       res.write(`{"created":1700000000,"data":[{"b64_json":"${b64.slice(0, half)}`);
@@ -166,30 +212,14 @@ describe('with an upstream that pauses mid-image', () => {
         ),
       );
     });
-    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-    dataDir = tempDir();
-    db = openDatabase(databasePath(dataDir));
-    key = createKeysRepository(db).create({ name: 'pass-through', group: 'default' }).key;
-    gateway = await createGateway({
-      host: '127.0.0.1',
-      port: 0,
-      dataDir,
-      upstreamBaseUrl: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`,
-      upstreamApiKey: 'sk-test',
-      log: () => undefined,
-    });
-    url = await gateway.listen();
   });
   afterAll(async () => {
     releaseRest();
-    await gateway.close(1_000);
-    upstream.close();
-    db.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await t.close();
   });
 
   it('sends the first half of the image before the upstream has sent the second', async () => {
-    const res = await generate(url, key, { ...gen, prompt: 'pause halfway' });
+    const res = await generate(t.url, t.key, { ...gen, prompt: 'pause halfway' });
     expect(res.statusCode).toBe(200);
     // A gateway that buffered the whole answer would wait here forever: the upstream sends the
     // rest only after this client has received image bytes.
@@ -203,7 +233,7 @@ describe('with an upstream that pauses mid-image', () => {
   });
 
   it('passes the image on byte for byte', async () => {
-    const res = await generate(url, key);
+    const res = await generate(t.url, t.key);
     const json = (await res.body.json()) as { data: Array<{ b64_json: string }>; usage: unknown };
     expect(json.data[0]!.b64_json).toBe(b64);
     expect(json.usage).toMatchObject({ input_tokens: 5, output_tokens: 272, total_tokens: 277 });
@@ -211,35 +241,17 @@ describe('with an upstream that pauses mid-image', () => {
 });
 
 describe("a stream's completed image", () => {
-  let gateway: Gateway;
-  let url: string;
-  let key: string;
-  let db: Db;
-  let dataDir: string;
-  let upstream: http.Server;
+  let t: HandWrittenUpstream;
   let b64: string;
   let releaseRest: () => void = () => undefined;
   const partialB64 = Buffer.from('a blurry first look').toString('base64');
   const usage = { input_tokens: 5, output_tokens: 372, total_tokens: 377 };
 
   beforeAll(async () => {
-    const png = await sharp({
-      create: {
-        width: 1024,
-        height: 1024,
-        channels: 3,
-        background: '#000',
-        noise: { type: 'gaussian', mean: 128, sigma: 60 },
-      },
-    })
-      .png({ compressionLevel: 1 })
-      .toBuffer();
-    b64 = png.toString('base64');
+    b64 = await noisePngBase64();
     // An Images API event stream that sends half of the completed image, then waits for the
     // test ('pause'), breaks off ('break') or goes straight on.
-    upstream = http.createServer(async (req, res) => {
-      let body = '';
-      for await (const chunk of req) body += String(chunk);
+    t = await gatewayBefore((body, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(
         `event: image_generation.partial_image\ndata: {"type":"image_generation.partial_image",` +
@@ -264,32 +276,16 @@ describe("a stream's completed image", () => {
         ),
       );
     });
-    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-    dataDir = tempDir();
-    db = openDatabase(databasePath(dataDir));
-    key = createKeysRepository(db).create({ name: 'streams', group: 'default' }).key;
-    gateway = await createGateway({
-      host: '127.0.0.1',
-      port: 0,
-      dataDir,
-      upstreamBaseUrl: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`,
-      upstreamApiKey: 'sk-test',
-      log: () => undefined,
-    });
-    url = await gateway.listen();
   });
   afterAll(async () => {
     releaseRest();
-    await gateway.close(1_000);
-    upstream.close();
-    db.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await t.close();
   });
 
   const streamed = { ...gen, stream: true, partial_images: 1 };
 
   it('sends the completed event while the upstream is still sending its image', async () => {
-    const res = await generate(url, key, { ...streamed, prompt: 'pause halfway' });
+    const res = await generate(t.url, t.key, { ...streamed, prompt: 'pause halfway' });
     expect(res.statusCode).toBe(200);
     // The upstream sends the rest only after this client has received part of the image.
     const start =
@@ -308,7 +304,7 @@ describe("a stream's completed image", () => {
   });
 
   it('ends with the same completed event a whole one would be, as the openai client reads it', async () => {
-    const client = new OpenAI({ apiKey: key, baseURL: `${url}/v1` });
+    const client = new OpenAI({ apiKey: t.key, baseURL: `${t.url}/v1` });
     const events = [];
     const stream = await client.images.generate({
       model: 'image-model-2',
@@ -347,27 +343,27 @@ describe("a stream's completed image", () => {
 
   it('breaks the connection when the upstream fails inside the image, and records a 502', async () => {
     // Images of earlier tests may still wait in the spool for a quiet moment: only this one's counts.
-    const spoolDir = path.join(dataDir, 'images', '.spool');
+    const spoolDir = path.join(t.dataDir, 'images', '.spool');
     const before = new Set(fs.readdirSync(spoolDir));
-    const res = await generate(url, key, { ...streamed, prompt: 'break halfway' });
+    const res = await generate(t.url, t.key, { ...streamed, prompt: 'break halfway' });
     expect(res.statusCode).toBe(200);
     await expect(res.body.text()).rejects.toThrow();
     const requestId = String(res.headers['x-request-id']);
     const status = () =>
-      db.prepare('SELECT status FROM usage_records WHERE request_id = ?').pluck().get(requestId);
+      t.db.prepare('SELECT status FROM usage_records WHERE request_id = ?').pluck().get(requestId);
     if (status() === undefined) {
       await new Promise<void>((resolve) => {
         const onUsage = (id: string) => {
           if (id !== requestId) return;
-          gateway.events.off('usage', onUsage);
+          t.gateway.events.off('usage', onUsage);
           resolve();
         };
-        gateway.events.on('usage', onUsage);
+        t.gateway.events.on('usage', onUsage);
       });
     }
     expect(status()).toBe(502);
     expect(
-      db.prepare('SELECT COUNT(*) FROM images WHERE request_id = ?').pluck().get(requestId),
+      t.db.prepare('SELECT COUNT(*) FROM images WHERE request_id = ?').pluck().get(requestId),
     ).toBe(0);
     expect(fs.readdirSync(spoolDir).filter((file) => !before.has(file))).toEqual([]);
   });
