@@ -177,7 +177,10 @@ export interface UsageRow {
  * The usage record of a request. Records are written when the response has closed, which can be
  * a moment after the client has read it: this waits for the gateway's `usage` event.
  */
-export async function usageRow(t: TestGateway, requestId: string): Promise<UsageRow> {
+export async function usageRow(
+  t: Pick<TestGateway, 'db' | 'gateway'>,
+  requestId: string,
+): Promise<UsageRow> {
   const read = () =>
     t.db.prepare('SELECT * FROM usage_records WHERE request_id = ?').get(requestId) as
       UsageRow | undefined;
