@@ -49,3 +49,34 @@ export function ExpandButton({
     </button>
   );
 }
+
+/** The asked size, and what was delivered where it differs (with the ladder step that made it). */
+export function SizeCell({ record }: { record: UsageRecord }) {
+  return (
+    <td className="mono">
+      {record.size ?? '—'}
+      {record.deliveredSize && record.deliveredSize !== record.size && (
+        <span className="warn" title="Delivered size">
+          {' '}
+          → {record.deliveredSize}
+        </span>
+      )}
+      {record.fallbackStep && <span className="muted"> ({record.fallbackStep})</span>}
+    </td>
+  );
+}
+
+/** The HTTP status, coloured, with the error code beside a failure (its message on hover). */
+export function StatusCell({ record }: { record: UsageRecord }) {
+  return (
+    <td>
+      <span
+        className={`status ${record.status < 400 ? 'status-ok' : 'status-error'}`}
+        title={record.errorMessage ?? undefined}
+      >
+        {record.status}
+      </span>
+      {record.errorCode && <span className="muted"> {record.errorCode}</span>}
+    </td>
+  );
+}

@@ -1,6 +1,11 @@
 import { Fragment } from 'react';
 import type { UsageRecord } from '../../../shared/admin';
-import { ExpandButton, RequestDetails } from '../../components/RequestDetails';
+import {
+  ExpandButton,
+  RequestDetails,
+  SizeCell,
+  StatusCell,
+} from '../../components/RequestDetails';
 import { formatCount, formatLatency, formatUsd, formatWhen } from '../../lib/format';
 import { useNow, useToggleSet } from '../../lib/hooks';
 import { shortEndpoint } from '../../components/requestFacts';
@@ -58,23 +63,12 @@ export function RequestLog({ records, live }: RequestLogProps) {
                   />
                 </td>
                 <td className="mono">{formatWhen(r.createdAt, now)}</td>
-                <td>
-                  <span
-                    className={`status ${r.status < 400 ? 'status-ok' : 'status-error'}`}
-                    title={r.errorMessage ?? undefined}
-                  >
-                    {r.status}
-                  </span>
-                  {r.errorCode && <span className="muted"> {r.errorCode}</span>}
-                </td>
+                <StatusCell record={r} />
                 <td className="mono" title={r.endpoint}>
                   {shortEndpoint(r.endpoint)}
                 </td>
                 <td>{r.model ?? '—'}</td>
-                <td className="mono">
-                  {r.size ?? '—'}
-                  {r.deliveredSize && r.deliveredSize !== r.size && ` → ${r.deliveredSize}`}
-                </td>
+                <SizeCell record={r} />
                 <td>{r.apiKeyName ?? '—'}</td>
                 <td>{r.upstreamAccountName ?? '—'}</td>
                 <td className="num">{formatLatency(r.latencyMs)}</td>

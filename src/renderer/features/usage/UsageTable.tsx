@@ -1,6 +1,11 @@
 import { Fragment } from 'react';
 import type { UsageListResponse } from '../../../shared/admin';
-import { ExpandButton, RequestDetails } from '../../components/RequestDetails';
+import {
+  ExpandButton,
+  RequestDetails,
+  SizeCell,
+  StatusCell,
+} from '../../components/RequestDetails';
 import { formatCount, formatLatency, formatUsd, formatWhen } from '../../lib/format';
 import { useNow, useToggleSet } from '../../lib/hooks';
 import { shortEndpoint } from '../../components/requestFacts';
@@ -75,28 +80,11 @@ export function UsageTable({ data, offset, pageSize, onPage }: UsageTableProps) 
                   {shortEndpoint(r.endpoint)}
                 </td>
                 <td>{r.model ?? '—'}</td>
-                <td className="mono">
-                  {r.size ?? '—'}
-                  {r.deliveredSize && r.deliveredSize !== r.size && (
-                    <span className="warn" title="Delivered size">
-                      {' '}
-                      → {r.deliveredSize}
-                    </span>
-                  )}
-                  {r.fallbackStep && <span className="muted"> ({r.fallbackStep})</span>}
-                </td>
+                <SizeCell record={r} />
                 <td className="num">{r.images}</td>
                 <td>{r.apiKeyName ?? '—'}</td>
                 <td>{r.upstreamAccountName ?? '—'}</td>
-                <td>
-                  <span
-                    className={`status ${r.status < 400 ? 'status-ok' : 'status-error'}`}
-                    title={r.errorMessage ?? undefined}
-                  >
-                    {r.status}
-                  </span>
-                  {r.errorCode && <span className="muted"> {r.errorCode}</span>}
-                </td>
+                <StatusCell record={r} />
                 <td className="num">{formatLatency(r.latencyMs)}</td>
                 <td className="num">
                   <span data-testid="usage-input-tokens">{formatCount(r.inputTokens)}</span>
