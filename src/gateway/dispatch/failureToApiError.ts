@@ -74,9 +74,13 @@ export function failureToApiError(failure: UpstreamFailure, now: number): ApiErr
     case 'bad_response':
       return upstreamFailed('upstream_bad_response', failure.message, noRetry);
     case 'cancelled':
-      return new ApiError(499, 'The request was cancelled before the upstream answered.', {
-        type: ERROR_TYPES.server,
-        code: ERROR_CODES.cancelled,
-      });
+      return new ApiError(
+        499,
+        'The request was cancelled before the upstream finished its image.',
+        {
+          type: ERROR_TYPES.server,
+          code: ERROR_CODES.cancelled,
+        },
+      );
   }
 }
