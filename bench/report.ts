@@ -25,6 +25,30 @@ export interface Row {
   details?: Record<string, unknown>;
 }
 
+/**
+ * A row of times, direct against through: the added milliseconds and the ratio follow from the
+ * p50s. Without a target it is for information.
+ */
+export function timeRow(fields: {
+  id: string;
+  label: string;
+  direct: Distribution;
+  through: Distribution;
+  target?: string;
+  pass?: boolean | null;
+  details?: Record<string, unknown>;
+}): Row {
+  const { direct, through } = fields;
+  return {
+    unit: 'ms',
+    addedMs: through.p50 - direct.p50,
+    ratio: through.p50 / direct.p50,
+    target: '-',
+    pass: null,
+    ...fields,
+  };
+}
+
 function cell(d: Distribution | null, unit: Row['unit']): string {
   if (!d) return '-';
   if (unit === 'ms') return `${formatMs(d.p50)} / ${formatMs(d.p90)}`;

@@ -3,7 +3,7 @@ import { checkImagesJson } from '../check';
 import { alternate, type BenchContext } from '../context';
 import { watchPeak } from '../memory';
 import { timedPost, type Target } from '../http';
-import type { Row } from '../report';
+import { timeRow, type Row } from '../report';
 import { directGeneration, throughGeneration } from '../requests';
 import { distribution, formatMb, MB } from '../stats';
 
@@ -56,22 +56,21 @@ export async function concurrencyCases(ctx: BenchContext): Promise<Row[]> {
     const t = distribution(times.through);
     const ratio = t.p50 / d.p50;
     const timed = n === 16;
-    rows.push({
-      id: `concurrency.${n}.time`,
-      label: `${n} concurrent 3840x2160, total time`,
-      unit: 'ms',
-      direct: d,
-      through: t,
-      addedMs: t.p50 - d.p50,
-      ratio,
-      target: timed ? `<= ${TIME_RATIO_TARGET}x direct` : '-',
-      pass: timed ? ratio <= TIME_RATIO_TARGET : null,
-      details: {
-        gatewayCpuMsPerRequest: distribution(value.throughCpuMs).p50 / n,
-        settleMs: distribution(value.settleMs).p50,
-        simulatorPeakBytes: simPeakBytes,
-      },
-    });
+    rows.push(
+      timeRow({
+        id: `concurrency.${n}.time`,
+        label: `${n} concurrent 3840x2160, total time`,
+        direct: d,
+        through: t,
+        target: timed ? `<= ${TIME_RATIO_TARGET}x direct` : '-',
+        pass: timed ? ratio <= TIME_RATIO_TARGET : null,
+        details: {
+          gatewayCpuMsPerRequest: distribution(value.throughCpuMs).p50 / n,
+          settleMs: distribution(value.settleMs).p50,
+          simulatorPeakBytes: simPeakBytes,
+        },
+      }),
+    );
     const inFlight = n * b64Bytes;
     const limit = RSS_BASE + RSS_PER_B64_BYTE * inFlight;
     rows.push({
@@ -121,17 +120,12 @@ async function referenceRow(
     `${n} concurrent 4K, streaming proxy: direct ${d.p50.toFixed(0)} ms, through ${t.p50.toFixed(0)} ms`,
   );
   return [
-    {
+    timeRow({
       id,
       label: `${n} concurrent 3840x2160, reference: streaming Node proxy`,
-      unit: 'ms',
       direct: d,
       through: t,
-      addedMs: t.p50 - d.p50,
-      ratio: t.p50 / d.p50,
-      target: '-',
-      pass: null,
       details: { iterations },
-    },
+    }),
   ];
 }

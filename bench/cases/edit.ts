@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { checkImagesJson } from '../check';
 import { alternate, type BenchContext } from '../context';
 import { timedPost, type Target } from '../http';
-import type { Row } from '../report';
+import { timeRow, type Row } from '../report';
 import { IMAGE_MODEL, multipartEdit } from '../requests';
 import { UPSTREAM_API_KEY } from '../setup';
 import { distribution, formatMb, MB } from '../stats';
@@ -81,18 +81,7 @@ export async function editCases(ctx: BenchContext): Promise<Row[]> {
     settleMs: distribution(value.settleMs).p50,
   };
   return [
-    {
-      id: 'edit.time',
-      label: `${label}, time`,
-      unit: 'ms',
-      direct: d,
-      through: t,
-      addedMs: t.p50 - d.p50,
-      ratio: t.p50 / d.p50,
-      target: '-',
-      pass: null,
-      details,
-    },
+    timeRow({ id: 'edit.time', label: `${label}, time`, direct: d, through: t, details }),
     {
       id: 'edit.rss',
       label: `${label}, gateway peak RSS`,

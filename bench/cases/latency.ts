@@ -1,7 +1,7 @@
 import { checkImagesJson } from '../check';
 import { alternate, type BenchContext } from '../context';
 import { timedPost } from '../http';
-import type { Row } from '../report';
+import { timeRow, type Row } from '../report';
 import { directGeneration, throughGeneration } from '../requests';
 import { TRANSPORTS, TRANSPORT_LABEL } from '../setup';
 import { distribution } from '../stats';
@@ -40,28 +40,27 @@ export async function latencyCases(ctx: BenchContext): Promise<Row[]> {
       const d = distribution(value.direct.map((s) => s.ms));
       const t = distribution(value.through.map((s) => s.ms));
       const added = t.p50 - d.p50;
-      rows.push({
-        id,
-        label: `${spec.size} PNG, ${TRANSPORT_LABEL[transport]}`,
-        unit: 'ms',
-        direct: d,
-        through: t,
-        addedMs: added,
-        ratio: t.p50 / d.p50,
-        target: `added <= ${spec.budgetMs} ms`,
-        pass: added <= spec.budgetMs,
-        details: {
-          // Time to first byte: what the gateway holds back before it starts to answer.
-          directFirstByteMs: distribution(value.direct.map((s) => s.firstByteMs)).p50,
-          throughFirstByteMs: distribution(value.through.map((s) => s.firstByteMs)).p50,
-          gatewayCpuMsPerCall: distribution(value.throughCpuMs).p50,
-          settleMs: distribution(value.settleMs).p50,
-          directBytes: value.direct[0]?.bytes,
-          throughBytes: value.through[0]?.bytes,
-          b64Bytes,
-          gatewayMemory: memory,
-        },
-      });
+      rows.push(
+        timeRow({
+          id,
+          label: `${spec.size} PNG, ${TRANSPORT_LABEL[transport]}`,
+          direct: d,
+          through: t,
+          target: `added <= ${spec.budgetMs} ms`,
+          pass: added <= spec.budgetMs,
+          details: {
+            // Time to first byte: what the gateway holds back before it starts to answer.
+            directFirstByteMs: distribution(value.direct.map((s) => s.firstByteMs)).p50,
+            throughFirstByteMs: distribution(value.through.map((s) => s.firstByteMs)).p50,
+            gatewayCpuMsPerCall: distribution(value.throughCpuMs).p50,
+            settleMs: distribution(value.settleMs).p50,
+            directBytes: value.direct[0]?.bytes,
+            throughBytes: value.through[0]?.bytes,
+            b64Bytes,
+            gatewayMemory: memory,
+          },
+        }),
+      );
       ctx.log(
         `${rows.at(-1)!.label}: direct ${d.p50.toFixed(1)} ms, through ${t.p50.toFixed(1)} ms`,
       );
@@ -92,21 +91,18 @@ async function referenceRows(ctx: BenchContext, spec: (typeof SIZES)[number]): P
     });
     const d = distribution(value.direct.map((s) => s.ms));
     const t = distribution(value.through.map((s) => s.ms));
-    rows.push({
-      id,
-      label: `${spec.size} PNG, reference: ${mode === 'buffer' ? 'buffering' : 'streaming'} Node proxy`,
-      unit: 'ms',
-      direct: d,
-      through: t,
-      addedMs: t.p50 - d.p50,
-      ratio: t.p50 / d.p50,
-      target: '-',
-      pass: null,
-      details: {
-        directFirstByteMs: distribution(value.direct.map((s) => s.firstByteMs)).p50,
-        throughFirstByteMs: distribution(value.through.map((s) => s.firstByteMs)).p50,
-      },
-    });
+    rows.push(
+      timeRow({
+        id,
+        label: `${spec.size} PNG, reference: ${mode === 'buffer' ? 'buffering' : 'streaming'} Node proxy`,
+        direct: d,
+        through: t,
+        details: {
+          directFirstByteMs: distribution(value.direct.map((s) => s.firstByteMs)).p50,
+          throughFirstByteMs: distribution(value.through.map((s) => s.firstByteMs)).p50,
+        },
+      }),
+    );
   }
   return rows;
 }

@@ -1,7 +1,7 @@
 import { checkImagesSse } from '../check';
 import { alternate, type BenchContext } from '../context';
 import { timedSse } from '../http';
-import type { Row } from '../report';
+import { timeRow, type Row } from '../report';
 import { directGeneration, throughGeneration } from '../requests';
 import { TRANSPORT_LABEL, type Transport } from '../setup';
 import { distribution } from '../stats';
@@ -44,28 +44,27 @@ export async function streamingCases(ctx: BenchContext): Promise<Row[]> {
       const d = distribution(value.direct.map((s) => s[metric.key]));
       const t = distribution(value.through.map((s) => s[metric.key]));
       const added = t.p50 - d.p50;
-      rows.push({
-        id: `streaming.${transport}.${metric.key}`,
-        label: `${label}: ${metric.name}`,
-        unit: 'ms',
-        direct: d,
-        through: t,
-        addedMs: added,
-        ratio: t.p50 / d.p50,
-        target: `added <= ${PER_EVENT_BUDGET_MS} ms`,
-        pass: added <= PER_EVENT_BUDGET_MS,
-        details: {
-          // The whole stream's extra time spread over its events, for comparison with the rule.
-          addedPerEventMs: metric.key === 'completedMs' ? added / (PARTIALS + 1) : undefined,
-          gatewayCpuMsPerCall: distribution(value.throughCpuMs).p50,
-          settleMs: distribution(value.settleMs).p50,
-          directEvents: value.direct[0]?.events,
-          throughEvents: value.through[0]?.events,
-          directBytes: value.direct[0]?.bytes,
-          throughBytes: value.through[0]?.bytes,
-          gatewayMemory: memory,
-        },
-      });
+      rows.push(
+        timeRow({
+          id: `streaming.${transport}.${metric.key}`,
+          label: `${label}: ${metric.name}`,
+          direct: d,
+          through: t,
+          target: `added <= ${PER_EVENT_BUDGET_MS} ms`,
+          pass: added <= PER_EVENT_BUDGET_MS,
+          details: {
+            // The whole stream's extra time spread over its events, for comparison with the rule.
+            addedPerEventMs: metric.key === 'completedMs' ? added / (PARTIALS + 1) : undefined,
+            gatewayCpuMsPerCall: distribution(value.throughCpuMs).p50,
+            settleMs: distribution(value.settleMs).p50,
+            directEvents: value.direct[0]?.events,
+            throughEvents: value.through[0]?.events,
+            directBytes: value.direct[0]?.bytes,
+            throughBytes: value.through[0]?.bytes,
+            gatewayMemory: memory,
+          },
+        }),
+      );
     }
     ctx.log(`${label}: done`);
   }
