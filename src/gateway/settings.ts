@@ -31,6 +31,12 @@ export const SETTINGS = {
   allowedOrigins: defineSetting('allowed_origins', z.array(z.string()), []),
   /** Keep the images of API callers in the gallery (studio images are always kept). */
   keepApiImages: defineSetting('keep_api_images', z.boolean(), true),
+  /**
+   * Where the gateway listens, read when it starts (`atelier serve --host/--port` win). The
+   * studio offers loopback addresses only: serving the network is a deliberate command-line act.
+   */
+  serverHost: defineSetting('server_host', z.enum(['127.0.0.1', '::1']), '127.0.0.1'),
+  serverPort: defineSetting('server_port', z.number().int().min(0).max(65535), 8787),
   /** The id of the built-in Studio key (api_keys), made on the studio's first /v1 call. */
   studioKeyId: defineSetting('studio_key_id', z.string().nullable(), null),
 };

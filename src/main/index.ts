@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { app, dialog, type BrowserWindow } from 'electron';
-import { createGateway, type Gateway } from '../gateway';
+import { createGateway, savedListenAddress, type Gateway } from '../gateway';
 import { resolveCallbackPort } from '../gateway/oauth/callbackPort';
 import { registerDialogHandlers } from './dialogs';
 import { listenPreferring } from './listen';
@@ -12,8 +12,6 @@ import { createMainWindow, focusWindow } from './window';
 // Built layout: out/main/index.js sits beside out/preload/index.cjs and out/renderer/.
 const PRELOAD = join(import.meta.dirname, '../preload/index.cjs');
 const STATIC_DIR = join(import.meta.dirname, '../renderer');
-// Where other apps expect Atelier; when another program holds it, any free port (listen.ts).
-const GATEWAY_PORT = 8787;
 // A quitting user should not wait the gateway's default 30 s drain; in-flight image requests are
 // cancelled and recorded after this.
 const QUIT_GRACE_MS = 5_000;
@@ -45,10 +43,12 @@ async function start(): Promise<void> {
   const dataDir = resolveDesktopDataDir(process.env, app.getPath('userData'));
   // As for `atelier serve`: 1455 unless ATELIER_OAUTH_CALLBACK_PORT says otherwise.
   const oauthCallbackPort = resolveCallbackPort(undefined, process.env);
+  // Where other apps expect Atelier (Settings; 127.0.0.1:8787 until changed); when another
+  // program holds that port, any free one (listen.ts).
+  const { host, port: preferred } = savedListenAddress(dataDir);
   const listening = await listenPreferring(
-    (port) =>
-      createGateway({ host: '127.0.0.1', port, dataDir, staticDir: STATIC_DIR, oauthCallbackPort }),
-    GATEWAY_PORT,
+    (port) => createGateway({ host, port, dataDir, staticDir: STATIC_DIR, oauthCallbackPort }),
+    preferred,
   );
   gateway = listening.gateway;
   const { url, portTaken } = listening;

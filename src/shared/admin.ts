@@ -304,13 +304,16 @@ export const settingsSchema = z.object({
   allowedOrigins: z.array(origin).max(100),
   /** Keep images made by API callers in the gallery (studio images are always kept). */
   keepApiImages: z.boolean(),
+  /** Where the gateway listens from its next start: a loopback address, and a port (0 = any free). */
+  serverHost: z.enum(['127.0.0.1', '::1']),
+  serverPort: z.number().int().min(0).max(65535),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
 export const settingsPatchSchema = settingsSchema.partial().strict();
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
 
-/** Where the gateway runs: fixed when it starts (`atelier serve --host --port --data-dir`). */
+/** Where the gateway runs now (the saved `serverHost`/`serverPort` apply from its next start). */
 export const serverInfoSchema = z.object({
   address: z.string(),
   host: z.string(),

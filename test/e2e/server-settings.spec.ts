@@ -67,6 +67,36 @@ test('settings save, survive a reload, and a refused value is explained beside i
   expect(saved.settings.timeoutLargeMs).toBe(900_000);
 });
 
+test('the address is saved for the next start, and a port that is not one is refused', async () => {
+  const { page, server } = studio;
+  await open(page, 'settings');
+  const port = page.getByTestId('setting-serverPort');
+  const hint = page.getByTestId('server-facts-hint');
+
+  await port.fill('80000');
+  await page.getByTestId('settings-save').click();
+  await expect(page.locator('.field', { has: port }).locator('.field-error')).toContainText(
+    'A port from 1 to 65535',
+  );
+
+  await port.fill('9311');
+  await page.getByTestId('setting-serverHost').getByRole('radio', { name: '::1 (IPv6)' }).check();
+  await page.getByTestId('settings-save').click();
+  await expect(page.getByTestId('settings-state')).toContainText('Saved');
+  await expect(hint).toContainText('Saved: Atelier listens on [::1]:9311 from its next start');
+  // This run keeps its address: the studio still talks to the same server.
+  await expect(page.getByTestId('server-facts')).toContainText(server.url);
+  const saved = await studio.admin<{ settings: { serverHost: string; serverPort: number } }>(
+    'GET',
+    '/api/admin/settings',
+  );
+  expect(saved.settings).toMatchObject({ serverHost: '::1', serverPort: 9311 });
+  await studio.screenshot('settings-address');
+
+  // Back to the defaults, so the address the hint speaks of is the one in use again.
+  await studio.admin('PUT', '/api/admin/settings', { serverHost: '127.0.0.1', serverPort: 8787 });
+});
+
 test('a price edited in the table prices the next request', async () => {
   const { page } = studio;
   const { key } = await createKey(studio, 'price app');

@@ -8,6 +8,7 @@ import type {
   UsageRecord,
   UsageTotalsResponse,
 } from '../../src/shared/admin';
+import { savedListenAddress } from '../../src/gateway';
 import { SETTINGS } from '../../src/gateway/settings';
 import { createPricesRepository } from '../../src/gateway/storage/pricesRepository';
 import { createSettingsRepository } from '../../src/gateway/storage/settingsRepository';
@@ -346,6 +347,8 @@ describe('settings', () => {
       timeoutLargeMs: 300_000,
       allowedOrigins: [],
       keepApiImages: true,
+      serverHost: '127.0.0.1',
+      serverPort: 8787,
     });
     expect(body.server).toEqual({
       address: t.url,
@@ -376,6 +379,17 @@ describe('settings', () => {
     ).toBe(false);
   });
 
+  it('saves the address for the next start, where the desktop app and atelier serve read it', async () => {
+    const body = await studio.json<SettingsResponse>('/api/admin/settings', {
+      method: 'PUT',
+      body: { serverHost: '::1', serverPort: 9123 },
+    });
+    expect(body.settings).toMatchObject({ serverHost: '::1', serverPort: 9123 });
+    // Where it runs now is unchanged until it starts again.
+    expect(body.server).toMatchObject({ host: '127.0.0.1', port: t.gateway.port });
+    expect(savedListenAddress(t.dataDir)).toEqual({ host: '::1', port: 9123 });
+  });
+
   it('refuses a bad value or an unknown setting, naming it, and changes nothing', async () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ timeoutNormalMs: 5 }, 'timeoutNormalMs'],
@@ -383,6 +397,10 @@ describe('settings', () => {
       [{ contentFilter: 'warn' }, 'contentFilter'],
       [{ allowedOrigins: ['http://ok.example', 'not an origin'] }, 'allowedOrigins.1'],
       [{ strictDelivery: false, port: 9000 }, 'port'],
+      // The studio never opens the gateway to the network: that is a command-line act.
+      [{ serverHost: '0.0.0.0' }, 'serverHost'],
+      [{ serverPort: 70_000 }, 'serverPort'],
+      [{ serverPort: 80.5 }, 'serverPort'],
     ];
     for (const [body, param] of cases) {
       expect(await refused('/api/admin/settings', 'PUT', body)).toEqual({

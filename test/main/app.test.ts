@@ -13,6 +13,7 @@ const AUTHORIZE_URL = 'https://auth.example/oauth/authorize?state=s';
 let electron: FakeElectron;
 let closeGateway: ReturnType<typeof vi.fn<(graceMs?: number) => Promise<void>>>;
 let createGateway: ReturnType<typeof vi.fn>;
+let savedListenAddress: ReturnType<typeof vi.fn>;
 
 beforeEach(() => {
   vi.resetModules();
@@ -32,7 +33,9 @@ beforeEach(() => {
     signInUrl: vi.fn((loginId: string) => (loginId === PENDING_LOGIN ? AUTHORIZE_URL : null)),
     close: closeGateway,
   }));
-  vi.doMock('../../src/gateway', () => ({ createGateway }));
+  // The address saved in Settings (a real read of SQLite in the gateway's own tests).
+  savedListenAddress = vi.fn(() => ({ host: '127.0.0.1', port: 8787 }));
+  vi.doMock('../../src/gateway', () => ({ createGateway, savedListenAddress }));
 });
 
 /** Runs the composition root (src/main/index.ts) as Electron would, and waits for startup. */
@@ -194,6 +197,13 @@ describe('quitting', () => {
     expect(electron.trays[0]?.toolTip).toBe(
       `Atelier: Gateway running at ${moved} (port 8787 is in use)`,
     );
+  });
+
+  it('serves on the address saved in Settings, read from its data folder', async () => {
+    savedListenAddress.mockReturnValueOnce({ host: '::1', port: 9123 });
+    await startMain();
+    expect(savedListenAddress).toHaveBeenCalledExactlyOnceWith('/fake/userData');
+    expect(createGateway.mock.calls[0]?.[0]).toMatchObject({ host: '::1', port: 9123 });
   });
 
   it('exits with status 1 when the gateway cannot start', async () => {

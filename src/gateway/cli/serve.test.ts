@@ -13,11 +13,11 @@ function parsed(argv: string[], env: NodeJS.ProcessEnv = ENV): Exclude<ServeArgs
 }
 
 describe('atelier serve flags', () => {
-  it('defaults to loopback:8787 and leaves the sign-in callback port to the gateway', () => {
+  it('leaves the address to Settings and the sign-in callback port to the gateway', () => {
     expect(parsed([])).toEqual({
       help: false,
-      host: '127.0.0.1',
-      port: 8787,
+      host: undefined,
+      port: undefined,
       dataDir: path.resolve('/data/atelier'),
       allowedOrigins: [],
       upstreamUrl: undefined,

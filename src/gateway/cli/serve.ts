@@ -1,18 +1,20 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createGateway } from '../index';
+import { createGateway, savedListenAddress } from '../index';
 import { resolveDataDir } from '../dataDir';
 import { isLoopbackHost } from '../http/hostGuard';
 import { resolveCallbackPort } from '../oauth/callbackPort';
 import { ArgsError } from './args';
 import type { CliIo } from './io';
 
-const USAGE = `usage: atelier serve [--host 127.0.0.1] [--port 8787] [--data-dir DIR]
+const USAGE = `usage: atelier serve [--host HOST] [--port PORT] [--data-dir DIR]
                      [--upstream-url URL] [--simulator-speed 1] [--allow-origin ORIGIN ...]
                      [--oauth-callback-port 1455]
 
-  --port 0 picks a free port. Without --upstream-url the built-in offline simulator serves images.
+  --host and --port default to the address saved in the studio's Settings (127.0.0.1 and 8787
+  until one is saved); --port 0 picks a free port. Without --upstream-url the built-in offline
+  simulator serves images.
   The upstream key for --upstream-url is read from ATELIER_UPSTREAM_API_KEY.
   --oauth-callback-port (or ATELIER_OAUTH_CALLBACK_PORT): where account sign-ins started from the
   studio wait for the browser, http://localhost:PORT/auth/callback. The default 1455 is the
@@ -29,8 +31,9 @@ export type ServeArgs =
   | { help: true }
   | {
       help: false;
-      host: string;
-      port: number;
+      /** Undefined: the address saved in Settings. */
+      host: string | undefined;
+      port: number | undefined;
       dataDir: string;
       allowedOrigins: string[];
       upstreamUrl: string | undefined;
@@ -45,8 +48,8 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv): ServeArg
     ({ values } = parseArgs({
       args: argv,
       options: {
-        host: { type: 'string', default: '127.0.0.1' },
-        port: { type: 'string', default: '8787' },
+        host: { type: 'string' },
+        port: { type: 'string' },
         'data-dir': { type: 'string' },
         'upstream-url': { type: 'string' },
         'simulator-speed': { type: 'string' },
@@ -61,8 +64,8 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv): ServeArg
     throw new ArgsError((error as Error).message);
   }
   if (values.help) return { help: true };
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  const port = values.port === undefined ? undefined : Number(values.port);
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
     throw new ArgsError(`--port must be an integer from 0 to 65535, got '${values.port}'`);
   }
   const speed =
@@ -101,7 +104,11 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
     io.stdout(USAGE);
     return 0;
   }
-  const { host, port, dataDir } = args;
+  const { dataDir } = args;
+  const saved =
+    args.host === undefined || args.port === undefined ? savedListenAddress(dataDir) : null;
+  const host = args.host ?? saved!.host;
+  const port = args.port ?? saved!.port;
   if (!isLoopbackHost(host)) {
     io.stderr(
       `warning: binding to ${host} exposes the gateway beyond this machine. Every /v1 call still needs a key.`,

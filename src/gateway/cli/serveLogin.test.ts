@@ -1,7 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
+import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { databasePath } from '../dataDir';
+import { SETTINGS } from '../settings';
+import { openDatabase } from '../storage/db';
+import { createSettingsRepository } from '../storage/settingsRepository';
 import type { CliIo } from './io';
 import { runServeCommand } from './serve';
 
@@ -40,11 +45,19 @@ function terminal(interactive: boolean) {
   };
 }
 
-async function serve(t: ReturnType<typeof terminal>) {
+function tempDataDir(): string {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-serve-'));
   dirs.push(dataDir);
+  return dataDir;
+}
+
+async function serve(
+  t: ReturnType<typeof terminal>,
+  dataDir = tempDataDir(),
+  flags = ['--port', '0'],
+) {
   const done = runServeCommand(
-    ['--port', '0', '--data-dir', dataDir, '--oauth-callback-port', '0'],
+    [...flags, '--data-dir', dataDir, '--oauth-callback-port', '0'],
     t.io,
   );
   await expect
@@ -81,6 +94,50 @@ describe('atelier serve: studio login links', () => {
     const { done } = await serve(t);
     expect(t.out.join('\n')).not.toContain('press Enter');
     expect(t.logins()).toHaveLength(1);
+    t.interrupt();
+    expect(await done).toBe(0);
+  });
+});
+
+describe('atelier serve: the address saved in Settings', () => {
+  /** A port nothing listens on right now. */
+  async function freePort(): Promise<number> {
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+    return port;
+  }
+
+  function saveAddress(dataDir: string, port: number) {
+    const db = openDatabase(databasePath(dataDir));
+    createSettingsRepository(db).set(SETTINGS.serverPort, port);
+    db.close();
+  }
+
+  const listeningOn = (t: ReturnType<typeof terminal>) =>
+    t.out.find((l) => l.startsWith('Atelier gateway listening on'))!.split(' on ')[1];
+
+  it('listens on the saved port when no --port is given', async () => {
+    const dataDir = tempDataDir();
+    const port = await freePort();
+    saveAddress(dataDir, port);
+    const t = terminal(false);
+    const { done } = await serve(t, dataDir, []);
+    expect(listeningOn(t)).toBe(`http://127.0.0.1:${port}`);
+    expect((await fetch(`http://127.0.0.1:${port}/v1/models`)).status).toBe(401);
+    t.interrupt();
+    expect(await done).toBe(0);
+  });
+
+  it('lets --port win over the saved one for this run', async () => {
+    const dataDir = tempDataDir();
+    const saved = await freePort();
+    saveAddress(dataDir, saved);
+    const t = terminal(false);
+    const { done } = await serve(t, dataDir, ['--port', '0']);
+    expect(listeningOn(t)).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(listeningOn(t)).not.toBe(`http://127.0.0.1:${saved}`);
     t.interrupt();
     expect(await done).toBe(0);
   });

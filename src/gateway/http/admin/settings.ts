@@ -15,6 +15,8 @@ const EDITABLE: { [K in keyof Settings]: Setting<Settings[K]> } = {
   timeoutLargeMs: SETTINGS.timeoutLargeMs,
   allowedOrigins: SETTINGS.allowedOrigins,
   keepApiImages: SETTINGS.keepApiImages,
+  serverHost: SETTINGS.serverHost,
+  serverPort: SETTINGS.serverPort,
 };
 
 export interface SettingsAdminDeps {
@@ -30,7 +32,10 @@ export function readSettings(settings: SettingsRepository): Settings {
   return Object.fromEntries(entries) as Settings;
 }
 
-/** /api/admin/settings: read all, change some. Every change applies to the next request. */
+/**
+ * /api/admin/settings: read all, change some. Every change applies to the next request, but the
+ * address (`serverHost`, `serverPort`), which applies from the gateway's next start.
+ */
 export function settingsAdmin(deps: SettingsAdminDeps): Router {
   const router = Router();
   const answer = () => ({ settings: readSettings(deps.settings), server: deps.server() });

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import type { SettingsResponse } from '../../../shared/admin';
+import type { Settings, SettingsResponse } from '../../../shared/admin';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { CheckboxField, describedBy, FieldShell, Segmented } from '../../components/fields';
 import { Page } from '../../components/Page';
@@ -100,16 +100,8 @@ function SettingsEditor({ initial }: { initial: SettingsResponse }) {
         <h2 id="settings-server">Server</h2>
         <dl className="facts" data-testid="server-facts">
           <div>
-            <dt>Address</dt>
+            <dt>Serving on</dt>
             <dd className="mono">{server.address}</dd>
-          </div>
-          <div>
-            <dt>Bind address</dt>
-            <dd className="mono">{server.host}</dd>
-          </div>
-          <div>
-            <dt>Port</dt>
-            <dd className="mono">{server.port}</dd>
           </div>
           <div>
             <dt>Data folder</dt>
@@ -123,18 +115,41 @@ function SettingsEditor({ initial }: { initial: SettingsResponse }) {
             </dd>
           </div>
         </dl>
+        <div className="form-grid">
+          <Segmented
+            label="Bind address"
+            value={form.serverHost}
+            options={[
+              { value: '127.0.0.1', label: '127.0.0.1 (IPv4)' },
+              { value: '::1', label: '::1 (IPv6)' },
+            ]}
+            onChange={(serverHost) => set({ serverHost })}
+            hint="Loopback only: other apps on this computer reach Atelier, the network does not."
+            testId="setting-serverHost"
+          />
+          <TextField
+            label="Port"
+            value={form.serverPort}
+            onChange={(serverPort) => set({ serverPort })}
+            error={errors.serverPort}
+            hint="0 takes any free port."
+            inputMode="numeric"
+            testId="setting-serverPort"
+          />
+        </div>
         <p className="hint" data-testid="server-facts-hint">
+          {addressPending(saved)
+            ? `Saved: Atelier listens on ${formatAddress(saved.settings)} from its next start. `
+            : 'The address applies from the next start. '}
           {isDesktop() ? (
             <>
-              Fixed when Atelier starts. The desktop app serves on 127.0.0.1, port 8787, or on a
-              free port when another program holds 8787 (the address above is the one in use); its
-              data folder can be moved with <code>ATELIER_DATA_DIR</code>.
+              When another program holds the port, the desktop app takes a free one and the tray
+              says which. The data folder moves with <code>ATELIER_DATA_DIR</code>.
             </>
           ) : (
             <>
-              Fixed when the gateway starts: change them with{' '}
-              <code>atelier serve --host --port --data-dir</code> (or <code>ATELIER_DATA_DIR</code>)
-              and restart.
+              <code>atelier serve --host --port</code> override it for one run; the data folder is{' '}
+              <code>--data-dir</code> (or <code>ATELIER_DATA_DIR</code>).
             </>
           )}
         </p>
@@ -261,5 +276,19 @@ function SettingsEditor({ initial }: { initial: SettingsResponse }) {
         </button>
       </div>
     </form>
+  );
+}
+
+/** `host:port` as a URL writes it (IPv6 in brackets). */
+function formatAddress({ serverHost, serverPort }: Pick<Settings, 'serverHost' | 'serverPort'>) {
+  const host = serverHost.includes(':') ? `[${serverHost}]` : serverHost;
+  return serverPort === 0 ? `${host} on any free port` : `${host}:${serverPort}`;
+}
+
+/** Whether the saved address differs from the one in use (it applies from the next start). */
+function addressPending({ settings, server }: SettingsResponse): boolean {
+  return (
+    settings.serverHost !== server.host ||
+    (settings.serverPort !== server.port && settings.serverPort !== 0)
   );
 }

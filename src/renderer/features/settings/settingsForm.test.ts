@@ -12,6 +12,8 @@ const SAVED: Settings = {
   timeoutLargeMs: 600_000,
   allowedOrigins: ['http://localhost:5173'],
   keepApiImages: true,
+  serverHost: '127.0.0.1',
+  serverPort: 8787,
 };
 
 describe('settings form', () => {
@@ -41,6 +43,25 @@ describe('settings form', () => {
       ok: false,
       errors: { timeoutNormalS: 'A number of seconds from 1 to 3600' },
     });
+  });
+
+  it('sends a new address, and refuses a port that is not one', () => {
+    const form = toForm(SAVED);
+    expect(form.serverPort).toBe('8787');
+    expect(settingsPatch({ ...form, serverHost: '::1', serverPort: ' 9000 ' }, SAVED)).toEqual({
+      ok: true,
+      patch: { serverHost: '::1', serverPort: 9000 },
+    });
+    expect(settingsPatch({ ...form, serverPort: '0' }, SAVED)).toEqual({
+      ok: true,
+      patch: { serverPort: 0 },
+    });
+    for (const bad of ['', 'http', '-1', '65536', '80.5']) {
+      expect(settingsPatch({ ...form, serverPort: bad }, SAVED), bad).toEqual({
+        ok: false,
+        errors: { serverPort: 'A port from 1 to 65535, or 0 for any free port' },
+      });
+    }
   });
 
   it('puts an API error on the field its param names', () => {

@@ -11,6 +11,8 @@ export interface SettingsForm {
   timeoutLargeS: string;
   allowedOrigins: string;
   keepApiImages: boolean;
+  serverHost: Settings['serverHost'];
+  serverPort: string;
 }
 
 /** API field -> form field (they differ where the form shows friendlier units). */
@@ -24,6 +26,8 @@ export const FORM_FIELD: Record<keyof Settings, keyof SettingsForm> = {
   timeoutLargeMs: 'timeoutLargeS',
   allowedOrigins: 'allowedOrigins',
   keepApiImages: 'keepApiImages',
+  serverHost: 'serverHost',
+  serverPort: 'serverPort',
 };
 
 export type SettingsErrors = Partial<Record<keyof SettingsForm, string>>;
@@ -39,6 +43,8 @@ export function toForm(s: Settings): SettingsForm {
     timeoutLargeS: String(s.timeoutLargeMs / 1000),
     allowedOrigins: s.allowedOrigins.join('\n'),
     keepApiImages: s.keepApiImages,
+    serverHost: s.serverHost,
+    serverPort: String(s.serverPort),
   };
 }
 
@@ -69,6 +75,10 @@ export function settingsPatch(
   const normal = seconds(form.timeoutNormalS, 'timeoutNormalS');
   const large = seconds(form.timeoutLargeS, 'timeoutLargeS');
   if (!form.bridgeModel.trim()) errors.bridgeModel = 'Name a text model, e.g. agent-model-1';
+  const port = Number(form.serverPort.trim());
+  if (!/^\d+$/.test(form.serverPort.trim()) || port > 65535) {
+    errors.serverPort = 'A port from 1 to 65535, or 0 for any free port';
+  }
   if (Object.keys(errors).length > 0) return { ok: false, errors };
 
   const next: Settings = {
@@ -81,6 +91,8 @@ export function settingsPatch(
     timeoutLargeMs: large,
     allowedOrigins: origins(form.allowedOrigins),
     keepApiImages: form.keepApiImages,
+    serverHost: form.serverHost,
+    serverPort: port,
   };
   const patch: Record<string, unknown> = {};
   for (const name of Object.keys(next) as Array<keyof Settings>) {

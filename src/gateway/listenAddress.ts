@@ -1,0 +1,23 @@
+import { databasePath } from './dataDir';
+import { SETTINGS } from './settings';
+import { openDatabase } from './storage/db';
+import { createSettingsRepository } from './storage/settingsRepository';
+
+export interface ListenAddress {
+  host: string;
+  port: number;
+}
+
+/**
+ * The address saved in Settings for the gateway's next start (127.0.0.1:8787 until one is
+ * saved). Read before the gateway starts, so the desktop app and `atelier serve` agree on it.
+ */
+export function savedListenAddress(dataDir: string): ListenAddress {
+  const db = openDatabase(databasePath(dataDir));
+  try {
+    const settings = createSettingsRepository(db);
+    return { host: settings.get(SETTINGS.serverHost), port: settings.get(SETTINGS.serverPort) };
+  } finally {
+    db.close();
+  }
+}
