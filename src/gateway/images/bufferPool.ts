@@ -5,7 +5,7 @@
  * (docs/benchmarks.md). Small allocations (the 64 KB socket reads) come from the allocator's
  * free lists and need no pool.
  */
-export const POOLED_BYTES = 1024 * 1024;
+const POOLED_BYTES = 1024 * 1024;
 
 /** Kept between uses; a burst that needs more allocates them and lets them go. */
 const MAX_POOLED = 32;
