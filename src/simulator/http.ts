@@ -59,8 +59,10 @@ export function sendJson(
     'content-type': 'application/json',
     'content-length': piecesByteLength(pieces),
   });
+  // Uncorked before end(): on Node 24 an end() while corked loses writes still held by the cork.
   res.cork();
   for (const piece of pieces) res.write(piece);
+  res.uncork();
   res.end();
 }
 

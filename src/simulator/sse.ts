@@ -36,10 +36,14 @@ export class SseStream {
     this.res.cork();
     this.res.write(`event: ${type}\ndata: `);
     for (const piece of jsonPieces({ type, ...data })) this.res.write(piece);
-    const flushed = this.res.write('\n\n');
+    this.res.write('\n\n');
     this.res.uncork();
     // Big 4K frames would pile up in memory if a slow client were ignored: wait for the socket.
-    if (!flushed && !this.res.destroyed) await once(this.res, 'drain', { signal: this.signal });
+    // Asked after uncork, not from write()'s return value: a corked write says false, and on
+    // Node 24 the uncork may flush everything and never emit 'drain' (it waited forever).
+    if (this.res.writableNeedDrain && !this.res.destroyed) {
+      await once(this.res, 'drain', { signal: this.signal });
+    }
   }
 
   end(): void {

@@ -50,8 +50,10 @@ export function writeImagesJson(res: Response, meta: ImageReplyMeta, images: Rep
   pieces.push(Buffer.from(tail(meta)));
   const length = pieces.reduce((sum, piece) => sum + piece.length, 0);
   res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(length) });
+  // Uncorked before end(): on Node 24 an end() while corked loses writes still held by the cork.
   res.cork();
   for (const piece of pieces) res.write(piece);
+  res.uncork();
   res.end();
 }
 

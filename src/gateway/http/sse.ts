@@ -53,11 +53,13 @@ export function openSse(res: Response): SseWriter {
         return;
       }
       if (!writable()) return;
+      // One writev for the event's pieces. Uncorked in the same tick: on Node 24 an end() that
+      // comes while corked (the last event, then end) loses what the cork still held.
       res.cork();
       res.write(`event: ${name}\ndata: `);
       for (const piece of pieces) res.write(piece);
       res.write('\n\n');
-      process.nextTick(() => res.uncork());
+      res.uncork();
     },
     begin(name, head) {
       if (waiting) throw new Error('an event is already being streamed');
@@ -81,7 +83,7 @@ export function openSse(res: Response): SseWriter {
       }
       res.cork();
       for (const piece of pieces) res.write(piece);
-      process.nextTick(() => res.uncork());
+      res.uncork();
     },
     error(error) {
       res.locals.errorCode = error.code;
