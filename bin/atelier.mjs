@@ -1,8 +1,15 @@
 #!/usr/bin/env node
 // The `atelier` command. The CLI is bundled from TypeScript by `npm install` (the prepare script),
-// so this runs on plain Node 20 with no loader.
+// so this runs on plain Node with no loader.
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { nodeVersionProblem } from '../scripts/check-node.mjs';
+
+const tooOld = nodeVersionProblem(process.versions.node);
+if (tooOld) {
+  console.error(tooOld);
+  process.exit(1);
+}
 
 const bundle = fileURLToPath(new URL('../out/node/cli.mjs', import.meta.url));
 if (!existsSync(bundle)) {

@@ -89,7 +89,14 @@ function launch(command, args, env) {
   });
 }
 
-function main() {
+async function main() {
+  // Before any build: an old Node would get as far as a native module and crash there.
+  const { nodeVersionProblem } = await import('./check-node.mjs');
+  const problem = nodeVersionProblem(process.versions.node);
+  if (problem) {
+    console.error(problem);
+    process.exit(1);
+  }
   const extraArgs = process.argv.slice(2);
   const electronVite = join(
     dirname(createRequire(import.meta.url).resolve('electron-vite/package.json')),
@@ -118,4 +125,6 @@ function main() {
   launch(process.execPath, [join(ROOT, 'bin', 'atelier.mjs'), 'serve', ...extraArgs], process.env);
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) main();
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  await main();
+}
