@@ -12,6 +12,7 @@ import type { GatewayConfig } from './config';
 import { databasePath } from './dataDir';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createAccountsRepository } from './accounts/repository';
+import { signInIssuers } from './accounts/signInIssuers';
 import { BUILTIN, type AccountRecord } from './accounts/types';
 import type { Dispatcher } from './dispatch/dispatchCall';
 import { createUpstreamPool } from './dispatch/pool';
@@ -65,6 +66,8 @@ export interface Gateway {
    * browser; null for an unknown, finished or failed one. The desktop shell opens only these.
    */
   signInUrl(loginId: string): string | null;
+  /** The origins a sign-in may be opened at (accounts/signInIssuers.ts). */
+  signInIssuers(): string[];
 }
 
 const DEFAULT_SHUTDOWN_GRACE_MS = 30_000;
@@ -365,6 +368,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     events,
     createStudioLogin: () => `${urlFor(port)}${studio.loginPath()}`,
     signInUrl: (loginId) => studio.logins.authorizeUrl(loginId),
+    signInIssuers: () => signInIssuers(accounts.list(), simulator?.url ?? null),
     listen: () =>
       new Promise<string>((resolve, reject) => {
         server.once('error', reject);

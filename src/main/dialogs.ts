@@ -1,8 +1,8 @@
-import { stat, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { isAbsolute, join, normalize } from 'node:path';
 import { app, dialog, ipcMain, shell, type BrowserWindow, type IpcMainInvokeEvent } from 'electron';
 import { IPC, type SaveFileResult } from './channels';
-import { isSameOrigin } from './policy';
+import { isInsideFolder, isSameOrigin } from './policy';
 
 /** Larger than any image the gateway produces, small enough to refuse nonsense. */
 export const MAX_SAVE_BYTES = 256 * 1024 * 1024;
@@ -30,20 +30,30 @@ export function parseSaveArgs(name: unknown, bytes: unknown): { name: string; by
   return { name, bytes };
 }
 
-/** A reveal request carries an absolute path; `..` segments are resolved before use. */
-export function parseRevealArgs(path: unknown): string {
+/**
+ * A reveal request carries an absolute path inside Atelier's data folder (the gallery's files);
+ * `..` segments are resolved before the check. Anything else gets the same refusal whether or not
+ * it exists, so a page cannot use this to learn what is on the disk.
+ */
+export function parseRevealArgs(path: unknown, dataDir: string): string {
   if (typeof path !== 'string' || path === '' || path.length > MAX_PATH_LENGTH) {
     throw new InvalidArgumentError('path must be a non-empty string');
   }
   if (path.includes('\0') || !isAbsolute(path)) {
     throw new InvalidArgumentError('path must be an absolute file path');
   }
-  return normalize(path);
+  const target = normalize(path);
+  if (!isInsideFolder(target, dataDir)) {
+    throw new InvalidArgumentError("path must be a file in Atelier's data folder");
+  }
+  return target;
 }
 
 export interface DialogHandlerOptions {
   /** Only frames from the gateway's origin may call these handlers. */
   origin: string;
+  /** Atelier's data folder: the only place revealInFolder shows. */
+  dataDir: string;
   getWindow: () => BrowserWindow | undefined;
 }
 
@@ -56,7 +66,7 @@ export function assertTrustedSender(
   if (!isSameOrigin(url, origin)) throw new Error(`IPC refused for untrusted frame: ${url}`);
 }
 
-export function registerDialogHandlers({ origin, getWindow }: DialogHandlerOptions): void {
+export function registerDialogHandlers({ origin, dataDir, getWindow }: DialogHandlerOptions): void {
   const assertTrusted = (event: IpcMainInvokeEvent) => assertTrustedSender(event, origin);
 
   ipcMain.handle(IPC.saveFile, async (event, name: unknown, bytes: unknown) => {
@@ -74,10 +84,8 @@ export function registerDialogHandlers({ origin, getWindow }: DialogHandlerOptio
 
   ipcMain.handle(IPC.revealInFolder, async (event, path: unknown) => {
     assertTrusted(event);
-    const target = parseRevealArgs(path);
-    await stat(target).catch(() => {
-      throw new InvalidArgumentError(`path does not exist: ${target}`);
-    });
-    shell.showItemInFolder(target);
+    // No existence check: its answer would tell the page what is on the disk. A missing file
+    // inside the data folder simply opens nothing.
+    shell.showItemInFolder(parseRevealArgs(path, dataDir));
   });
 }

@@ -57,8 +57,12 @@ async function start(): Promise<void> {
   }
 
   const origin = new URL(url).origin;
-  registerDialogHandlers({ origin, getWindow: () => window });
-  registerSignInHandler({ origin, signInUrl: (loginId) => gateway?.signInUrl(loginId) ?? null });
+  registerDialogHandlers({ origin, dataDir, getWindow: () => window });
+  registerSignInHandler({
+    origin,
+    signInUrl: (loginId) => gateway?.signInUrl(loginId) ?? null,
+    issuers: () => gateway?.signInIssuers() ?? [],
+  });
   openWindow();
   tray = createAppTray(
     { state: 'running', url, portTaken },

@@ -1,12 +1,13 @@
+import { isAbsolute, relative, resolve } from 'node:path';
 import type { BrowserWindowConstructorOptions } from 'electron';
+import { CONTENT_SECURITY_POLICY } from '../shared/contentSecurityPolicy';
+
+export { CONTENT_SECURITY_POLICY };
 
 /**
  * Pure security decisions for the desktop shell, kept apart from Electron so each rule is
- * unit-tested on its own. The renderer's index.html carries the same policy in a meta tag for
- * browsers that open the gateway directly.
+ * unit-tested on its own. The gateway sends the same CSP to every browser (http/securityHeaders.ts).
  */
-export const CONTENT_SECURITY_POLICY =
-  "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self'";
 
 /** The only places a link in the studio may open, always in the user's browser. */
 export const EXTERNAL_HOSTS: readonly string[] = [
@@ -32,13 +33,16 @@ export function isAllowedExternalUrl(url: string, hosts: readonly string[] = EXT
 }
 
 /**
- * An OAuth authorize page may be opened in the user's browser when it is https, or plain http on
- * this machine (a local issuer such as the offline simulator), and carries no credentials. Main
- * only ever asks this of URLs the gateway made for a sign-in that is waiting.
+ * An OAuth authorize page may be opened in the user's browser only at a known issuer (the
+ * provider's, an account's, the offline simulator's: `issuers` are their origins), over https or
+ * plain http on this machine, and without credentials. Main only ever asks this of URLs the
+ * gateway made for a sign-in that is waiting; the issuer check stops a page that started a
+ * sign-in at an issuer of its own choosing.
  */
-export function isAllowedSignInUrl(url: string): boolean {
+export function isAllowedSignInUrl(url: string, issuers: readonly string[]): boolean {
   const parsed = parseUrl(url);
   if (!parsed || parsed.username !== '' || parsed.password !== '') return false;
+  if (!issuers.includes(parsed.origin)) return false;
   if (parsed.protocol === 'https:') return true;
   return parsed.protocol === 'http:' && LOOPBACK_HOSTS.has(parsed.hostname);
 }
@@ -53,9 +57,19 @@ export function isSameOrigin(url: string, origin: string): boolean {
   return a.origin === b.origin;
 }
 
-/** The studio may write to the clipboard (copy the address); every other permission is denied. */
+/**
+ * The studio may write to the clipboard (copy the address, a key, a request id); every other
+ * permission (camera, microphone, notifications, geolocation, HID, serial, ...) is denied, for
+ * requests and for the checks pages make before asking.
+ */
 export function isPermissionAllowed(permission: string, requestingUrl: string, origin: string) {
   return permission === 'clipboard-sanitized-write' && isSameOrigin(requestingUrl, origin);
+}
+
+/** A path inside `folder` (after resolving `..`), never the folder itself or anything beside it. */
+export function isInsideFolder(path: string, folder: string): boolean {
+  const rel = relative(resolve(folder), resolve(path));
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
 }
 
 export function buildWindowOptions(

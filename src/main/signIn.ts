@@ -18,6 +18,8 @@ export interface SignInHandlerOptions {
   origin: string;
   /** The authorize URL of a sign-in the gateway is waiting on; null for any other id. */
   signInUrl: (loginId: string) => string | null;
+  /** The origins sign-ins may be opened at (the gateway's signInIssuers). */
+  issuers: () => readonly string[];
 }
 
 /**
@@ -25,7 +27,7 @@ export interface SignInHandlerOptions {
  * never the address: main asks the in-process gateway for it, so a page cannot use this to open
  * arbitrary URLs, and the window itself keeps denying every new window.
  */
-export function registerSignInHandler({ origin, signInUrl }: SignInHandlerOptions): void {
+export function registerSignInHandler({ origin, signInUrl, issuers }: SignInHandlerOptions): void {
   ipcMain.handle(IPC.openSignIn, async (event, loginId: unknown) => {
     assertTrustedSender(event, origin);
     const id = parseLoginId(loginId);
@@ -33,8 +35,12 @@ export function registerSignInHandler({ origin, signInUrl }: SignInHandlerOption
     if (url === null) {
       throw new InvalidArgumentError(`no sign-in is waiting under ${id}: start it again`);
     }
-    if (!isAllowedSignInUrl(url)) {
-      throw new InvalidArgumentError('the sign-in address is not https or on this machine');
+    if (!isAllowedSignInUrl(url, issuers())) {
+      throw new InvalidArgumentError(
+        'sign-ins open only at a known issuer (the provider, an account’s, or the offline ' +
+          'simulator) over https or on this machine; add another with ' +
+          '`atelier accounts login --issuer URL`',
+      );
     }
     await shell.openExternal(url);
   });

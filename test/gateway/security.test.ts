@@ -1,6 +1,9 @@
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../support/gateway';
+import { createGateway } from '../../src/gateway';
+import { startTestGateway, tempDir, type TestGateway } from '../support/gateway';
 
 let t: TestGateway;
 beforeAll(async () => {
@@ -112,5 +115,54 @@ describe('binding', () => {
     });
     expect(res.status).toBe(404);
     expect(((await res.json()) as { error: { type: string } }).error.type).toBe('not_found_error');
+  });
+});
+
+describe('security headers on every response', () => {
+  let studio: Awaited<ReturnType<typeof createGateway>>;
+  let studioUrl: string;
+  let staticDir: string;
+  beforeAll(async () => {
+    // A built studio stands in as index.html; the gateway serves it like out/renderer.
+    staticDir = tempDir('atelier-static-');
+    fs.writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>Atelier</title>');
+    studio = await createGateway({
+      host: '127.0.0.1',
+      port: 0,
+      dataDir: tempDir(),
+      staticDir,
+      simulatorSpeed: 0,
+      oauthCallbackPort: 0,
+      log: () => undefined,
+    });
+    studioUrl = await studio.listen();
+  });
+  afterAll(async () => {
+    await studio.close();
+    fs.rmSync(staticDir, { recursive: true, force: true });
+  });
+
+  it.each([
+    ['the studio page', '/', 200],
+    ['a studio route', '/gallery', 200],
+    ['the API without a key', '/v1/models', 401],
+    ['status', '/api/status', 200],
+    ['an unknown API path', '/api/nothing', 404],
+  ])('%s', async (_case, pathname, status) => {
+    const res = await fetch(`${studioUrl}${pathname}`);
+    expect(res.status).toBe(status);
+    const csp = res.headers.get('content-security-policy')!.split('; ');
+    expect(csp).toEqual(expect.arrayContaining(["default-src 'self'", "frame-ancestors 'none'"]));
+    expect(csp).toEqual(expect.arrayContaining(["base-uri 'none'", "form-action 'self'"]));
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+  });
+
+  it('also on a refused Host (a DNS-rebinding page gets no framable page either)', async () => {
+    const res = await rawRequest('/', { host: 'evil.example' });
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.headers['x-frame-options']).toBe('DENY');
+    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
   });
 });

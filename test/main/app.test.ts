@@ -31,6 +31,7 @@ beforeEach(() => {
     listen: vi.fn(async () => GATEWAY_URL),
     createStudioLogin: vi.fn(() => loginUrl(++logins)),
     signInUrl: vi.fn((loginId: string) => (loginId === PENDING_LOGIN ? AUTHORIZE_URL : null)),
+    signInIssuers: vi.fn(() => ['https://auth.example']),
     close: closeGateway,
   }));
   // The address saved in Settings (a real read of SQLite in the gateway's own tests).

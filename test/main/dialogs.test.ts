@@ -16,10 +16,10 @@ beforeEach(async () => {
   // Stand-in for `electron`: its binary cannot be downloaded or run here (see fakeElectron.ts).
   electron = createFakeElectron();
   vi.doMock('electron', () => electron);
-  const { registerDialogHandlers } = await import('../../src/main/dialogs');
-  registerDialogHandlers({ origin: GATEWAY, getWindow: () => undefined });
-  // Real files in a temp folder: only the native dialog is faked.
+  // Real files in a temp folder (the data folder): only the native dialog is faked.
   dir = await mkdtemp(join(tmpdir(), 'atelier-dialogs-'));
+  const { registerDialogHandlers } = await import('../../src/main/dialogs');
+  registerDialogHandlers({ origin: GATEWAY, dataDir: dir, getWindow: () => undefined });
 });
 
 afterEach(async () => {
@@ -83,8 +83,38 @@ describe('reveal in folder', () => {
     expect(electron.shell.showItemInFolder).not.toHaveBeenCalled();
   });
 
-  it('rejects a path that does not exist', async () => {
-    await expect(call(REVEAL, fromStudio, join(dir, 'missing.png'))).rejects.toThrow(/exist/);
+  it('refuses any path outside the data folder, the same way whether it exists or not', async () => {
+    const outside = await mkdtemp(join(tmpdir(), 'atelier-outside-'));
+    const existing = join(outside, 'secret.txt');
+    await writeFile(existing, 'x');
+    try {
+      const refusals = await Promise.all(
+        [
+          existing,
+          join(outside, 'missing.txt'),
+          '/etc/passwd',
+          dir, // the folder itself is not a file in it
+          join(dir, '..', 'sibling.png'),
+          `${dir}-evil/a.png`, // a sibling whose name starts like the data folder
+          join(dir, 'images', '..', '..', 'escape.png'),
+        ].map((path) =>
+          call(REVEAL, fromStudio, path).then(
+            () => 'shown',
+            (e: Error) => e.message,
+          ),
+        ),
+      );
+      expect(new Set(refusals)).toEqual(new Set(["path must be a file in Atelier's data folder"]));
+      expect(electron.shell.showItemInFolder).not.toHaveBeenCalled();
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('does not check whether a file in the data folder exists (no answer to learn from)', async () => {
+    const missing = join(dir, 'images', 'missing.png');
+    await call(REVEAL, fromStudio, missing);
+    expect(electron.shell.showItemInFolder).toHaveBeenCalledWith(missing);
   });
 
   it('rejects callers from another origin', async () => {

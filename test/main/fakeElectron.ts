@@ -36,9 +36,18 @@ type PermissionHandler = (
   details: { requestingUrl: string },
 ) => void;
 
+type PermissionCheckHandler = (
+  contents: unknown,
+  permission: string,
+  requestingOrigin: string,
+) => boolean;
+type DeviceHandler = (details: { deviceType: string; origin: string }) => boolean;
+
 export class FakeSession {
   headersListener: HeadersListener | undefined;
   permissionHandler: PermissionHandler | undefined;
+  permissionCheckHandler: PermissionCheckHandler | undefined;
+  deviceHandler: DeviceHandler | undefined;
   webRequest = {
     onHeadersReceived: (listener: HeadersListener) => {
       this.headersListener = listener;
@@ -46,6 +55,12 @@ export class FakeSession {
   };
   setPermissionRequestHandler(handler: PermissionHandler) {
     this.permissionHandler = handler;
+  }
+  setPermissionCheckHandler(handler: PermissionCheckHandler) {
+    this.permissionCheckHandler = handler;
+  }
+  setDevicePermissionHandler(handler: DeviceHandler) {
+    this.deviceHandler = handler;
   }
 }
 

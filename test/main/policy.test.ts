@@ -4,6 +4,7 @@ import {
   buildWindowOptions,
   isAllowedExternalUrl,
   isAllowedSignInUrl,
+  isInsideFolder,
   isPermissionAllowed,
   isSameOrigin,
   withContentSecurityPolicy,
@@ -28,25 +29,52 @@ describe('isAllowedExternalUrl', () => {
 });
 
 describe('isAllowedSignInUrl', () => {
+  // The gateway's signInIssuers: the provider, an account's issuer, the offline simulator.
+  const issuers = [
+    'https://auth.openai.com',
+    'https://issuer.example:8443',
+    'http://127.0.0.1:41234',
+    'http://localhost:41235',
+    'http://[::1]:41236',
+    'http://192.168.1.5',
+  ];
   it.each([
     'https://auth.openai.com/oauth/authorize?client_id=x&state=y',
     'https://issuer.example:8443/oauth/authorize',
     // A local issuer (the offline simulator) over plain http on this machine.
     'http://127.0.0.1:41234/oauth/authorize?state=y',
-    'http://localhost:41234/oauth/authorize',
-    'http://[::1]:41234/oauth/authorize',
-  ])('allows %s', (url) => expect(isAllowedSignInUrl(url)).toBe(true));
+    'http://localhost:41235/oauth/authorize',
+    'http://[::1]:41236/oauth/authorize',
+  ])('allows %s', (url) => expect(isAllowedSignInUrl(url, issuers)).toBe(true));
 
   it.each([
+    // https, but at an issuer no account uses: a page chose it.
+    'https://evil.example/oauth/authorize',
+    'https://issuer.example/oauth/authorize', // the right host on another port
+    'http://127.0.0.1:9999/oauth/authorize', // loopback, but not a known issuer
     'http://auth.openai.com/oauth/authorize',
-    'http://192.168.1.5/oauth/authorize',
+    'http://192.168.1.5/oauth/authorize', // plain http off this machine, even if configured
     'http://127.0.0.1.evil.example/oauth/authorize',
     'https://user:pass@auth.openai.com/oauth/authorize',
     'file:///etc/passwd',
     'javascript:alert(1)',
     'data:text/html,hi',
     'not a url',
-  ])('refuses %s', (url) => expect(isAllowedSignInUrl(url)).toBe(false));
+  ])('refuses %s', (url) => expect(isAllowedSignInUrl(url, issuers)).toBe(false));
+});
+
+describe('isInsideFolder', () => {
+  it.each([
+    ['/data/Atelier/images/a.png', true],
+    ['/data/Atelier/a/../b.png', true],
+    ['/data/Atelier', false],
+    ['/data/Atelier/', false],
+    ['/data/Atelier-evil/a.png', false],
+    ['/data/Atelier/../x.png', false],
+    ['/etc/passwd', false],
+  ])('%s is inside: %s', (path, inside) => {
+    expect(isInsideFolder(path, '/data/Atelier')).toBe(inside);
+  });
 });
 
 describe('isSameOrigin', () => {

@@ -8,6 +8,8 @@ const OPEN_SIGN_IN = 'atelier:open-sign-in';
 
 const WAITING = 'login_0123456789abcdef01234567';
 const AUTHORIZE = 'https://auth.example/oauth/authorize?client_id=c&state=s';
+/** Stand-in for the gateway's signInIssuers (accounts/signInIssuers.ts has its own test). */
+const ISSUERS = ['https://auth.example', 'http://127.0.0.1:41234'];
 
 let electron: FakeElectron;
 /** Stand-in for the gateway's pending sign-ins (its own tests cover the real ones over HTTP). */
@@ -20,7 +22,7 @@ beforeEach(async () => {
   vi.doMock('electron', () => electron);
   signInUrl = vi.fn((loginId: string) => (loginId === WAITING ? AUTHORIZE : null));
   const { registerSignInHandler } = await import('../../src/main/signIn');
-  registerSignInHandler({ origin: GATEWAY, signInUrl });
+  registerSignInHandler({ origin: GATEWAY, signInUrl, issuers: () => ISSUERS });
 });
 
 function openSignIn(event: unknown, loginId: unknown) {
@@ -61,9 +63,21 @@ describe('open sign-in', () => {
     expect(electron.shell.openExternal).not.toHaveBeenCalled();
   });
 
-  it('refuses an address that is neither https nor on this machine', async () => {
-    signInUrl.mockReturnValueOnce('http://issuer.example/oauth/authorize');
-    await expect(openSignIn(fromStudio, WAITING)).rejects.toThrow(/https/);
+  it.each([
+    ['neither https nor on this machine', 'http://issuer.example/oauth/authorize'],
+    ['at an issuer no account uses (a page chose it)', 'https://evil.example/oauth/authorize'],
+    ['on this machine but not a known issuer', 'http://127.0.0.1:9999/oauth/authorize'],
+  ])('refuses an address %s', async (_case, url) => {
+    signInUrl.mockReturnValueOnce(url);
+    await expect(openSignIn(fromStudio, WAITING)).rejects.toThrow(/known issuer/);
     expect(electron.shell.openExternal).not.toHaveBeenCalled();
+  });
+
+  it('opens the offline simulator’s sign-in on this machine', async () => {
+    signInUrl.mockReturnValueOnce('http://127.0.0.1:41234/oauth/authorize?state=s');
+    await openSignIn(fromStudio, WAITING);
+    expect(electron.shell.openExternal.mock.calls).toEqual([
+      ['http://127.0.0.1:41234/oauth/authorize?state=s'],
+    ]);
   });
 });

@@ -54,6 +54,27 @@ describe('createMainWindow', () => {
     expect(electron.shell.openExternal.mock.calls).toEqual([['https://github.com/atelier']]);
   });
 
+  it('keeps server redirects and frames on the gateway too', async () => {
+    const { contents } = await openWindow();
+    const redirectInside = fakeEvent({ url: `${GATEWAY}/gallery` });
+    const redirectOutside = fakeEvent({ url: 'https://evil.example/' });
+    const redirectAllowListed = fakeEvent({ url: 'https://github.com/atelier' });
+    contents.emit('will-redirect', redirectInside);
+    contents.emit('will-redirect', redirectOutside);
+    contents.emit('will-redirect', redirectAllowListed);
+    expect(redirectInside.defaultPrevented).toBe(false);
+    expect(redirectOutside.defaultPrevented).toBe(true);
+    expect(redirectAllowListed.defaultPrevented).toBe(true);
+    const frameInside = fakeEvent({ url: `${GATEWAY}/x`, isMainFrame: false });
+    const frameOutside = fakeEvent({ url: 'https://github.com/atelier', isMainFrame: false });
+    contents.emit('will-frame-navigate', frameInside);
+    contents.emit('will-frame-navigate', frameOutside);
+    expect(frameInside.defaultPrevented).toBe(false);
+    // Even an allow-listed site: a frame never opens anything.
+    expect(frameOutside.defaultPrevented).toBe(true);
+    expect(electron.shell.openExternal.mock.calls).toEqual([['https://github.com/atelier']]);
+  });
+
   it('refuses to attach webviews', async () => {
     const { contents } = await openWindow();
     const event = fakeEvent();
@@ -69,12 +90,18 @@ describe('createMainWindow', () => {
       listener({ url, responseHeaders: { 'Content-Type': ['text/html'] } }, (r) => (response = r));
       return response;
     };
-    expect(answer(`${GATEWAY}/`)?.responseHeaders).toMatchObject({
-      'Content-Type': ['text/html'],
-      'Content-Security-Policy': [
-        "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self'",
-      ],
-    });
+    const headers = answer(`${GATEWAY}/`)?.responseHeaders;
+    expect(headers).toMatchObject({ 'Content-Type': ['text/html'] });
+    const [csp] = headers!['Content-Security-Policy'] as string[];
+    for (const directive of [
+      "default-src 'self'",
+      "frame-ancestors 'none'",
+      "base-uri 'none'",
+      "form-action 'self'",
+      "object-src 'none'",
+    ]) {
+      expect(csp!.split('; ')).toContain(directive);
+    }
     expect(answer('https://elsewhere.example/')).toEqual({});
   });
 
@@ -88,7 +115,20 @@ describe('createMainWindow', () => {
       return granted;
     };
     expect(decide('clipboard-sanitized-write', `${GATEWAY}/`)).toBe(true);
+    expect(decide('clipboard-sanitized-write', 'https://evil.example/')).toBe(false);
     expect(decide('geolocation', `${GATEWAY}/`)).toBe(false);
+    expect(decide('media', `${GATEWAY}/`)).toBe(false);
+  });
+
+  it('answers permission checks the same way, and grants no device', async () => {
+    const { contents } = await openWindow();
+    const check = contents.session.permissionCheckHandler!;
+    expect(check(contents, 'clipboard-sanitized-write', GATEWAY)).toBe(true);
+    expect(check(contents, 'clipboard-sanitized-write', 'https://evil.example')).toBe(false);
+    for (const permission of ['notifications', 'geolocation', 'media', 'hid', 'serial', 'usb']) {
+      expect(check(contents, permission, GATEWAY)).toBe(false);
+    }
+    expect(contents.session.deviceHandler!({ deviceType: 'usb', origin: GATEWAY })).toBe(false);
   });
 
   it('shows the window once it is ready to paint', async () => {

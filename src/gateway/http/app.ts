@@ -13,6 +13,7 @@ import { errorHandler } from './errorHandler';
 import { hostGuard } from './hostGuard';
 import { originGuard } from './originGuard';
 import { requestId } from './requestId';
+import { securityHeaders } from './securityHeaders';
 import { imagesRouter } from './routes/images';
 import { modelsRouter } from './routes/models';
 import { responsesRouter } from './routes/responses';
@@ -62,6 +63,7 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(requestId);
+  app.use(securityHeaders);
   app.use(hostGuard(deps.allowedHosts));
   app.use(originGuard(deps.ownOrigins, deps.allowedOrigins));
 
