@@ -40,7 +40,7 @@ import type { FinalStatus } from './usage/recorder';
 import { VERSION } from './version';
 
 export type { GatewayConfig } from './config';
-export { savedListenAddress, type ListenAddress } from './listenAddress';
+export { resetListenAddress, savedListenAddress, type ListenAddress } from './listenAddress';
 
 export interface Gateway {
   /** http://HOST:PORT once listening. */

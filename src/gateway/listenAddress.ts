@@ -21,3 +21,18 @@ export function savedListenAddress(dataDir: string): ListenAddress {
     db.close();
   }
 }
+
+/**
+ * Back to the default address (127.0.0.1:8787): what the desktop app offers when the saved one
+ * cannot be listened on, since the Settings page that changed it is out of reach until it starts.
+ */
+export function resetListenAddress(dataDir: string): void {
+  const db = openDatabase(databasePath(dataDir));
+  try {
+    const settings = createSettingsRepository(db);
+    settings.reset(SETTINGS.serverHost);
+    settings.reset(SETTINGS.serverPort);
+  } finally {
+    db.close();
+  }
+}

@@ -1,8 +1,10 @@
 import { join } from 'node:path';
-import { app, dialog, type BrowserWindow } from 'electron';
+import { app, type BrowserWindow } from 'electron';
 import { createGateway, savedListenAddress, type Gateway } from '../gateway';
 import { resolveCallbackPort } from '../gateway/oauth/callbackPort';
 import { registerDialogHandlers } from './dialogs';
+import { reportStartupFailure } from './failureDialog';
+import type { FailureContext } from './startupFailure';
 import { listenPreferring } from './listen';
 import { registerSignInHandler } from './signIn';
 import { claimSingleInstance, resolveDesktopDataDir, stopBeforeQuit } from './lifecycle';
@@ -19,6 +21,8 @@ const QUIT_GRACE_MS = 5_000;
 let gateway: Gateway | undefined;
 let window: BrowserWindow | undefined;
 let tray: AppTray | undefined;
+/** What a failed start is explained with (failureDialog.ts), filled in as startup learns it. */
+const failureContext: FailureContext = { dataDir: '' };
 
 /** Each new window signs in with a fresh one-time link: the session cookie is the studio's key. */
 function openWindow(): void {
@@ -41,11 +45,13 @@ async function start(): Promise<void> {
   await app.whenReady();
 
   const dataDir = resolveDesktopDataDir(process.env, app.getPath('userData'));
+  failureContext.dataDir = dataDir;
   // As for `atelier serve`: 1455 unless ATELIER_OAUTH_CALLBACK_PORT says otherwise.
   const oauthCallbackPort = resolveCallbackPort(undefined, process.env);
   // Where other apps expect Atelier (Settings; 127.0.0.1:8787 until changed); when another
   // program holds that port, any free one (listen.ts).
   const { host, port: preferred } = savedListenAddress(dataDir);
+  failureContext.address = { host, port: preferred };
   const listening = await listenPreferring(
     (port) => createGateway({ host, port, dataDir, staticDir: STATIC_DIR, oauthCallbackPort }),
     preferred,
@@ -74,13 +80,10 @@ async function start(): Promise<void> {
   });
 }
 
-/** Settles once startup has finished (or failed); tests await it. */
-export const started = start().catch((error: unknown) => {
+/** Settles once startup has finished (or failed and been explained); tests await it. */
+export const started = start().catch(async (error: unknown) => {
   console.error('Atelier could not start:', error);
-  // A desktop user has no terminal to read; say it in a box before leaving.
-  dialog.showErrorBox(
-    'Atelier could not start',
-    error instanceof Error ? error.message : String(error),
-  );
-  app.exit(1);
+  // A desktop user has no terminal to read: say what happened and offer what can be done.
+  if (!failureContext.dataDir) failureContext.dataDir = app.getPath('userData');
+  await reportStartupFailure(error, failureContext);
 });

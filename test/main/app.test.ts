@@ -1,4 +1,10 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { KeychainUnavailableError } from '../../src/gateway/secrets/errors';
 import { createFakeElectron, type FakeElectron } from './fakeElectron';
 
 const GATEWAY_URL = 'http://127.0.0.1:8787';
@@ -14,6 +20,7 @@ let electron: FakeElectron;
 let closeGateway: ReturnType<typeof vi.fn<(graceMs?: number) => Promise<void>>>;
 let createGateway: ReturnType<typeof vi.fn>;
 let savedListenAddress: ReturnType<typeof vi.fn>;
+let resetListenAddress: ReturnType<typeof vi.fn>;
 
 beforeEach(() => {
   vi.resetModules();
@@ -36,7 +43,8 @@ beforeEach(() => {
   }));
   // The address saved in Settings (a real read of SQLite in the gateway's own tests).
   savedListenAddress = vi.fn(() => ({ host: '127.0.0.1', port: 8787 }));
-  vi.doMock('../../src/gateway', () => ({ createGateway, savedListenAddress }));
+  resetListenAddress = vi.fn();
+  vi.doMock('../../src/gateway', () => ({ createGateway, savedListenAddress, resetListenAddress }));
 });
 
 /** Runs the composition root (src/main/index.ts) as Electron would, and waits for startup. */
@@ -100,9 +108,11 @@ describe('startup', () => {
     await startMain();
     expect(createGateway).not.toHaveBeenCalled();
     expect(electron.app.exit).toHaveBeenCalledWith(1);
-    expect(electron.dialog.showErrorBox).toHaveBeenCalledWith(
-      'Atelier could not start',
-      expect.stringMatching(/^ATELIER_OAUTH_CALLBACK_PORT must be a port number/),
+    expect(electron.dialog.showMessageBox).toHaveBeenCalledWith(
+      expect.objectContaining({
+        title: 'Atelier could not start',
+        detail: expect.stringMatching(/ATELIER_OAUTH_CALLBACK_PORT must be a port number/),
+      }),
     );
   });
 });
@@ -208,14 +218,125 @@ describe('quitting', () => {
   });
 
   it('exits with status 1 when the gateway cannot start', async () => {
-    createGateway.mockRejectedValueOnce(new Error('port in use'));
+    createGateway.mockRejectedValueOnce(new Error('something unexpected'));
     vi.spyOn(console, 'error').mockImplementation(() => {});
     await startMain();
     expect(electron.app.exit).toHaveBeenCalledWith(1);
-    expect(electron.dialog.showErrorBox).toHaveBeenCalledWith(
-      'Atelier could not start',
-      'port in use',
+    expect(electron.dialog.showMessageBox).toHaveBeenCalledWith(
+      expect.objectContaining({
+        title: 'Atelier could not start',
+        detail: expect.stringContaining('Cause: something unexpected'),
+        buttons: ['Open Data Folder', 'Quit'],
+      }),
     );
     expect(electron.windows).toHaveLength(0);
+  });
+});
+
+/**
+ * A failed start, as a person meets it: the box says what happened and what to do, and its
+ * buttons work. Each failure is the real error its cause produces (a real SQLite lock, a real
+ * file in the way, a real listen on an address this machine does not have, the keychain error).
+ */
+describe('startup failures a person can act on', () => {
+  let work: string;
+  beforeEach(() => {
+    work = fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-start-fail-'));
+    vi.stubEnv('ATELIER_DATA_DIR', path.join(work, 'data'));
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+  });
+  afterEach(() => fs.rmSync(work, { recursive: true, force: true }));
+
+  const dialogShown = () =>
+    electron.dialog.showMessageBox.mock.calls[0]![0] as unknown as {
+      message: string;
+      detail: string;
+      buttons: string[];
+    };
+
+  it('the database held by another Atelier: says so, opens the data folder on request', async () => {
+    const file = path.join(work, 'locked.db');
+    const holder = new Database(file);
+    holder.exec('CREATE TABLE t (x); BEGIN EXCLUSIVE; INSERT INTO t VALUES (1);');
+    const second = new Database(file, { timeout: 0 });
+    const busy = (() => {
+      try {
+        second.exec('INSERT INTO t VALUES (2)');
+      } catch (error) {
+        return error;
+      }
+    })();
+    holder.close();
+    second.close();
+    expect((busy as { code?: string }).code).toBe('SQLITE_BUSY');
+    createGateway.mockRejectedValueOnce(busy);
+    electron.dialog.showMessageBox.mockResolvedValueOnce({ response: 0 });
+    await startMain();
+    expect(dialogShown().message).toBe('Another Atelier is using the database in its data folder.');
+    expect(dialogShown().detail).toContain('atelier serve');
+    expect(dialogShown().buttons).toEqual(['Open Data Folder', 'Quit']);
+    expect(electron.shell.openPath).toHaveBeenCalledWith(path.join(work, 'data'));
+    expect(electron.app.exit).toHaveBeenCalledWith(1);
+  });
+
+  it('a data folder that cannot be written: names it and how to fix it', async () => {
+    // A file where the folder should be: creating the database fails as on a read-only disk.
+    fs.writeFileSync(path.join(work, 'data'), 'not a folder');
+    const notWritable = (() => {
+      try {
+        fs.mkdirSync(path.join(work, 'data', 'sub'), { recursive: true });
+      } catch (error) {
+        return error;
+      }
+    })();
+    createGateway.mockRejectedValueOnce(notWritable);
+    await startMain();
+    expect(dialogShown().message).toBe('Atelier cannot write to its data folder.');
+    expect(dialogShown().detail).toContain(path.join(work, 'data'));
+    expect(dialogShown().detail).toContain('ATELIER_DATA_DIR');
+    // Quit was chosen: nothing opened.
+    expect(electron.shell.openPath).not.toHaveBeenCalled();
+    expect(electron.app.exit).toHaveBeenCalledWith(1);
+  });
+
+  it('an address the system refuses: offers to reset it and restarts', async () => {
+    // 192.0.2.1 (TEST-NET-1) is on no interface of this machine: listen() fails at once,
+    // no packet is sent.
+    const server = net.createServer();
+    const refused = await new Promise<unknown>((resolve) => {
+      server.once('error', resolve);
+      server.listen(8787, '192.0.2.1', () => resolve(undefined));
+    });
+    server.close();
+    expect((refused as { code?: string }).code).toBe('EADDRNOTAVAIL');
+    savedListenAddress.mockReturnValueOnce({ host: '192.0.2.1', port: 8787 });
+    createGateway.mockResolvedValueOnce({
+      listen: vi.fn(async () => {
+        throw refused;
+      }),
+      close: closeGateway,
+    });
+    electron.dialog.showMessageBox.mockResolvedValueOnce({ response: 0 });
+    await startMain();
+    expect(dialogShown().message).toBe(
+      'Atelier could not serve on 192.0.2.1:8787: that address is not available on this computer.',
+    );
+    expect(dialogShown().buttons).toEqual(['Reset Address and Restart', 'Quit']);
+    expect(resetListenAddress).toHaveBeenCalledExactlyOnceWith(path.join(work, 'data'));
+    expect(electron.app.relaunch).toHaveBeenCalledOnce();
+    expect(electron.app.exit).toHaveBeenCalledWith(0);
+  });
+
+  it('no keychain: shows the keychain’s own advice for this platform', async () => {
+    createGateway.mockRejectedValueOnce(
+      new KeychainUnavailableError('no Secret Service on the session bus', 'linux'),
+    );
+    await startMain();
+    expect(dialogShown().message).toBe(
+      'Atelier cannot reach the system keychain, where it keeps account sign-ins.',
+    );
+    expect(dialogShown().detail).toContain('ATELIER_SECRET_STORE=encrypted-file');
+    expect(dialogShown().buttons).toEqual(['Quit']);
+    expect(electron.app.exit).toHaveBeenCalledWith(1);
   });
 });

@@ -100,6 +100,7 @@ export class FakeApp extends EventEmitter {
   /** Settles when main calls `app.exit`, so tests wait on the event rather than on time. */
   exited = new Promise<number>((resolve) => (this.resolveExited = resolve));
   exit = vi.fn((code = 0) => this.resolveExited(code));
+  relaunch = vi.fn();
   /** Like Electron: `before-quit` first, and quitting stops if a listener prevents it. */
   quit = vi.fn(() => {
     const event = fakeEvent();
@@ -146,9 +147,17 @@ export function createFakeElectron() {
     Menu: { buildFromTemplate: (template: unknown[]) => template },
     nativeImage: { createFromDataURL: (url: string) => ({ url }) },
     nativeTheme: { shouldUseDarkColors: false },
-    shell: { openExternal: vi.fn(async (_url: string) => {}), showItemInFolder: vi.fn() },
+    shell: {
+      openExternal: vi.fn(async (_url: string) => {}),
+      showItemInFolder: vi.fn(),
+      openPath: vi.fn(async (_path: string) => ''),
+    },
     dialog: {
       showErrorBox: vi.fn((_title: string, _content: string) => {}),
+      /** Answers with the button a test chooses (the last, Quit, unless told otherwise). */
+      showMessageBox: vi.fn(async (options: { buttons: string[] }) => ({
+        response: options.buttons.length - 1,
+      })),
       showSaveDialog: vi.fn(
         async (..._args: unknown[]): Promise<{ canceled: boolean; filePath?: string }> => ({
           canceled: true,
