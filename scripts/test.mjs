@@ -103,6 +103,27 @@ countedSuite(
   }),
 );
 
+// The desktop app in real Electron (test/e2e/desktop): only where Electron's binary exists. Where
+// it does not, the script says why and nothing is counted, never a pass.
+{
+  console.log('\n=== desktop tests (Electron): node scripts/test-desktop.mjs');
+  const desktop = spawnSync(process.execPath, ['scripts/test-desktop.mjs'], {
+    encoding: 'utf8',
+    env: { ...process.env, ATELIER_E2E_SKIP_BUILD: '1' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  process.stdout.write(desktop.stdout);
+  const counted = /^desktop: (\d+) passed, (\d+) failed/m.exec(desktop.stdout);
+  if (counted) {
+    results.passed += Number(counted[1]);
+    results.failed += Number(counted[2]);
+    if (Number(counted[2]) > 0) failures.push('desktop tests');
+  } else if (!/^desktop: not run: /m.test(desktop.stdout) || desktop.status !== 0) {
+    results.failed += 1;
+    failures.push('desktop tests (no result)');
+  }
+}
+
 if (failures.length > 0) console.log(`\nfailed suites: ${failures.join(', ')}`);
 console.log(`${results.passed} passed, ${results.failed} failed`);
 process.exit(results.failed > 0 ? 1 : 0);
