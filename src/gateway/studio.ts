@@ -16,7 +16,7 @@ import { createImagesRepository } from './storage/imagesRepository';
 import type { KeysRepository } from './storage/keysRepository';
 import type { PricesRepository } from './storage/pricesRepository';
 import type { SettingsRepository } from './storage/settingsRepository';
-import type { UsageRepository } from './storage/usageRepository';
+import type { UsageRepository } from './usage/repository';
 
 export interface StudioParts {
   /** What createApp needs for the studio: its session, the admin API, the gallery hook. */

@@ -6,7 +6,7 @@ import {
 } from '../../../shared/admin';
 import { formatMicros } from '../../billing/prices';
 import type { KeysRepository } from '../../storage/keysRepository';
-import type { UsageFilter, UsageRecord, UsageRepository } from '../../storage/usageRepository';
+import type { UsageFilter, UsageRecord, UsageRepository } from '../../usage/repository';
 import { parse } from './parse';
 
 export interface UsageAdminDeps {
