@@ -248,8 +248,12 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     priceFor: (model) => prices.get(model),
     events,
     onWritten: (requestId, cost) => studio.images.settle(requestId, cost),
+    now,
     log,
   });
+  const interrupted = usageWriter.recordInterrupted();
+  if (interrupted > 0)
+    log(`recorded ${interrupted} request(s) interrupted when the gateway last stopped`);
 
   const app = createApp({
     dispatcher: dispatch,
@@ -347,6 +351,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
         await studio.images.drain();
         await dispatcher.close();
         if (simulator) await simulator.close();
+        usageWriter.close();
         db.close();
       })();
       return closing;

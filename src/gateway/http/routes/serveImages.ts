@@ -140,6 +140,7 @@ export async function serveImages(
       strict: deps.policy.strictDelivery(),
       ladder,
       now: deps.now,
+      onDispatch: (_imageIndex, account) => usage.dispatched(account),
       onImageStart: pass ? (i, start) => pass.onImageStart(i, start) : undefined,
       onPartial: sse
         ? (imageIndex, partial) =>
