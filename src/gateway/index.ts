@@ -31,6 +31,7 @@ import { createKeysRepository } from './storage/keysRepository';
 import { createPricesRepository } from './storage/pricesRepository';
 import { createApiKeyUpstream } from './upstream/apiKeyImages';
 import { createInflight } from './usage/inflight';
+import { createRejectedCounter } from './usage/rejected';
 import { createUsageRepository } from './usage/repository';
 import { createUsageWriter } from './usage/writer';
 import { VERSION } from './version';
@@ -223,11 +224,13 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
   const urlFor = (p: number) =>
     `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${p}`;
 
+  const rejected = createRejectedCounter(now);
   const studio = composeStudio({
     db,
     dataDir: config.dataDir,
     keys,
     usage,
+    rejected,
     prices,
     accounts,
     settings,
@@ -247,6 +250,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     repository: usage,
     priceFor: (model) => prices.get(model),
     events,
+    rejected,
     onWritten: (requestId, cost) => studio.images.settle(requestId, cost),
     now,
     log,

@@ -5,6 +5,7 @@ import { INTERRUPTED } from '../../shared/usageRecord';
 import type { GatewayEventMap } from '../events';
 import { tempDatabase } from '../storage/testing';
 import { recordInterrupted } from './interrupted';
+import { createRejectedCounter } from './rejected';
 import { createUsageRepository } from './repository';
 import { createUsageWriter } from './writer';
 
@@ -20,6 +21,7 @@ function setup() {
     repository,
     priceFor: () => ({ textInput: 5, imageInput: 10, textOutput: 10, imageOutput: 40_000_000 }),
     events,
+    rejected: createRejectedCounter(() => clock),
     onWritten: (id, cost) => settled.push([id, cost]),
     now: () => clock,
     log: () => undefined,

@@ -4,12 +4,15 @@ import type { GatewayEvents } from '../events';
 import { randomUUID } from 'node:crypto';
 import { openRun, recordInterrupted, type UsageOwner } from './interrupted';
 import { UsageNotes, type FinalStatus, type PricedUsage } from './notes';
+import type { RejectedCounter } from './rejected';
 import type { UsageRepository } from './repository';
 
 export interface UsageWriterDeps {
   repository: UsageRepository;
   priceFor: (model: string) => Prices | null;
   events: GatewayEvents;
+  /** Counts requests that never got past the key check; they are not written. */
+  rejected: RejectedCounter;
   /** After the record is written (or failed to be): the gallery may settle the request's images. */
   onWritten?: (requestId: string, costMicros: number) => void;
   now: () => number;
@@ -67,6 +70,11 @@ export function createUsageWriter(deps: UsageWriterDeps): UsageWriter {
     write(notes, final) {
       if (written.has(notes)) return;
       written.add(notes);
+      if (!notes.isAuthenticated) {
+        // Without a key nothing was dispatched or billed, and nothing may grow the database.
+        deps.rejected.note();
+        return;
+      }
       const cost = priceOf(notes.pricedParts, deps.priceFor);
       try {
         deps.repository.complete(notes.record(final, cost));
