@@ -4,8 +4,6 @@ import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
 import { DEFAULT_TEXT_MODELS } from '../shared/models';
 import { startSimulator, type Simulator } from '../simulator';
-import { costMicros } from './billing/cost';
-import type { Prices } from './billing/prices';
 import type { GatewayEventMap, GatewayEvents } from './events';
 import { composeStudio } from './studio';
 import type { GatewayConfig } from './config';
@@ -32,11 +30,11 @@ import { allowedHosts } from './http/hostGuard';
 import { openDatabase } from './storage/db';
 import { createKeysRepository } from './storage/keysRepository';
 import { createPricesRepository } from './storage/pricesRepository';
-import { createUsageRepository } from './storage/usageRepository';
 import { createApiKeyUpstream } from './upstream/apiKeyImages';
-import { totalUsage, type UsageDraft } from './usage/draft';
 import { createInflight } from './usage/inflight';
-import type { FinalStatus } from './usage/recorder';
+import { createRejectedCounter } from './usage/rejected';
+import { createUsageRepository } from './usage/repository';
+import { createUsageWriter } from './usage/writer';
 import { VERSION } from './version';
 
 export type { GatewayConfig } from './config';
@@ -229,11 +227,13 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
   const urlFor = (p: number) =>
     `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${p}`;
 
+  const rejected = createRejectedCounter(now);
   const studio = composeStudio({
     db,
     dataDir: config.dataDir,
     keys,
     usage,
+    rejected,
     prices,
     accounts,
     settings,
@@ -249,51 +249,18 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     log,
   });
 
-  const writeUsage = (draft: UsageDraft, final: FinalStatus) => {
-    const cost = priceOf(draft.parts, (model) => prices.get(model));
-    try {
-      insertUsage(draft, final, cost);
-      events.emit('usage', draft.requestId);
-    } finally {
-      // Written or not, the request is over: its kept images may go to disk now.
-      studio.images.settle(draft.requestId, cost);
-    }
-  };
-  const insertUsage = (draft: UsageDraft, final: FinalStatus, cost: number) => {
-    const total = totalUsage(draft.parts);
-    usage.insert({
-      requestId: draft.requestId,
-      createdAt: draft.startedAt,
-      endpoint: draft.endpoint,
-      model: draft.model,
-      size: draft.size,
-      deliveredSize: draft.deliveredSize,
-      quality: draft.quality,
-      outputFormat: draft.outputFormat,
-      n: draft.n,
-      stream: draft.stream,
-      status: final.status,
-      errorCode: final.errorCode,
-      errorMessage: final.errorMessage,
-      inputTokens: total.input_tokens,
-      inputTextTokens: total.input_tokens_details.text_tokens,
-      inputImageTokens: total.input_tokens_details.image_tokens,
-      outputTokens: total.output_tokens,
-      outputTextTokens: total.output_tokens_details.text_tokens,
-      outputImageTokens: total.output_tokens_details.image_tokens,
-      totalTokens: total.total_tokens,
-      images: draft.images,
-      latencyMs: final.latencyMs,
-      upstreamAccountId: draft.accountId,
-      upstreamAccountName: draft.accountName,
-      groupName: draft.groupName,
-      user: draft.user,
-      apiKeyId: draft.apiKeyId,
-      costMicros: cost,
-      priceModel: draft.parts.map((p) => p.model).join(',') || null,
-      fallbackStep: draft.fallbackStep,
-    });
-  };
+  const usageWriter = createUsageWriter({
+    repository: usage,
+    priceFor: (model) => prices.get(model),
+    events,
+    rejected,
+    onWritten: (requestId, cost) => studio.images.settle(requestId, cost),
+    now,
+    log,
+  });
+  const interrupted = usageWriter.recordInterrupted();
+  if (interrupted > 0)
+    log(`recorded ${interrupted} request(s) interrupted when the gateway last stopped`);
 
   const app = createApp({
     dispatcher: dispatch,
@@ -329,7 +296,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       },
     },
     inflight,
-    writeUsage,
+    usage: usageWriter,
     textModels: () => DEFAULT_TEXT_MODELS,
     allowedHosts: () => hosts,
     ownOrigins: () => origins,
@@ -392,20 +359,11 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
         await studio.images.drain();
         await dispatcher.close();
         if (simulator) await simulator.close();
+        usageWriter.close();
         db.close();
       })();
       return closing;
     },
   };
   return gateway;
-}
-
-/** A request's cost in micro-dollars: each part at its own model's price (none: free). */
-function priceOf(parts: UsageDraft['parts'], priceFor: (model: string) => Prices | null): number {
-  let cost = 0;
-  for (const part of parts) {
-    const price = priceFor(part.model);
-    if (price) cost += costMicros(part.usage, price);
-  }
-  return cost;
 }

@@ -16,7 +16,8 @@ import { createImagesRepository } from './storage/imagesRepository';
 import type { KeysRepository } from './storage/keysRepository';
 import type { PricesRepository } from './storage/pricesRepository';
 import type { SettingsRepository } from './storage/settingsRepository';
-import type { UsageRepository } from './storage/usageRepository';
+import type { RejectedCounter } from './usage/rejected';
+import type { UsageRepository } from './usage/repository';
 
 export interface StudioParts {
   /** What createApp needs for the studio: its session, the admin API, the gallery hook. */
@@ -49,6 +50,7 @@ export function composeStudio(deps: {
   dataDir: string;
   keys: KeysRepository;
   usage: UsageRepository;
+  rejected: RejectedCounter;
   prices: PricesRepository;
   accounts: AccountsRepository;
   settings: SettingsRepository;
@@ -101,6 +103,7 @@ export function composeStudio(deps: {
         runs,
         keys: deps.keys,
         usage: deps.usage,
+        rejected: deps.rejected,
         studioKey: studio,
         events: deps.events,
         images: imagesRepo,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { usageRecordSchema } from './usageRecord';
 
 /**
  * The admin API between the studio and its gateway (docs/admin-api.md): one schema per body, used
@@ -178,46 +179,7 @@ export type AccountLoginState = z.infer<typeof accountLoginStateSchema>;
 
 // --- usage ----------------------------------------------------------------------------------
 
-export const usageRecordSchema = z.object({
-  requestId: z.string(),
-  /** ms since the epoch, when the request started. */
-  createdAt: z.number(),
-  endpoint: z.string(),
-  model: z.string().nullable(),
-  /** As requested. */
-  size: z.string().nullable(),
-  /** As measured on the delivered image. */
-  deliveredSize: z.string().nullable(),
-  quality: z.string().nullable(),
-  outputFormat: z.string().nullable(),
-  n: z.number().int(),
-  stream: z.boolean(),
-  /** HTTP status answered (499: the client left first). */
-  status: z.number().int(),
-  errorCode: z.string().nullable(),
-  errorMessage: z.string().nullable(),
-  inputTokens: z.number().int(),
-  inputTextTokens: z.number().int(),
-  inputImageTokens: z.number().int(),
-  outputTokens: z.number().int(),
-  outputTextTokens: z.number().int(),
-  outputImageTokens: z.number().int(),
-  totalTokens: z.number().int(),
-  images: z.number().int(),
-  latencyMs: z.number().int(),
-  upstreamAccountId: z.string().nullable(),
-  upstreamAccountName: z.string().nullable(),
-  groupName: z.string().nullable(),
-  user: z.string().nullable(),
-  apiKeyId: z.string().nullable(),
-  /** The key's name (deleted keys keep theirs); null for requests without a key. */
-  apiKeyName: z.string().nullable(),
-  /** Integer micro-dollars, priced when the record was written. */
-  costMicros: z.number().int(),
-  priceModel: z.string().nullable(),
-  fallbackStep: z.string().nullable(),
-});
-export type UsageRecord = z.infer<typeof usageRecordSchema>;
+export { usageRecordSchema, type UsageRecord } from './usageRecord';
 
 const usageFilterFields = {
   since: queryInt(0, Number.MAX_SAFE_INTEGER).optional(),

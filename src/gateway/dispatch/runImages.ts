@@ -34,6 +34,8 @@ export interface ImageRunRequest {
    * committed: a failure is not retried elsewhere (the caller has half an answer).
    */
   onImageStart?: (imageIndex: number, start: ImageStartInfo) => ImageSink | null;
+  /** Told before each upstream call starts (retries and ladder steps too): usage keeps a pending row. */
+  onDispatch?: (imageIndex: number, account: { id: string; name: string }) => void;
   now: () => number;
 }
 
@@ -191,6 +193,7 @@ async function attempt(
   const outputFormat = req.job.outputFormat ?? 'png';
   const { value } = await dispatchCall(d, target, async (upstream: ImageUpstream) => {
     const account = { id: upstream.account.id, name: upstream.account.name };
+    req.onDispatch?.(imageIndex, account);
     const job: ImageJob = {
       ...req.job,
       model: upstream.account.modelMap[req.job.model] ?? req.job.model,

@@ -6,8 +6,8 @@ import type { Dispatcher } from '../dispatch/dispatchCall';
 import type { ImageSpool, SpooledImage } from '../images/spool';
 import { ApiError } from '../errors';
 import type { Inflight } from '../usage/inflight';
-import type { UsageDraft } from '../usage/draft';
-import { usageRecorder, type FinalStatus } from '../usage/recorder';
+import type { UsageWriter } from '../usage/writer';
+import { usageRecorder } from './usageRecorder';
 import { requireApiKey, type KeyAuthenticator } from './auth';
 import { errorHandler } from './errorHandler';
 import { hostGuard } from './hostGuard';
@@ -31,7 +31,8 @@ export interface AppDeps {
   injectImageTool: () => boolean;
   keys: KeyAuthenticator;
   inflight: Inflight;
-  writeUsage: (draft: UsageDraft, final: FinalStatus) => void;
+  /** Opens each request's usage notes and writes its record (usage/writer.ts). */
+  usage: UsageWriter;
   textModels: () => readonly string[];
   allowedHosts: () => Set<string>;
   ownOrigins: () => Set<string>;
@@ -68,14 +69,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(originGuard(deps.ownOrigins, deps.allowedOrigins));
 
   const v1 = express.Router();
-  v1.use(
-    usageRecorder({
-      inflight: deps.inflight,
-      now: deps.now,
-      write: deps.writeUsage,
-      log: deps.log,
-    }),
-  );
+  v1.use(usageRecorder({ inflight: deps.inflight, usage: deps.usage, now: deps.now }));
   v1.use(requireApiKey(deps.keys, deps.now, deps.studio.isStudio));
   if (deps.studioRuns) v1.use(deps.studioRuns.track);
   v1.use(keyConcurrency());

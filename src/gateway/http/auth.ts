@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { invalidApiKey } from '../errors';
-import type { UsageDraft } from '../usage/draft';
+import './usageContext';
 
 export interface AuthenticatedKey {
   id: string;
@@ -73,10 +73,6 @@ function accept(
   now: () => number,
 ): void {
   res.locals.apiKey = key;
-  const draft = res.locals.usage as UsageDraft | undefined;
-  if (draft) {
-    draft.apiKeyId = key.id;
-    draft.groupName = key.group;
-  }
+  res.locals.usage?.authenticated(key);
   keys.touch(key.id, now());
 }

@@ -4,7 +4,7 @@ import { emptyUsage, type TokenUsage } from '../../shared/imageParams';
 import { IMAGE_MODELS } from '../../shared/models';
 import { invalidParam } from '../errors';
 import type { ImageBatch, ImageStore, KeptImage } from '../images/store';
-import type { UsageDraft } from '../usage/draft';
+import type { UsageNotes } from '../usage/notes';
 import { inspectBase64Pieces } from '../validation/imageInspect';
 import type { ResponsesImageDelivery } from './responsesImages';
 import type { ImageDelivery } from './routes/serveImages';
@@ -38,7 +38,7 @@ export function parentImage(exists: (id: string) => boolean) {
 /** What every delivery the gallery may keep says about its request. */
 interface Delivery {
   res: Response;
-  draft: UsageDraft;
+  usage: UsageNotes;
   /** false when the caller left before the reply could be written. */
   connected: boolean;
 }
@@ -61,7 +61,7 @@ function keeper<D extends Delivery>(
       store.hold(batchOf(delivery, studio ? 'studio' : 'api'));
     } catch (error) {
       // The gallery is a convenience: it must never cost the caller their reply.
-      log(`request ${delivery.draft.requestId}: images not kept: ${String(error)}`);
+      log(`request ${delivery.usage.requestId}: images not kept: ${String(error)}`);
     }
   };
 }
@@ -75,11 +75,11 @@ export function imageKeeper(
   log: (line: string) => void,
 ) {
   return keeper<ImageDelivery>(store, keepApiImages, log, (delivery, source) => {
-    const { res, draft, options } = delivery;
+    const { res, usage, options } = delivery;
     return {
-      requestId: draft.requestId,
+      requestId: usage.requestId,
       source,
-      endpoint: draft.endpoint,
+      endpoint: usage.endpoint,
       prompt: options.prompt,
       model: options.model,
       requestedSize: options.size,
@@ -87,7 +87,7 @@ export function imageKeeper(
       outputCompression: options.outputCompression ?? null,
       background: options.background ?? 'auto',
       moderation: options.moderation ?? null,
-      apiKeyId: draft.apiKeyId,
+      apiKeyId: usage.apiKeyId,
       parentId: parentOf(res),
       mask: delivery.mask ? { bytes: delivery.mask.bytes, format: delivery.mask.format } : null,
       images: delivery.images.map((image) => ({
@@ -118,13 +118,13 @@ export function responsesImageKeeper(
   log: (line: string) => void,
 ) {
   return keeper<ResponsesImageDelivery>(store, keepApiImages, log, (delivery, source) => {
-    const { res, draft, tool } = delivery;
+    const { res, usage, tool } = delivery;
     const usages = splitUsage(delivery.imageUsage ?? emptyUsage(), delivery.images.length);
     const images: KeptImage[] = [];
     delivery.images.forEach((image, i) => {
       const info = inspectBase64Pieces(image.b64);
       if (!info) {
-        log(`request ${draft.requestId}: image ${i} of the response is not an image; not kept`);
+        log(`request ${usage.requestId}: image ${i} of the response is not an image; not kept`);
         return;
       }
       images.push({
@@ -138,9 +138,9 @@ export function responsesImageKeeper(
       });
     });
     return {
-      requestId: draft.requestId,
+      requestId: usage.requestId,
       source,
-      endpoint: draft.endpoint,
+      endpoint: usage.endpoint,
       prompt: delivery.prompt.slice(0, MAX_KEPT_PROMPT_CHARS),
       model: tool?.model ?? IMAGE_MODELS[0],
       requestedSize: tool?.size ?? 'auto',
@@ -148,7 +148,7 @@ export function responsesImageKeeper(
       outputCompression: tool?.outputCompression ?? null,
       background: tool?.background ?? 'auto',
       moderation: tool?.moderation ?? null,
-      apiKeyId: draft.apiKeyId,
+      apiKeyId: usage.apiKeyId,
       parentId: parentOf(res),
       mask: null,
       images,

@@ -3,7 +3,7 @@ import type { TokenUsage } from '../../shared/imageParams';
 import { normaliseUsage } from '../billing/normaliseUsage';
 import { piecesLength, type Base64Pieces } from '../upstream/base64Pieces';
 import { parseSplicedJson, splicedPieces, type SplicedJson } from '../upstream/jsonSplice';
-import type { UsageDraft } from '../usage/draft';
+import type { UsageNotes } from '../usage/notes';
 import type { ImageToolOptions } from '../validation/responsesRequest';
 
 /** One finished `image_generation_call` of a Responses call. */
@@ -16,7 +16,7 @@ export interface ResponsesImage {
 /** What a Responses call made, for the gallery: handed over once the relay is over. */
 export interface ResponsesImageDelivery {
   res: Response;
-  draft: UsageDraft;
+  usage: UsageNotes;
   /** The validated `image_generation` tool; null when the caller sent none. */
   tool: ImageToolOptions | null;
   /** The caller's `input` as text. */

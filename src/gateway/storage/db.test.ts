@@ -51,6 +51,7 @@ describe('openDatabase', () => {
         'prices',
         'schema_migrations',
         'settings',
+        'usage_pending',
         'usage_records',
       ]);
       expect(runMigrations(db)).toEqual([]);

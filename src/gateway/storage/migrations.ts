@@ -179,6 +179,26 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 4,
+    name: 'usage_pending',
+    up(db) {
+      // A request's usage while its upstream work runs, written when it is dispatched: a crash
+      // (kill -9, power) leaves it here, and the next start records it as interrupted. `record`
+      // is the usage record as known then (JSON of shared/usageRecord.ts's fields), so this table
+      // never needs a column when the record gains one.
+      db.exec(`
+        CREATE TABLE usage_pending (
+          request_id TEXT PRIMARY KEY,
+          record TEXT NOT NULL CHECK (json_valid(record)),
+          attempts INTEGER NOT NULL DEFAULT 0,
+          updated_at INTEGER NOT NULL,
+          owner_pid INTEGER NOT NULL,
+          owner_run TEXT NOT NULL
+        ) STRICT;
+      `);
+    },
+  },
 ];
 
 /**

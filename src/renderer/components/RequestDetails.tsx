@@ -1,4 +1,5 @@
 import type { UsageRecord } from '../../shared/admin';
+import { INTERRUPTED } from '../../shared/usageRecord';
 import { CopyButton } from './CopyButton';
 import { requestFacts } from './requestFacts';
 
@@ -66,17 +67,21 @@ export function SizeCell({ record }: { record: UsageRecord }) {
   );
 }
 
-/** The HTTP status, coloured, with the error code beside a failure (its message on hover). */
+/**
+ * The HTTP status, coloured, with the error code beside a failure (its message on hover). A request
+ * the gateway never answered (it stopped first) says so instead of a status nobody received.
+ */
 export function StatusCell({ record }: { record: UsageRecord }) {
+  const interrupted = record.errorCode === INTERRUPTED;
   return (
     <td>
       <span
         className={`status ${record.status < 400 ? 'status-ok' : 'status-error'}`}
         title={record.errorMessage ?? undefined}
       >
-        {record.status}
+        {interrupted ? 'interrupted' : record.status}
       </span>
-      {record.errorCode && <span className="muted"> {record.errorCode}</span>}
+      {record.errorCode && !interrupted && <span className="muted"> {record.errorCode}</span>}
     </td>
   );
 }

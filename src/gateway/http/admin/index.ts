@@ -7,10 +7,11 @@ import { keysAdmin, type KeysAdminDeps } from './keys';
 import { pricesAdmin } from './prices';
 import { runsAdmin, type RunsAdminDeps } from './runs';
 import { settingsAdmin, type SettingsAdminDeps } from './settings';
-import { usageAdmin } from './usage';
+import { usageAdmin, type UsageAdminDeps } from './usage';
 import type { PricesRepository } from '../../storage/pricesRepository';
 
 export type AdminDeps = KeysAdminDeps &
+  UsageAdminDeps &
   EventsAdminDeps &
   SettingsAdminDeps &
   RunsAdminDeps & {

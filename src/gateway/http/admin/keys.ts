@@ -3,7 +3,7 @@ import { createKeyBodySchema, patchKeyBodySchema, type KeyView } from '../../../
 import { invalidParam } from '../../errors';
 import type { StudioKey } from '../../keys/studioKey';
 import type { ApiKeyRecord, KeysRepository } from '../../storage/keysRepository';
-import type { UsageRepository } from '../../storage/usageRepository';
+import type { UsageRepository } from '../../usage/repository';
 import { notFound, parse } from './parse';
 
 export interface KeysAdminDeps {

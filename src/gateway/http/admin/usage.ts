@@ -6,12 +6,15 @@ import {
 } from '../../../shared/admin';
 import { formatMicros } from '../../billing/prices';
 import type { KeysRepository } from '../../storage/keysRepository';
-import type { UsageFilter, UsageRecord, UsageRepository } from '../../storage/usageRepository';
+import type { UsageFilter, UsageRecord, UsageRepository } from '../../usage/repository';
+import type { RejectedCounter } from '../../usage/rejected';
 import { parse } from './parse';
 
 export interface UsageAdminDeps {
   usage: UsageRepository;
   keys: KeysRepository;
+  /** Requests refused for want of a key (counted in memory, not in the log). */
+  rejected: RejectedCounter;
 }
 
 /** Key id -> name, deleted keys included (their usage still names them). */
@@ -43,6 +46,10 @@ export function usageAdmin(deps: UsageAdminDeps): Router {
 
   router.get('/usage/totals', (req, res) => {
     res.json({ rows: deps.usage.totals(parse(usageTotalsQuerySchema, req.query)) });
+  });
+
+  router.get('/usage/rejected', (_req, res) => {
+    res.json(deps.rejected.snapshot());
   });
 
   router.get('/usage.csv', async (req, res) => {

@@ -3,7 +3,7 @@ import type { DeliveredImage, ImageStartInfo } from '../../dispatch/runImages';
 import type { ApiError } from '../../errors';
 import type { ImageSpool, SpooledImage } from '../../images/spool';
 import type { ImageSink } from '../../upstream/types';
-import type { UsageDraft } from '../../usage/draft';
+import type { UsageNotes } from '../../usage/notes';
 import type { ImageReplyMeta } from '../imageReply';
 
 export interface PassThroughDeps {
@@ -50,7 +50,7 @@ export interface ImagePassThrough {
   /** Called after the gallery has had its say: a spool it did not take is deleted. */
   settle(): Promise<void>;
   /** The upstream failed mid-image: record why and break the connection. */
-  fail(draft: UsageDraft, error: ApiError): Promise<void>;
+  fail(usage: UsageNotes, error: ApiError): Promise<void>;
 }
 
 export function imagePassThrough(
@@ -97,11 +97,11 @@ export function imagePassThrough(
     async settle() {
       if (spooled) await deps.dropUnclaimed?.(spooled);
     },
-    async fail(draft, error) {
+    async fail(usage, error) {
       // Half an image has gone out with a 200: the only honest signal left is a broken
       // connection (no client takes a truncated JSON body or event for an image); the record
       // says what happened.
-      draft.streamError = { status: error.status, code: error.code, message: error.message };
+      usage.failed({ status: error.status, code: error.code, message: error.message });
       res.destroy();
       await spool?.discard();
     },

@@ -1,7 +1,6 @@
 import express, { Router, type Request, type Response } from 'express';
 import { invalidParam } from '../../errors';
-import type { UsageDraft } from '../../usage/draft';
-import { track } from '../../usage/recorder';
+import { track, usageNotes } from '../usageContext';
 import { parseEditJson, parseEditMultipart } from '../../validation/editRequest';
 import { parseGenerationRequest } from '../../validation/generationRequest';
 import { serveImages, type ServeImagesDeps } from './serveImages';
@@ -58,10 +57,11 @@ function notJson() {
 
 /** Even a request that fails validation is recorded with the model and size it asked for. */
 function noteRawFields(req: Request, res: Response): void {
-  const draft = res.locals.usage as UsageDraft;
   const body = (req.body ?? {}) as Record<string, unknown>;
-  if (typeof body.model === 'string') draft.model = body.model.slice(0, 100);
-  if (typeof body.size === 'string') draft.size = body.size.slice(0, 20);
-  if (typeof body.n === 'number') draft.n = body.n;
-  if (body.stream === true) draft.stream = true;
+  usageNotes(res).requested({
+    model: typeof body.model === 'string' ? body.model.slice(0, 100) : undefined,
+    size: typeof body.size === 'string' ? body.size.slice(0, 20) : undefined,
+    n: typeof body.n === 'number' ? body.n : undefined,
+    stream: body.stream === true ? true : undefined,
+  });
 }

@@ -8,12 +8,12 @@ import type { SseEvent } from '../../upstream/types';
 import type { AuthenticatedKey } from '../auth';
 import { parseSplicedJson } from '../../upstream/jsonSplice';
 import { eventData } from '../../upstream/sseParser';
-import type { UsageDraft } from '../../usage/draft';
-import { track } from '../../usage/recorder';
+import type { PricedUsage, UsageNotes } from '../../usage/notes';
 import { checkPrompt, contentPolicyError, type FilterMode } from '../../policy/contentFilter';
 import { parseResponsesRequest } from '../../validation/responsesRequest';
 import { ResponsesImageTap, type ResponsesImageDelivery } from '../responsesImages';
 import { openSse } from '../sse';
+import { track, usageNotes } from '../usageContext';
 
 /** Responses inputs may carry images as data URLs. */
 const RESPONSES_BODY_LIMIT = '200mb';
@@ -50,9 +50,9 @@ const AGENT_CLIENT = /codex/i;
 export function responsesRouter(deps: ResponsesDeps): Router {
   const router = Router();
   router.post('/responses', express.json({ limit: RESPONSES_BODY_LIMIT }), async (req, res) => {
-    const draft = res.locals.usage as UsageDraft;
     const raw = (req.body ?? {}) as Record<string, unknown>;
-    if (typeof raw.model === 'string') draft.model = raw.model.slice(0, 100);
+    if (typeof raw.model === 'string')
+      usageNotes(res).requested({ model: raw.model.slice(0, 100) });
     const fromAgent =
       AGENT_CLIENT.test(String(req.headers.originator ?? '')) ||
       AGENT_CLIENT.test(String(req.headers['user-agent'] ?? ''));
@@ -97,11 +97,11 @@ async function relay(
   deps: ResponsesDeps,
   parsed: ReturnType<typeof parseResponsesRequest>,
 ): Promise<void> {
-  const draft = res.locals.usage as UsageDraft;
+  const usage = usageNotes(res);
   const key = res.locals.apiKey as AuthenticatedKey;
   const tool = parsed.imageTool;
   const imageModel = tool?.model ?? IMAGE_MODELS[0];
-  Object.assign(draft, {
+  usage.requested({
     model: parsed.model,
     stream: parsed.stream,
     size: tool?.size ?? null,
@@ -110,7 +110,7 @@ async function relay(
   });
   const bill = (response: ResponseShape | undefined) => {
     if (!response) return;
-    draft.parts = [
+    const parts: PricedUsage[] = [
       { model: parsed.model, usage: normaliseUsage(response.usage, { imageModel: false }) },
       // The image is billed from the tool's own usage: response.usage is the text model's.
       {
@@ -118,9 +118,10 @@ async function relay(
         usage: normaliseUsage(response.tool_usage?.image_gen, { imageModel: true }),
       },
     ];
-    draft.images = (response.output ?? []).filter(
+    const images = (response.output ?? []).filter(
       (item) => item.type === 'image_generation_call' && item.result,
     ).length;
+    usage.delivered({ parts, images });
   };
 
   const target = {
@@ -133,8 +134,7 @@ async function relay(
   try {
     // The slot is held for the whole relay: a streamed image keeps the account busy until it ends.
     await dispatchCall(deps.dispatcher, target, async (upstream) => {
-      draft.accountId = upstream.account.id;
-      draft.accountName = upstream.account.name;
+      usage.dispatched(upstream.account);
       const map = (model: string) => upstream.account.modelMap[model] ?? model;
       const body: Record<string, unknown> = { ...parsed.body, model: map(parsed.model) };
       if (tool && Array.isArray(body.tools)) {
@@ -148,7 +148,7 @@ async function relay(
         timeoutMs: upstreamTimeoutFor(tool?.size ?? 'auto', deps.dispatcher.timeouts()),
       });
       try {
-        if (reply.events) await streamEvents(res, reply.events, bill, draft, tap);
+        if (reply.events) await streamEvents(res, reply.events, bill, usage, tap);
         else {
           const doc = parseSplicedJson<ResponseShape>(reply.body ?? Buffer.alloc(0));
           bill(doc.value);
@@ -164,17 +164,17 @@ async function relay(
     if (callerError && !res.headersSent) throw callerError;
     if (!res.headersSent) throw error;
     // Mid-stream: the error event (if any) was relayed; record and close.
-    draft.streamError ??= {
+    usage.failedUnlessNoted({
       status: 502,
       code: 'upstream_network_error',
       message: error instanceof Error ? error.message : String(error),
-    };
+    });
     res.end();
   } finally {
     if (tap && tap.images().length > 0) {
       deps.onImagesDelivered?.({
         res,
-        draft,
+        usage,
         tool,
         prompt: inputText({ input: parsed.body.input }),
         images: tap.images(),
@@ -194,7 +194,7 @@ async function streamEvents(
   res: Response,
   events: AsyncIterable<SseEvent>,
   bill: (response: ResponseShape | undefined) => void,
-  draft: UsageDraft,
+  usage: UsageNotes,
   tap: ResponsesImageTap | null,
 ): Promise<void> {
   const sse = openSse(res);
@@ -215,14 +215,14 @@ async function streamEvents(
     if (type === 'response.failed' || type === 'error') {
       const message =
         doc.value.response?.error?.message ?? doc.value.message ?? 'the upstream response failed';
-      draft.streamError = { status: 502, code: 'upstream_http_error', message };
+      usage.failed({ status: 502, code: 'upstream_http_error', message });
     } else if (type === 'response.incomplete') {
       const reason = doc.value.response?.incomplete_details?.reason ?? 'unknown';
-      draft.streamError = {
+      usage.failed({
         status: 502,
         code: reason === 'content_filter' ? 'upstream_refused' : 'upstream_no_image',
         message: `incomplete: ${reason}`,
-      };
+      });
     }
   }
   sse.end();

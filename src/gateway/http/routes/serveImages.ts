@@ -1,14 +1,16 @@
 import type { Response } from 'express';
+import type { TokenUsage } from '../../../shared/imageParams';
 import { formatSize } from '../../../shared/sizeRules';
 import type { Dispatcher } from '../../dispatch/dispatchCall';
 import { checkPrompt, contentPolicyError, type FilterMode } from '../../policy/contentFilter';
 import { ImageRunError, runImages, type DeliveredImage } from '../../dispatch/runImages';
 import type { ImageJob, InputImage } from '../../upstream/types';
-import type { UsageDraft } from '../../usage/draft';
+import type { Delivered, UsageNotes } from '../../usage/notes';
 import type { ImageOptions } from '../../validation/imageOptions';
 import type { AuthenticatedKey } from '../auth';
 import { imageEventPieces, startImageEvent, startImagesJson, writeImagesJson } from '../imageReply';
 import { openSse } from '../sse';
+import { usageNotes } from '../usageContext';
 import { imagePassThrough, type PassThroughDeps } from './imagePassThrough';
 
 export interface ImagePolicy {
@@ -30,7 +32,7 @@ export interface ServeImagesDeps extends PassThroughDeps {
 /** A request's images, as delivered, and how they were asked for. */
 export interface ImageDelivery {
   res: Response;
-  draft: UsageDraft;
+  usage: UsageNotes;
   operation: 'generate' | 'edit';
   options: ImageOptions;
   mask?: InputImage;
@@ -61,7 +63,7 @@ export async function serveImages(
   },
 ): Promise<void> {
   const { options } = input;
-  const draft = res.locals.usage as UsageDraft;
+  const usage = usageNotes(res);
   // Before anything goes upstream: a refused prompt costs no tokens and is recorded with none.
   const verdict = checkPrompt(options.prompt, deps.policy.contentFilter());
   if (!verdict.allowed) throw contentPolicyError(verdict);
@@ -82,7 +84,7 @@ export async function serveImages(
     images: input.images,
     mask: input.mask,
   };
-  Object.assign(draft, {
+  usage.requested({
     model: options.model,
     size: options.size,
     quality: options.quality ?? 'auto',
@@ -138,6 +140,7 @@ export async function serveImages(
       strict: deps.policy.strictDelivery(),
       ladder,
       now: deps.now,
+      onDispatch: (_imageIndex, account) => usage.dispatched(account),
       onImageStart: pass ? (i, start) => pass.onImageStart(i, start) : undefined,
       onPartial: sse
         ? (imageIndex, partial) =>
@@ -175,11 +178,11 @@ export async function serveImages(
           }
         : undefined,
     });
-    noteResult(draft, result.images, options.model, result.usage);
+    usage.delivered(deliveredNote(result.images, options.model, result.usage));
     const deliver = (images: DeliveredImage[]) =>
       deps.onImagesDelivered?.({
         res,
-        draft,
+        usage,
         operation: input.operation,
         options,
         mask: input.mask,
@@ -222,20 +225,22 @@ export async function serveImages(
       if (pass?.started) res.destroy();
       throw error;
     }
-    draft.parts = [{ model: options.model, usage: error.usage }];
-    draft.images = error.images.length;
-    noteAccounts(draft, error.accounts);
-    if (error.delivered) draft.deliveredSize = formatSize(error.delivered);
+    usage.delivered({
+      parts: [{ model: options.model, usage: error.usage }],
+      images: error.images.length,
+      accounts: error.accounts,
+      ...(error.delivered ? { deliveredSize: formatSize(error.delivered) } : {}),
+    });
     if (pass?.started) {
-      await pass.fail(draft, error.apiError);
+      await pass.fail(usage, error.apiError);
       return;
     }
     if (!sse) throw error.apiError;
-    draft.streamError = {
+    usage.failed({
       status: error.apiError.status,
       code: error.apiError.code,
       message: error.apiError.message,
-    };
+    });
     sse.error(error.apiError);
     sse.end();
   }
@@ -259,26 +264,14 @@ function concrete(value: string | null): string | null {
   return value && value !== 'auto' ? value : null;
 }
 
-function noteResult(
-  draft: UsageDraft,
-  images: DeliveredImage[],
-  model: string,
-  usage: UsageDraft['parts'][number]['usage'],
-): void {
-  draft.parts = [{ model, usage }];
-  draft.images = images.length;
-  draft.deliveredSize = images[0] ? formatSize(images[0].delivered) : null;
+/** The usage note of a successful run: what was delivered, by which accounts and ladder steps. */
+function deliveredNote(images: DeliveredImage[], model: string, usage: TokenUsage): Delivered {
   const steps = images.map((i) => i.fallbackStep).filter((s) => s !== null);
-  draft.fallbackStep = steps.length > 0 ? steps.join(',') : null;
-  noteAccounts(
-    draft,
-    images.map((i) => i.account),
-  );
-}
-
-function noteAccounts(draft: UsageDraft, accounts: Array<{ id: string; name: string }>): void {
-  const ids = [...new Set(accounts.map((a) => a.id))];
-  const names = [...new Set(accounts.map((a) => a.name))];
-  draft.accountId = ids.length ? ids.join(',') : null;
-  draft.accountName = names.length ? names.join(',') : null;
+  return {
+    parts: [{ model, usage }],
+    images: images.length,
+    accounts: images.map((i) => i.account),
+    deliveredSize: images[0] ? formatSize(images[0].delivered) : null,
+    fallbackStep: steps.length > 0 ? steps.join(',') : null,
+  };
 }

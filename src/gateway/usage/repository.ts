@@ -1,50 +1,31 @@
 import type { TokenUsage } from '../../shared/imageParams';
-import type { Db } from './db';
+import type { StoredUsage } from '../../shared/usageRecord';
+import type { Db } from '../storage/db';
+import { COLUMNS, FIELDS, SELECT_FIELDS, fromRow, toParams } from './row';
 
-/** One request as the usage log keeps it (spec 2.2), mirroring the usage_records columns. */
-export interface UsageRecord {
+/** One request as the usage log keeps it (spec 2.2): the fields of shared/usageRecord.ts. */
+export interface UsageRecord extends StoredUsage {
   id: number;
-  requestId: string;
-  /** ms since the epoch, when the request started. */
-  createdAt: number;
-  endpoint: string;
-  model: string | null;
-  /** As requested. */
-  size: string | null;
-  /** As measured on the delivered image: differs from `size` after a silent downgrade. */
-  deliveredSize: string | null;
-  quality: string | null;
-  outputFormat: string | null;
-  n: number;
-  stream: boolean;
-  /** HTTP status answered. */
-  status: number;
-  errorCode: string | null;
-  errorMessage: string | null;
-  inputTokens: number;
-  inputTextTokens: number;
-  inputImageTokens: number;
-  outputTokens: number;
-  outputTextTokens: number;
-  outputImageTokens: number;
-  totalTokens: number;
-  /** Images delivered. */
-  images: number;
-  latencyMs: number;
-  upstreamAccountId: string | null;
-  upstreamAccountName: string | null;
-  groupName: string | null;
-  user: string | null;
-  apiKeyId: string | null;
-  /** Integer micro-dollars, priced when written: later price edits never rewrite history. */
-  costMicros: number;
-  /** The price row used, so a cost can be explained later. */
-  priceModel: string | null;
-  fallbackStep: string | null;
 }
 
 /** Everything but the row id. All fields are required so that nothing is forgotten silently. */
-export type NewUsageRecord = Omit<UsageRecord, 'id'>;
+export type NewUsageRecord = StoredUsage;
+
+/**
+ * A request dispatched upstream and not yet finished: what was known when it last went out.
+ * A crash leaves these behind; the next start turns them into records (usage/interrupted.ts).
+ */
+export interface PendingUsage {
+  requestId: string;
+  /** The record as it would read had the request ended then (its status is not meaningful). */
+  record: NewUsageRecord;
+  /** Upstream calls made so far (retries, failovers, ladder steps and the n images all count). */
+  attempts: number;
+  updatedAt: number;
+  /** The gateway process and run that wrote it: a live one's rows are not taken over. */
+  ownerPid: number;
+  ownerRun: string;
+}
 
 type TokenFields =
   | 'inputTokens'
@@ -102,43 +83,18 @@ export interface UsageRepository {
   totals(query?: UsageTotalsQuery): UsageTotal[];
   /** The newest row id (0 when empty), for `throughId`. */
   lastId(): number;
+  /** Writes or replaces the request's pending row. */
+  savePending(pending: PendingUsage): void;
+  /**
+   * The request's final record and the end of its pending row, in one transaction: a crash
+   * leaves one or the other, never both and never neither. false when it was already recorded.
+   */
+  complete(record: NewUsageRecord): boolean;
+  listPending(): PendingUsage[];
+  /** Pending rows still waiting (the soak's invariant: none once the gateway is idle). */
+  countPending(): number;
 }
 
-/** Field -> column. The one place the two namings meet. */
-const COLUMNS = {
-  requestId: 'request_id',
-  createdAt: 'created_at',
-  endpoint: 'endpoint',
-  model: 'model',
-  size: 'size',
-  deliveredSize: 'delivered_size',
-  quality: 'quality',
-  outputFormat: 'output_format',
-  n: 'n',
-  stream: 'stream',
-  status: 'status',
-  errorCode: 'error_code',
-  errorMessage: 'error_message',
-  inputTokens: 'input_tokens',
-  inputTextTokens: 'input_text_tokens',
-  inputImageTokens: 'input_image_tokens',
-  outputTokens: 'output_tokens',
-  outputTextTokens: 'output_text_tokens',
-  outputImageTokens: 'output_image_tokens',
-  totalTokens: 'total_tokens',
-  images: 'images',
-  latencyMs: 'latency_ms',
-  upstreamAccountId: 'upstream_account_id',
-  upstreamAccountName: 'upstream_account_name',
-  groupName: 'group_name',
-  user: 'user',
-  apiKeyId: 'api_key_id',
-  costMicros: 'cost_micros',
-  priceModel: 'price_model',
-  fallbackStep: 'fallback_step',
-} as const satisfies Record<keyof NewUsageRecord, string>;
-
-const FIELDS = Object.keys(COLUMNS) as (keyof NewUsageRecord)[];
 const TOKEN_FIELDS = [
   'inputTokens',
   'inputTextTokens',
@@ -149,8 +105,7 @@ const TOKEN_FIELDS = [
   'totalTokens',
 ] as const satisfies readonly TokenFields[];
 const SUMMED_FIELDS = [...TOKEN_FIELDS, 'images', 'costMicros'] as const;
-const INTEGER_FIELDS = [...SUMMED_FIELDS, 'createdAt', 'n', 'status', 'latencyMs'] as const;
-const SELECT = `SELECT id, ${FIELDS.map((f) => `${COLUMNS[f]} AS ${f}`).join(', ')} FROM usage_records`;
+const SELECT = `SELECT ${SELECT_FIELDS} FROM usage_records`;
 
 const GROUP_EXPRESSIONS: Record<UsageGroupBy, { key: string; label: string }> = {
   // created_at is in ms; 'unixepoch' wants seconds.
@@ -172,21 +127,47 @@ export function createUsageRepository(db: Db): UsageRepository {
   );
   const selectOne = db.prepare(`${SELECT} WHERE request_id = ?`);
   const selectLastId = db.prepare('SELECT COALESCE(MAX(id), 0) FROM usage_records').pluck();
+  const upsertPending = db.prepare(
+    `INSERT INTO usage_pending (request_id, record, attempts, updated_at, owner_pid, owner_run)
+     VALUES (@requestId, @record, @attempts, @updatedAt, @ownerPid, @ownerRun)
+     ON CONFLICT (request_id) DO UPDATE SET record = excluded.record,
+       attempts = excluded.attempts, updated_at = excluded.updated_at`,
+  );
+  const deletePending = db.prepare('DELETE FROM usage_pending WHERE request_id = ?');
+  const selectPending = db.prepare(
+    `SELECT request_id AS requestId, record, attempts, updated_at AS updatedAt,
+            owner_pid AS ownerPid, owner_run AS ownerRun
+     FROM usage_pending ORDER BY updated_at`,
+  );
+  const countPending = db.prepare('SELECT COUNT(*) FROM usage_pending').pluck();
+
+  const insertRecord = (record: NewUsageRecord) => {
+    if (!record.requestId) throw new TypeError('A usage record needs a requestId');
+    return insert.run(toParams(record)).changes === 1;
+  };
+  const complete = db.transaction((record: NewUsageRecord) => {
+    const inserted = insertRecord(record);
+    deletePending.run(record.requestId);
+    return inserted;
+  });
 
   return {
-    insert(record) {
-      if (!record.requestId) throw new TypeError('A usage record needs a requestId');
-      const params: Record<string, unknown> = { ...record, stream: record.stream ? 1 : 0 };
-      // STRICT INTEGER columns reject fractions; a fractional latency must not cost the record.
-      for (const f of INTEGER_FIELDS) {
-        const value = params[f];
-        if (typeof value === 'number') params[f] = Math.round(value);
-      }
-      return insert.run(pick(params)).changes === 1;
+    insert: insertRecord,
+    complete: (record) => complete.immediate(record),
+
+    savePending(pending) {
+      upsertPending.run({ ...pending, record: JSON.stringify(pending.record) });
     },
 
+    listPending() {
+      const rows = selectPending.all() as Array<Omit<PendingUsage, 'record'> & { record: string }>;
+      return rows.map((row) => ({ ...row, record: JSON.parse(row.record) as NewUsageRecord }));
+    },
+
+    countPending: () => countPending.get() as number,
+
     get(requestId) {
-      const row = selectOne.get(requestId) as RawRow | undefined;
+      const row = selectOne.get(requestId) as UsageRecord | undefined;
       return row ? fromRow(row) : null;
     },
 
@@ -198,7 +179,7 @@ export function createUsageRepository(db: Db): UsageRepository {
         .prepare(
           `${SELECT} u ${where} ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset`,
         )
-        .all({ ...params, limit, offset }) as RawRow[];
+        .all({ ...params, limit, offset }) as UsageRecord[];
       return rows.map(fromRow);
     },
 
@@ -243,17 +224,6 @@ export function usageTokenFields(usage: TokenUsage): Pick<NewUsageRecord, TokenF
     outputImageTokens: usage.output_tokens_details.image_tokens,
     totalTokens: usage.total_tokens,
   };
-}
-
-type RawRow = Omit<UsageRecord, 'stream'> & { stream: number };
-
-function fromRow(row: RawRow): UsageRecord {
-  return { ...row, stream: row.stream === 1 };
-}
-
-/** better-sqlite3 throws on a missing named parameter: an undefined nullable field is NULL. */
-function pick(params: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(FIELDS.map((f) => [f, params[f] ?? null]));
 }
 
 function whereClause(filter: UsageFilter): { where: string; params: Record<string, unknown> } {

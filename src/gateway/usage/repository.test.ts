@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { normaliseUsage } from '../billing/normaliseUsage';
-import { createKeysRepository } from './keysRepository';
-import { tempDatabase } from './testing';
-import { createUsageRepository, usageTokenFields, type NewUsageRecord } from './usageRepository';
+import { createKeysRepository } from '../storage/keysRepository';
+import { tempDatabase } from '../storage/testing';
+import { usageRecordSchema } from '../../shared/usageRecord';
+import { createUsageRepository, usageTokenFields, type NewUsageRecord } from './repository';
+import { COLUMNS } from './row';
 
 const DAY = 86_400_000;
 /** 2026-05-01T00:00:00Z */
@@ -45,6 +47,18 @@ function record(overrides: Partial<NewUsageRecord> = {}): NewUsageRecord {
 }
 
 describe('usage repository', () => {
+  it('has one column per field of the shared field list, and no other', () => {
+    const { db } = tempDatabase();
+    const columns = db
+      .prepare(`SELECT name FROM pragma_table_info('usage_records') WHERE name != 'id'`)
+      .pluck()
+      .all();
+    expect([...columns].sort()).toEqual(Object.values(COLUMNS).sort());
+    expect(Object.keys(COLUMNS)).toEqual(
+      Object.keys(usageRecordSchema.shape).filter((f) => f !== 'apiKeyName'),
+    );
+  });
+
   it('round-trips every field', () => {
     const { db } = tempDatabase();
     const usage = createUsageRepository(db);

@@ -1,0 +1,77 @@
+import type { NextFunction, Request, Response } from 'express';
+import { ERROR_CODES } from '../../shared/errors';
+import type { Inflight } from '../usage/inflight';
+import type { FinalStatus, UsageNotes } from '../usage/notes';
+import type { UsageWriter } from '../usage/writer';
+import './usageContext';
+
+/** HTTP's unofficial "client closed request": the caller left before the answer was complete. */
+export const CLIENT_CLOSED = 499;
+
+/**
+ * Opens the request's usage notes and has them written exactly once, after the response has
+ * closed AND the handler's upstream work has settled: a caller that disconnects mid-image is still
+ * billed for the image the upstream went on to make.
+ */
+export function usageRecorder(deps: { inflight: Inflight; usage: UsageWriter; now: () => number }) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    // Reads (model lists) cost nothing and are not usage; every POST is recorded, errors included.
+    if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') {
+      next();
+      return;
+    }
+    const notes = deps.usage.open(
+      String(res.locals.requestId),
+      Number(res.locals.startedAt),
+      req.path,
+    );
+    res.locals.usage = notes;
+    const token = deps.inflight.begin();
+    res.locals.signal = token.signal;
+    res.once('close', () => {
+      // Whether the client got the whole response is a fact of this moment: the handler may
+      // still write (into the closed socket) when its upstream work ends.
+      const delivered = res.writableFinished;
+      void Promise.resolve(res.locals.work)
+        .catch(() => undefined)
+        .then(() => {
+          try {
+            deps.usage.write(notes, finalStatus(notes, res, delivered, deps.now()));
+          } finally {
+            token.end();
+          }
+        });
+    });
+    next();
+  };
+}
+
+function finalStatus(
+  notes: UsageNotes,
+  res: Response,
+  delivered: boolean,
+  now: number,
+): FinalStatus {
+  const latencyMs = now - notes.startedAt;
+  const failure = notes.streamError;
+  if (failure) {
+    return {
+      status: failure.status,
+      errorCode: failure.code,
+      errorMessage: failure.message,
+      latencyMs,
+    };
+  }
+  const errorCode = res.locals.errorCode ?? null;
+  const errorMessage = res.locals.errorMessage ?? null;
+  if (!delivered) {
+    return {
+      status: CLIENT_CLOSED,
+      errorCode: errorCode ?? ERROR_CODES.cancelled,
+      errorMessage:
+        errorMessage ?? 'the client closed the connection before the response was complete',
+      latencyMs,
+    };
+  }
+  return { status: res.statusCode, errorCode, errorMessage, latencyMs };
+}

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+
+/**
+ * The usage record of spec 2.2: one list of its fields, and the kind of each. Everything else
+ * derives from it: the admin API's schema (below), the SQL row mapping (gateway/usage/row.ts), the
+ * type the gateway writes. Adding a field is one line here and one migration.
+ *
+ * It lives in `shared` because the studio checks what the admin API sends with the same schema;
+ * the gateway's `usage/` folder owns everything else about the record.
+ */
+const KINDS = {
+  text: z.string(),
+  textOrNull: z.string().nullable(),
+  int: z.number().int(),
+  bool: z.boolean(),
+} as const;
+export type UsageFieldKind = keyof typeof KINDS;
+
+export const USAGE_FIELDS = {
+  requestId: 'text',
+  /** ms since the epoch, when the request started. */
+  createdAt: 'int',
+  endpoint: 'text',
+  model: 'textOrNull',
+  /** As requested. */
+  size: 'textOrNull',
+  /** As measured on the delivered image: differs from `size` after a downgrade or ladder step. */
+  deliveredSize: 'textOrNull',
+  /** As requested (`auto` when the caller named none). */
+  quality: 'textOrNull',
+  outputFormat: 'textOrNull',
+  n: 'int',
+  stream: 'bool',
+  /** HTTP status answered (499: the client left first). */
+  status: 'int',
+  errorCode: 'textOrNull',
+  errorMessage: 'textOrNull',
+  inputTokens: 'int',
+  inputTextTokens: 'int',
+  inputImageTokens: 'int',
+  outputTokens: 'int',
+  outputTextTokens: 'int',
+  outputImageTokens: 'int',
+  totalTokens: 'int',
+  /** Images delivered. */
+  images: 'int',
+  latencyMs: 'int',
+  upstreamAccountId: 'textOrNull',
+  upstreamAccountName: 'textOrNull',
+  groupName: 'textOrNull',
+  user: 'textOrNull',
+  apiKeyId: 'textOrNull',
+  /** Integer micro-dollars, priced when written: later price edits never rewrite history. */
+  costMicros: 'int',
+  /** The price row(s) used, so a cost can be explained later. */
+  priceModel: 'textOrNull',
+  /** Which ladder step(s) delivered, e.g. '1' or '3,3'; null when the ladder was not used. */
+  fallbackStep: 'textOrNull',
+} as const satisfies Record<string, UsageFieldKind>;
+
+export type UsageField = keyof typeof USAGE_FIELDS;
+
+type StoredShape = { [F in UsageField]: (typeof KINDS)[(typeof USAGE_FIELDS)[F]] };
+
+/** A usage record as stored: every field of the list, none optional, so none is forgotten. */
+export const storedUsageSchema = z.object(
+  Object.fromEntries(
+    Object.entries(USAGE_FIELDS).map(([field, kind]) => [field, KINDS[kind]]),
+  ) as StoredShape,
+);
+export type StoredUsage = z.infer<typeof storedUsageSchema>;
+
+/** A usage record as the admin API sends it (GET /api/admin/usage, the `usage` event). */
+export const usageRecordSchema = storedUsageSchema.extend({
+  /** The key's name (deleted keys keep theirs); null for requests without a key. */
+  apiKeyName: z.string().nullable(),
+});
+export type UsageRecord = z.infer<typeof usageRecordSchema>;
+
+/** The error code of a request the gateway never finished: it stopped (a crash, kill -9) first. */
+export const INTERRUPTED = 'gateway_interrupted';
