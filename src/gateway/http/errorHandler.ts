@@ -1,12 +1,16 @@
 import type { NextFunction, Request, Response } from 'express';
 import { ERROR_CODES, ERROR_TYPES } from '../../shared/errors';
-import { ApiError } from '../errors';
+import { ApiError, unsupportedEncoding } from '../errors';
 
 /** Errors thrown by express's body parsers carry a `type` such as `entity.parse.failed`. */
 interface ParserError {
   type?: string;
   status?: number;
   limit?: number;
+  /** zlib's code when a compressed body does not decode (`Z_DATA_ERROR`, `ERR__ERROR_FORMAT_...`). */
+  code?: string;
+  encoding?: string;
+  message?: string;
 }
 
 export function toApiError(error: unknown): ApiError {
@@ -29,10 +33,21 @@ export function toApiError(error: unknown): ApiError {
     );
   }
   if (parser?.type === 'encoding.unsupported' || parser?.type === 'charset.unsupported') {
-    return new ApiError(415, 'Unsupported request encoding.', {
-      type: ERROR_TYPES.invalidRequest,
-      code: ERROR_CODES.invalidValue,
-    });
+    return unsupportedEncoding(parser.encoding);
+  }
+  // The body parsers answer every other fault of the body itself with a 4xx of their own: a
+  // compressed body that does not decompress, a body shorter than its Content-Length, a client
+  // that stopped sending. None of them is the gateway's fault, so none may become a 500.
+  if (typeof parser?.status === 'number' && parser.status >= 400 && parser.status < 500) {
+    const damaged = typeof parser.code === 'string' && /^(Z_|ERR_)/.test(parser.code);
+    return new ApiError(
+      400,
+      damaged
+        ? `The request body could not be decompressed (${parser.message ?? parser.code}): its` +
+            ' Content-Encoding does not match the data.'
+        : `The request body could not be read: ${parser.message ?? 'malformed body'}.`,
+      { type: ERROR_TYPES.invalidRequest, code: ERROR_CODES.invalidValue },
+    );
   }
   return new ApiError(
     500,

@@ -4,6 +4,7 @@ import type { UsageDraft } from '../../usage/draft';
 import { track } from '../../usage/recorder';
 import { parseEditJson, parseEditMultipart } from '../../validation/editRequest';
 import { parseGenerationRequest } from '../../validation/generationRequest';
+import { validCount } from '../../validation/imageOptions';
 import { serveImages, type ServeImagesDeps } from './serveImages';
 
 /**
@@ -62,6 +63,7 @@ function noteRawFields(req: Request, res: Response): void {
   const body = (req.body ?? {}) as Record<string, unknown>;
   if (typeof body.model === 'string') draft.model = body.model.slice(0, 100);
   if (typeof body.size === 'string') draft.size = body.size.slice(0, 20);
-  if (typeof body.n === 'number') draft.n = body.n;
+  const n = validCount(body.n);
+  if (n !== null) draft.n = n;
   if (body.stream === true) draft.stream = true;
 }
