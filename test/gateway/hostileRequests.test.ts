@@ -32,6 +32,8 @@ function rawPost(path: string, headers: Record<string, string>, body: Buffer): P
         port: t.gateway.port,
         path,
         method: 'POST',
+        // A fresh connection each time: a kept-alive one may be closing as it is reused.
+        agent: false,
         headers: {
           authorization: `Bearer ${t.key}`,
           'content-length': String(body.length),

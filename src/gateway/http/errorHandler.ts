@@ -64,7 +64,7 @@ export function toApiError(error: unknown): ApiError {
  * OpenAI-style body and remembers the code for the usage record.
  */
 export function errorHandler(log: (line: string) => void) {
-  return (error: unknown, _req: Request, res: Response, next: NextFunction): void => {
+  return (error: unknown, req: Request, res: Response, next: NextFunction): void => {
     const apiError = toApiError(error);
     res.locals.errorCode = apiError.code;
     res.locals.errorMessage = apiError.message;
@@ -79,6 +79,9 @@ export function errorHandler(log: (line: string) => void) {
       return;
     }
     for (const [name, value] of Object.entries(apiError.headers)) res.setHeader(name, value);
+    // A caller without a valid key gets no kept-alive connection to sit on. (One whose body is
+    // still arriving keeps it for the bounded drain of slowClients.ts, so it can read this.)
+    if (apiError.status === 401 && req.complete) res.setHeader('connection', 'close');
     res.status(apiError.status).json(apiError.toBody());
   };
 }
