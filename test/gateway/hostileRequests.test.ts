@@ -242,3 +242,52 @@ describe('numbers that pass as numbers', () => {
     });
   }
 });
+
+describe('input images are checked before anything goes upstream', () => {
+  const calls = async () =>
+    ((await (await fetch(`${t.simUrl}/__sim/calls`)).json()) as { calls: unknown[] }).calls.length;
+
+  async function edit(image: Buffer) {
+    const before = await calls();
+    const reply = await rawPost(
+      '/v1/images/edits',
+      MULTIPART,
+      multipart([
+        { name: 'model', body: 'image-model-2' },
+        { name: 'prompt', body: 'a boat' },
+        { name: 'image', filename: 'in.png', body: image },
+      ]),
+    );
+    expect(await calls()).toBe(before);
+    return reply;
+  }
+
+  it('answers 400 naming image for a truncated PNG (was a 502 from the upstream)', async () => {
+    const png = await testPicture(256, 256);
+    const reply = await edit(png.subarray(0, Math.floor(png.length * 0.8)));
+    expect(reply.status).toBe(400);
+    expect(errorOf(reply)).toMatchObject({ param: 'image', code: 'invalid_image' });
+    expect(errorOf(reply).message).toContain('not a complete image');
+  });
+
+  it('answers 400 for a PNG whose header claims 100000x100000', async () => {
+    const png = Buffer.from(await testPicture(64, 64));
+    png.writeUInt32BE(100_000, 16);
+    png.writeUInt32BE(100_000, 20);
+    const reply = await edit(png);
+    expect(reply.status).toBe(400);
+    expect(errorOf(reply).param).toBe('image');
+    expect(errorOf(reply).message).toMatch(/at most \d+ pixels/);
+  });
+
+  it('answers 400 for a whole PNG whose pixel data does not decode', async () => {
+    const png = Buffer.from(await testPicture(64, 64));
+    // Scramble the compressed pixels inside IDAT: the chunk structure stays whole.
+    const idat = png.indexOf('IDAT');
+    for (let i = idat + 8; i < idat + 40; i++) png[i] = (png[i]! * 7 + 13) & 0xff;
+    const reply = await edit(png);
+    expect(reply.status).toBe(400);
+    expect(errorOf(reply)).toMatchObject({ param: 'image', code: 'invalid_image' });
+    await stillServing();
+  });
+});

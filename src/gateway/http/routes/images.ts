@@ -3,6 +3,7 @@ import { invalidParam } from '../../errors';
 import type { UsageDraft } from '../../usage/draft';
 import { track } from '../../usage/recorder';
 import { parseEditJson, parseEditMultipart } from '../../validation/editRequest';
+import { checkDecodable } from '../../validation/editRules';
 import { parseGenerationRequest } from '../../validation/generationRequest';
 import { validCount } from '../../validation/imageOptions';
 import { serveImages, type ServeImagesDeps } from './serveImages';
@@ -39,7 +40,11 @@ export function imagesRouter(deps: ServeImagesDeps): Router {
 
 /** Edits come as multipart (files as they are) or JSON (images as data URLs). */
 async function parseEdit(req: Request, res: Response) {
-  if (req.is('multipart/form-data')) return parseEditMultipart(req);
+  if (req.is('multipart/form-data')) {
+    const edit = await parseEditMultipart(req);
+    await checkDecodable(edit, () => 'image');
+    return edit;
+  }
   noteRawFields(req, res);
   if (!req.is('application/json')) {
     throw invalidParam(
@@ -47,7 +52,9 @@ async function parseEdit(req: Request, res: Response) {
       'Edits take multipart/form-data (image[] files, optional mask) or a JSON body with images[].image_url.',
     );
   }
-  return parseEditJson(req.body);
+  const edit = parseEditJson(req.body);
+  await checkDecodable(edit, (i) => `images[${i}].image_url`);
+  return edit;
 }
 
 function notJson() {
