@@ -1,3 +1,4 @@
+import type { ClientTimeouts } from './http/slowClients';
 import type { SecretStore } from './secrets/types';
 
 /** Everything a gateway instance needs, resolved by its entry point (CLI or Electron main). */
@@ -25,6 +26,8 @@ export interface GatewayConfig {
    * (what the public client registered); tests pass 0 for a free one.
    */
   oauthCallbackPort?: number;
+  /** Bounds on slow and idle clients (http/slowClients.ts); tests shorten them. */
+  clientTimeouts?: Partial<ClientTimeouts>;
   /** Where log lines go; defaults to stderr. Never receives secrets. */
   log?: (line: string) => void;
 }

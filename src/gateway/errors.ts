@@ -56,6 +56,17 @@ export function invalidRequest(message: string, code: string = ERROR_CODES.inval
   return new ApiError(400, message, { type: ERROR_TYPES.invalidRequest, param: null, code });
 }
 
+/** 415: the body comes in an encoding (or charset) the gateway does not decode. */
+export function unsupportedEncoding(encoding: string | undefined): ApiError {
+  const which = encoding ? ` '${encoding}'` : '';
+  return new ApiError(
+    415,
+    `Unsupported request encoding${which}: send the body uncompressed and in UTF-8 (JSON bodies` +
+      ' may also be gzip, deflate or br)',
+    { type: ERROR_TYPES.invalidRequest, code: ERROR_CODES.invalidValue },
+  );
+}
+
 export function invalidApiKey(
   message = 'Invalid API key. Create a key on the /keys page.',
 ): ApiError {

@@ -27,6 +27,11 @@ import { UpstreamError } from './upstream/errors';
 import type { ImageUpstream } from './upstream/types';
 import { createApp } from './http/app';
 import { allowedHosts } from './http/hostGuard';
+import {
+  DEFAULT_CLIENT_TIMEOUTS,
+  headersCheckIntervalMs,
+  type ClientTimeouts,
+} from './http/slowClients';
 import { openDatabase } from './storage/db';
 import { createKeysRepository } from './storage/keysRepository';
 import { createPricesRepository } from './storage/pricesRepository';
@@ -262,7 +267,9 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
   if (interrupted > 0)
     log(`recorded ${interrupted} request(s) interrupted when the gateway last stopped`);
 
+  const clientTimeouts: ClientTimeouts = { ...DEFAULT_CLIENT_TIMEOUTS, ...config.clientTimeouts };
   const app = createApp({
+    clientTimeouts: () => clientTimeouts,
     dispatcher: dispatch,
     policy: {
       strictDelivery: () => settings.get(SETTINGS.strictDelivery),
@@ -316,12 +323,16 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     ...studio.app,
   });
 
-  const server = http.createServer(app);
-  // Node's default 5-minute request timeout would cut a legitimate 4K generation (spec 7.1).
+  const server = http.createServer(
+    { connectionsCheckingInterval: headersCheckIntervalMs(clientTimeouts) },
+    app,
+  );
+  // Node's default 5-minute request timeout would cut a legitimate 4K generation (spec 7.1):
+  // slow senders are bounded per phase instead (http/slowClients.ts).
   server.requestTimeout = 0;
   server.timeout = 0;
-  server.headersTimeout = 60_000;
-  server.keepAliveTimeout = 5_000;
+  server.headersTimeout = clientTimeouts.headersMs;
+  server.keepAliveTimeout = clientTimeouts.keepAliveMs;
 
   let closing: Promise<void> | null = null;
   const gateway: Gateway = {

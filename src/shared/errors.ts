@@ -54,6 +54,8 @@ export const ERROR_CODES = {
   notFound: 'not_found',
   internal: 'internal_error',
   cancelled: 'client_cancelled',
+  /** The request body stalled before it was complete (408). */
+  requestTimeout: 'request_timeout',
   contentPolicy: 'content_policy_violation',
   /** The admin API (and /v1 as the studio) without a studio session cookie and header. */
   studioSessionRequired: 'studio_session_required',

@@ -22,6 +22,11 @@ export const LIMITS = {
   /** Edit inputs and masks must be strictly under 50 MiB (spec 4.2, 8.2). */
   maxInputFileBytes: 50 * 1024 * 1024,
   maxInputImages: 16,
+  /**
+   * Pixels of one input image or mask. The upstream publishes no input maximum; 64 MP (8192 x
+   * 8192) passes any camera photo short of medium format, and nothing larger is ever decoded.
+   */
+  maxInputPixels: 8192 * 8192,
 } as const;
 
 /** Token accounting of a request, split as spec 2.1 `usage`. */

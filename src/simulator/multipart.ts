@@ -46,6 +46,14 @@ export function readMultipart(req: IncomingMessage): Promise<MultipartBody> {
     parser.on('file', (field, stream, info) => {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      // A body cut inside the part errors the file stream; unhandled, it would end the process.
+      stream.on('error', () => {
+        failure ??= invalidRequest(
+          field,
+          `File '${field}' is incomplete: the form ended inside it.`,
+          'invalid_multipart',
+        );
+      });
       stream.on('limit', () => {
         failure ??= new SimHttpError(
           400,

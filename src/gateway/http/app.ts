@@ -14,6 +14,7 @@ import { hostGuard } from './hostGuard';
 import { originGuard } from './originGuard';
 import { requestId } from './requestId';
 import { securityHeaders } from './securityHeaders';
+import { DEFAULT_CLIENT_TIMEOUTS, slowClientGuard, type ClientTimeouts } from './slowClients';
 import { imagesRouter } from './routes/images';
 import { modelsRouter } from './routes/models';
 import { responsesRouter } from './routes/responses';
@@ -56,6 +57,8 @@ export interface AppDeps {
   imageExists: (id: string) => boolean;
   /** The studio's runs, so its Cancel stops their upstream work (studioRuns.ts). */
   studioRuns?: Pick<StudioRuns, 'track'>;
+  /** Bounds on slow senders (slowClients.ts); defaults apply when omitted. */
+  clientTimeouts?: () => ClientTimeouts;
 }
 
 /** Middleware order is the security model: id, Host, Origin, then per-area auth. */
@@ -65,6 +68,7 @@ export function createApp(deps: AppDeps): Express {
   app.set('etag', false);
   app.use(requestId);
   app.use(securityHeaders);
+  app.use(slowClientGuard(deps.clientTimeouts ?? (() => DEFAULT_CLIENT_TIMEOUTS)));
   app.use(hostGuard(deps.allowedHosts));
   app.use(originGuard(deps.ownOrigins, deps.allowedOrigins));
 

@@ -1,12 +1,16 @@
 import type { NextFunction, Request, Response } from 'express';
 import { ERROR_CODES, ERROR_TYPES } from '../../shared/errors';
-import { ApiError } from '../errors';
+import { ApiError, unsupportedEncoding } from '../errors';
 
 /** Errors thrown by express's body parsers carry a `type` such as `entity.parse.failed`. */
 interface ParserError {
   type?: string;
   status?: number;
   limit?: number;
+  /** zlib's code when a compressed body does not decode (`Z_DATA_ERROR`, `ERR__ERROR_FORMAT_...`). */
+  code?: string;
+  encoding?: string;
+  message?: string;
 }
 
 export function toApiError(error: unknown): ApiError {
@@ -29,10 +33,21 @@ export function toApiError(error: unknown): ApiError {
     );
   }
   if (parser?.type === 'encoding.unsupported' || parser?.type === 'charset.unsupported') {
-    return new ApiError(415, 'Unsupported request encoding.', {
-      type: ERROR_TYPES.invalidRequest,
-      code: ERROR_CODES.invalidValue,
-    });
+    return unsupportedEncoding(parser.encoding);
+  }
+  // The body parsers answer every other fault of the body itself with a 4xx of their own: a
+  // compressed body that does not decompress, a body shorter than its Content-Length, a client
+  // that stopped sending. None of them is the gateway's fault, so none may become a 500.
+  if (typeof parser?.status === 'number' && parser.status >= 400 && parser.status < 500) {
+    const damaged = typeof parser.code === 'string' && /^(Z_|ERR_)/.test(parser.code);
+    return new ApiError(
+      400,
+      damaged
+        ? `The request body could not be decompressed (${parser.message ?? parser.code}): its` +
+            ' Content-Encoding does not match the data.'
+        : `The request body could not be read: ${parser.message ?? 'malformed body'}.`,
+      { type: ERROR_TYPES.invalidRequest, code: ERROR_CODES.invalidValue },
+    );
   }
   return new ApiError(
     500,
@@ -49,7 +64,7 @@ export function toApiError(error: unknown): ApiError {
  * OpenAI-style body and remembers the code for the usage record.
  */
 export function errorHandler(log: (line: string) => void) {
-  return (error: unknown, _req: Request, res: Response, next: NextFunction): void => {
+  return (error: unknown, req: Request, res: Response, next: NextFunction): void => {
     const apiError = toApiError(error);
     res.locals.errorCode = apiError.code;
     res.locals.errorMessage = apiError.message;
@@ -64,6 +79,9 @@ export function errorHandler(log: (line: string) => void) {
       return;
     }
     for (const [name, value] of Object.entries(apiError.headers)) res.setHeader(name, value);
+    // A caller without a valid key gets no kept-alive connection to sit on. (One whose body is
+    // still arriving keeps it for the bounded drain of slowClients.ts, so it can read this.)
+    if (apiError.status === 401 && req.complete) res.setHeader('connection', 'close');
     res.status(apiError.status).json(apiError.toBody());
   };
 }

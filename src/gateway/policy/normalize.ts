@@ -93,6 +93,25 @@ function hasTriple(word: string): boolean {
   return false;
 }
 
+/**
+ * Every run of three or more equal UTF-16 units cut to `keep` units ("sexxxy" is "sexxy" or
+ * "sexy"). One pass, no regex: `/(.)\1{2,}/` backtracks through a backreference per repeat, and
+ * a run of a few million letters overflowed the regex engine's stack (a 500).
+ */
+export function shortenRuns(word: string, keep: 1 | 2): string {
+  let out = '';
+  let i = 0;
+  while (i < word.length) {
+    const c = word.charCodeAt(i);
+    let j = i + 1;
+    while (j < word.length && word.charCodeAt(j) === c) j++;
+    const run = j - i;
+    out += run >= 3 ? word.slice(i, i + keep) : word.slice(i, j);
+    i = j;
+  }
+  return out;
+}
+
 export function createNormalizer(vocab: NormalizerVocab): Normalizer {
   const { repairTargets } = vocab;
 
@@ -127,9 +146,9 @@ export function createNormalizer(vocab: NormalizerVocab): Normalizer {
 
   function collapseRepeats(word: string): string | null {
     if (!hasTriple(word)) return null;
-    const two = word.replace(/(.)\1{2,}/g, '$1$1');
+    const two = shortenRuns(word, 2);
     if (repairTargets.has(two)) return two;
-    const one = word.replace(/(.)\1{2,}/g, '$1');
+    const one = shortenRuns(word, 1);
     return repairTargets.has(one) ? one : null;
   }
 

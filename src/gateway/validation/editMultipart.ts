@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import busboy, { type Busboy } from 'busboy';
-import { ApiError, invalidParam } from '../errors';
+import { ApiError, invalidParam, unsupportedEncoding } from '../errors';
 import { ERROR_CODES } from '../../shared/errors';
 import { LIMITS } from '../../shared/imageParams';
 import {
@@ -44,6 +44,12 @@ export function parseEditMultipart(req: IncomingMessage): Promise<EditRequest> {
       ),
     );
   }
+  // Files are passed on as they are: a compressed form would have to be inflated first.
+  const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  if (encoding !== 'identity') {
+    req.resume();
+    return Promise.reject(unsupportedEncoding(encoding));
+  }
   let parser: Busboy;
   try {
     parser = busboy({
@@ -84,12 +90,12 @@ function collect(req: IncomingMessage, parser: Busboy): Promise<EditRequest> {
 
     parser.on('file', (name, stream, info) => {
       if (settled) {
-        stream.resume();
+        drain(stream);
         return;
       }
       const slot = reserveSlot(name, info.filename, images, mask);
       if (slot instanceof ApiError) {
-        stream.resume();
+        drain(stream);
         fail(slot);
         return;
       }
@@ -99,6 +105,17 @@ function collect(req: IncomingMessage, parser: Busboy): Promise<EditRequest> {
         if (settled) return;
         slot.chunks.push(chunk);
         slot.size += chunk.length;
+      });
+      // busboy errors the file stream itself when the body ends inside the part ("Unexpected
+      // end of form"): without this handler that error would take the whole process down.
+      stream.on('error', (error: unknown) => {
+        slot.chunks = [];
+        fail(
+          invalidParam(
+            slot.param,
+            `${slot.label} is incomplete: the multipart body ended inside it (${messageOf(error)})`,
+          ),
+        );
       });
       stream.on('limit', () => {
         // A truncated file must never pass as a smaller image.
@@ -220,6 +237,12 @@ function received(slot: Slot): ReceivedFile {
     filename: slot.filename,
     param: slot.param,
   };
+}
+
+/** Discards a file part nobody reads; its stream may still error when the body is cut short. */
+function drain(stream: NodeJS.ReadableStream): void {
+  stream.on('error', () => undefined);
+  stream.resume();
 }
 
 function uploadInterrupted(): ApiError {

@@ -2,7 +2,8 @@ import { invalidParam, type ApiError } from '../errors';
 import type { InputImage } from '../upstream/types';
 import { ERROR_CODES } from '../../shared/errors';
 import { LIMITS } from '../../shared/imageParams';
-import { inspectImage } from './imageInspect';
+import sharp from 'sharp';
+import { incompleteReason, inspectImage } from './imageInspect';
 import type { ImageOptions } from './imageOptions';
 
 /** POST /v1/images/edits, after validation: options, input images in order, optional mask. */
@@ -47,7 +48,54 @@ export function toInputImage(file: ReceivedFile, what: string, isMask: boolean):
       code,
     );
   }
+  const pixels = info.width * info.height;
+  if (pixels > LIMITS.maxInputPixels) {
+    throw invalidParam(
+      file.param,
+      `${what} is ${info.width}x${info.height} (${pixels} pixels); input images may have at most` +
+        ` ${LIMITS.maxInputPixels} pixels (8192x8192)`,
+      code,
+    );
+  }
+  const incomplete = incompleteReason(file.bytes, info.format);
+  if (incomplete) {
+    throw invalidParam(file.param, `${what} is not a complete image: ${incomplete}`, code);
+  }
   return { bytes: file.bytes, filename: file.filename, ...info };
+}
+
+/**
+ * Decodes every input image and the mask once, off the main thread, to prove that the upstream
+ * can: a file whose structure is whole can still hold pixel data that does not decode. sharp
+ * refuses anything over the pixel limit before decoding it, whatever its header claims.
+ */
+export async function checkDecodable(
+  request: EditRequest,
+  paramOf: (index: number) => string,
+): Promise<void> {
+  const inputs = request.images.map((image, i) => ({ image, param: paramOf(i), mask: false }));
+  if (request.mask) inputs.push({ image: request.mask, param: 'mask', mask: true });
+  const failures = await Promise.all(
+    inputs.map(async ({ image, param, mask }) => {
+      try {
+        await sharp(image.bytes, {
+          limitInputPixels: LIMITS.maxInputPixels,
+          failOn: 'truncated',
+          sequentialRead: true,
+        }).stats();
+        return null;
+      } catch (error) {
+        const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+        return invalidParam(
+          param,
+          `${param} ('${image.filename}') does not decode as ${FORMAT_NAMES[image.format]}: ${reason}`,
+          mask ? ERROR_CODES.invalidMask : ERROR_CODES.invalidImage,
+        );
+      }
+    }),
+  );
+  const failure = failures.find((f) => f !== null);
+  if (failure) throw failure;
 }
 
 /** Spec 4.2: same format and dimensions as the (first) image, and an alpha channel. */

@@ -117,6 +117,27 @@ export function readBoolean(value: unknown, param: string, mode: ReadMode): bool
   throw invalidParam(param, `${param} must be a boolean; got ${describeValue(value)}${hint}`);
 }
 
+/**
+ * The number of code points in `text`, counted up to `max + 1` and no further: the answer is
+ * exact up to `max` and `max + 1` means "over". A code point takes at most two UTF-16 units, so
+ * a text over `2 * max` units is over without a look, and no more than `2 * max + 2` units are
+ * ever read. Nothing is allocated (`[...text]` builds one array element per character).
+ */
+export function codePointsUpTo(text: string, max: number): number {
+  if (text.length > 2 * max) return max + 1;
+  let count = 0;
+  for (let i = 0; i < text.length && count <= max; i++) {
+    const unit = text.charCodeAt(i);
+    // A high surrogate followed by a low one is one code point; a lone surrogate counts alone.
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+    count++;
+  }
+  return count;
+}
+
 /** The closest known name within two edits (or the snake_case form of a camelCase name). */
 export function suggestName(name: string, known: readonly string[]): string | null {
   const snake = name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);

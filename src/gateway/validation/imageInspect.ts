@@ -192,6 +192,53 @@ function sniffWebp(b: Buffer): Sniff {
   return null;
 }
 
+/**
+ * Why the file cannot be whole, or null when its structure runs to its end: a PNG's chunks reach
+ * IEND, a JPEG has an end-of-image marker after its frame header, a WebP holds as many bytes as
+ * its RIFF header declares. Reads lengths and markers only; a truncated upload fails here
+ * instead of at the upstream.
+ */
+export function incompleteReason(bytes: Buffer, format: ImageInfo['format']): string | null {
+  try {
+    if (format === 'png') return pngIncomplete(bytes);
+    if (format === 'jpeg') return jpegIncomplete(bytes);
+    return webpIncomplete(bytes);
+  } catch {
+    return 'its structure cannot be read';
+  }
+}
+
+function pngIncomplete(b: Buffer): string | null {
+  let offset = 8;
+  while (offset + 8 <= b.length) {
+    const length = b.readUInt32BE(offset);
+    const type = b.toString('latin1', offset + 4, offset + 8);
+    if (length > 0x7fffffff) return `its ${type} chunk declares an impossible length`;
+    if (offset + 12 + length > b.length) return `it ends inside its ${type} chunk`;
+    if (type === 'IEND') return null;
+    offset += 12 + length;
+  }
+  return 'it ends before its IEND chunk';
+}
+
+/** The end-of-image marker may be followed by padding some encoders add, but not by much. */
+const JPEG_TRAILER_SLACK = 64 * 1024;
+
+function jpegIncomplete(b: Buffer): string | null {
+  const from = Math.max(2, b.length - JPEG_TRAILER_SLACK);
+  for (let i = b.length - 2; i >= from; i--) {
+    if (b[i] === 0xff && b[i + 1] === 0xd9) return null;
+  }
+  return 'it has no end-of-image marker (the file is cut short)';
+}
+
+function webpIncomplete(b: Buffer): string | null {
+  const declared = b.readUInt32LE(4) + 8;
+  return declared > b.length
+    ? `it holds ${b.length} bytes but its header declares ${declared}`
+    : null;
+}
+
 function validDimensions(width: number, height: number): boolean {
   return width > 0 && height > 0;
 }

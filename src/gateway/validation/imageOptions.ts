@@ -14,6 +14,7 @@ import {
 import { IMAGE_MODELS, isImageModel, type ImageModel } from '../../shared/models';
 import { checkSize } from '../../shared/sizeRules';
 import {
+  codePointsUpTo,
   describeValue,
   isAbsent,
   missingParam,
@@ -127,6 +128,20 @@ export function parseImageOptions(
   return options;
 }
 
+/**
+ * `n` as the caller sent it, when it is a valid count (an integer from 1 to 10), else null. The
+ * usage record notes what a rejected request asked for; a value such as 1e300 or 2.5 must never
+ * reach its integer column.
+ */
+export function validCount(value: unknown): number | null {
+  return typeof value === 'number' &&
+    Number.isInteger(value) &&
+    value >= LIMITS.nMin &&
+    value <= LIMITS.nMax
+    ? value
+    : null;
+}
+
 function optional<T>(value: unknown, read: (value: unknown) => T): T | undefined {
   return isAbsent(value) ? undefined : read(value);
 }
@@ -149,17 +164,16 @@ export function readImageModel(value: unknown, param: string, where: string): Im
 function readPrompt(value: unknown): string {
   if (isAbsent(value)) throw missingParam('prompt', 'prompt is required: describe the image');
   const prompt = readString(value, 'prompt');
-  if (prompt.trim() === '') throw missingParam('prompt', 'prompt must not be empty');
-  // UTF-16 length is never below the character count, so only long prompts are counted.
-  if (prompt.length > MAX_PROMPT_CHARS) {
-    const chars = [...prompt].length;
-    if (chars > MAX_PROMPT_CHARS) {
-      throw invalidParam(
-        'prompt',
-        `prompt is ${chars} characters; the maximum is ${MAX_PROMPT_CHARS}`,
-      );
-    }
+  // The length comes first, counted without copying: trim() and the content filter would walk
+  // (and copy) a text of any size, and a 400 MB JSON edit may carry a prompt of 100 MB.
+  if (codePointsUpTo(prompt, MAX_PROMPT_CHARS) > MAX_PROMPT_CHARS) {
+    throw invalidParam(
+      'prompt',
+      `prompt is longer than ${MAX_PROMPT_CHARS} characters (${prompt.length} UTF-16 code units);` +
+        ` the maximum is ${MAX_PROMPT_CHARS}`,
+    );
   }
+  if (prompt.trim() === '') throw missingParam('prompt', 'prompt must not be empty');
   return prompt;
 }
 

@@ -22,6 +22,7 @@ import {
   readString,
   type ReadMode,
 } from './fields';
+import { checkNesting } from './nesting';
 import { readBackground, readCompression, readPartialImages, readSize } from './imageOptions';
 
 /** The `image_generation` tool's settings, validated; absent fields stay absent. */
@@ -61,6 +62,8 @@ export function parseResponsesRequest(
       'The request body must be a JSON object with model, input and tools; got ' + bodyKind(body),
     );
   }
+  // First: everything after this (the content filter, the upstream call) walks the body.
+  checkNesting(body);
   const model = readMainModel(body.model, textModels);
   if (isAbsent(body.input))
     throw missingParam('input', 'input is required: the task text or an array of input items');

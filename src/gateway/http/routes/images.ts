@@ -2,7 +2,9 @@ import express, { Router, type Request, type Response } from 'express';
 import { invalidParam } from '../../errors';
 import { track, usageNotes } from '../usageContext';
 import { parseEditJson, parseEditMultipart } from '../../validation/editRequest';
+import { checkDecodable } from '../../validation/editRules';
 import { parseGenerationRequest } from '../../validation/generationRequest';
+import { validCount } from '../../validation/imageOptions';
 import { serveImages, type ServeImagesDeps } from './serveImages';
 
 /**
@@ -37,7 +39,11 @@ export function imagesRouter(deps: ServeImagesDeps): Router {
 
 /** Edits come as multipart (files as they are) or JSON (images as data URLs). */
 async function parseEdit(req: Request, res: Response) {
-  if (req.is('multipart/form-data')) return parseEditMultipart(req);
+  if (req.is('multipart/form-data')) {
+    const edit = await parseEditMultipart(req);
+    await checkDecodable(edit, () => 'image');
+    return edit;
+  }
   noteRawFields(req, res);
   if (!req.is('application/json')) {
     throw invalidParam(
@@ -45,7 +51,9 @@ async function parseEdit(req: Request, res: Response) {
       'Edits take multipart/form-data (image[] files, optional mask) or a JSON body with images[].image_url.',
     );
   }
-  return parseEditJson(req.body);
+  const edit = parseEditJson(req.body);
+  await checkDecodable(edit, (i) => `images[${i}].image_url`);
+  return edit;
 }
 
 function notJson() {
@@ -61,7 +69,8 @@ function noteRawFields(req: Request, res: Response): void {
   usageNotes(res).requested({
     model: typeof body.model === 'string' ? body.model.slice(0, 100) : undefined,
     size: typeof body.size === 'string' ? body.size.slice(0, 20) : undefined,
-    n: typeof body.n === 'number' ? body.n : undefined,
+    // Only a valid count: 1e300 or 2.5 must not reach the record's integer column.
+    n: validCount(body.n) ?? undefined,
     stream: body.stream === true ? true : undefined,
   });
 }

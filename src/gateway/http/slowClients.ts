@@ -1,0 +1,95 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { Socket } from 'node:net';
+import { ERROR_CODES, ERROR_TYPES } from '../../shared/errors';
+import { ApiError } from '../errors';
+
+/**
+ * Bounds on clients that send slowly or not at all. The server's own request and socket timeouts
+ * are off, because a 4K image may take five minutes to make and the connection sits silent all
+ * that time; these bounds apply only while the gateway waits for the client, never while the
+ * client waits for an image.
+ */
+export interface ClientTimeouts {
+  /** From the connection (or the end of the last response) to the end of the request headers. */
+  headersMs: number;
+  /** The longest silence while a request body is still arriving (it was not validated yet). */
+  bodyIdleMs: number;
+  /**
+   * After a reply sent before the whole body arrived (a 401, an early 400): how long the rest
+   * may take to arrive. It is read and dropped, so an honest client that is mid-upload can
+   * finish and read the reply; a client that trickles is cut off.
+   */
+  drainMs: number;
+  /** An idle keep-alive connection between requests. */
+  keepAliveMs: number;
+}
+
+export const DEFAULT_CLIENT_TIMEOUTS: ClientTimeouts = {
+  headersMs: 30_000,
+  bodyIdleMs: 30_000,
+  drainMs: 5_000,
+  keepAliveMs: 5_000,
+};
+
+/** Node checks header deadlines on an interval: a tenth of the deadline, within 100 ms and 5 s. */
+export function headersCheckIntervalMs(t: ClientTimeouts): number {
+  return Math.min(5_000, Math.max(100, Math.floor(t.headersMs / 10)));
+}
+
+/**
+ * The body-idle deadline and the bounded drain, per request. Runs first, before any parser has
+ * read a byte of the body.
+ */
+export function slowClientGuard(timeouts: () => ClientTimeouts) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const { bodyIdleMs, drainMs } = timeouts();
+    const socket = req.socket;
+    if (!req.complete) {
+      // Node emits 'timeout' on the response of a socket that was silent this long. While the
+      // body is still arriving that is a stalled upload; once it has arrived the silence is the
+      // upstream making an image, so the deadline is lifted for the rest of the request.
+      socket.setTimeout(bodyIdleMs);
+      res.on('timeout', () => {
+        if (req.complete) {
+          socket.setTimeout(0);
+          return;
+        }
+        bodyTooSlow(req, res, bodyIdleMs);
+      });
+      const lift = () => {
+        if (!res.writableFinished) socket.setTimeout(0);
+      };
+      req.once('end', lift);
+    }
+    res.once('finish', () => {
+      if (req.complete) return;
+      // The reply went out before the body was in: Node reads and drops the rest (so the client
+      // can read the reply), for at most drainMs.
+      const cutOff = setTimeout(() => socket.destroy(), drainMs);
+      cutOff.unref();
+      const settle = () => clearTimeout(cutOff);
+      req.once('end', settle);
+      socket.once('close', settle);
+    });
+    next();
+  };
+}
+
+/** A 408 when the headers can still go, then the connection ends; otherwise only the latter. */
+function bodyTooSlow(req: Request, res: Response, bodyIdleMs: number): void {
+  const socket: Socket = req.socket;
+  if (res.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const error = new ApiError(
+    408,
+    `The request body stalled: nothing arrived for ${Math.round(bodyIdleMs / 1000)} s before it was complete.`,
+    { type: ERROR_TYPES.invalidRequest, code: ERROR_CODES.requestTimeout },
+  );
+  res.locals.errorCode = error.code;
+  res.locals.errorMessage = error.message;
+  res.setHeader('connection', 'close');
+  res.status(408).json(error.toBody());
+  res.once('finish', () => socket.destroy());
+}
