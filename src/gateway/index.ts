@@ -85,6 +85,7 @@ function implicitAccount(config: GatewayConfig, simulator: Simulator | null): Ac
     disabledReason: null,
     cooldownUntil: null,
     cooldownReason: null,
+    cooldownKind: null,
     createdAt: 0,
   };
   if (config.upstreamBaseUrl) {
