@@ -65,6 +65,8 @@ export interface Gateway {
    * browser; null for an unknown, finished or failed one. The desktop shell opens only these.
    */
   signInUrl(loginId: string): string | null;
+  /** The accounts dispatch uses now (the implicit one while none is configured). */
+  servingAccounts(): AccountRecord[];
 }
 
 const DEFAULT_SHUTDOWN_GRACE_MS = 30_000;
@@ -366,6 +368,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     events,
     createStudioLogin: () => `${urlFor(port)}${studio.loginPath()}`,
     signInUrl: (loginId) => studio.logins.authorizeUrl(loginId),
+    servingAccounts: () => pool.list(),
     listen: () =>
       new Promise<string>((resolve, reject) => {
         server.once('error', reject);
