@@ -199,9 +199,31 @@ describe('parseImageOptions: size rules of spec 8.1 at their boundaries', () => 
   });
 
   it('malformed sizes fail the format rule', () => {
-    for (const size of ['big', '1024*1024', '1024x', 'x1024', ' 1024x1024', '1024X1024']) {
+    for (const size of ['big', '1024*1024', '1024x', 'x1024', '1024x1024x1']) {
       bad(size, 'format');
     }
+  });
+
+  it('only the canonical spelling passes: no leading zeros, signs, spaces or capital X', () => {
+    for (const size of [
+      '01024x1024',
+      '1024x01024',
+      '001536x1024',
+      '+1024x1024',
+      '1024x+1024',
+      '-1024x1024',
+      ' 1024x1024',
+      '1024x1024 ',
+      '1024 x 1024',
+      '1024X1024',
+      '1024\u00d71024',
+    ]) {
+      bad(size, 'canonical');
+    }
+    expect400(() => parse({ size: '01024x1024' }), {
+      param: 'size',
+      message: /'01024x1024' is not in canonical form: .*no leading zeros, signs or spaces/,
+    });
   });
 
   it('a non-string size names the type', () => {
