@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import http from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
 import { DEFAULT_TEXT_MODELS } from '../shared/models';
@@ -27,6 +28,7 @@ import { createSettingsRepository } from './storage/settingsRepository';
 import { UpstreamError } from './upstream/errors';
 import type { ImageUpstream } from './upstream/types';
 import { createApp } from './http/app';
+import { createUrlImages } from './images/urlImages';
 import { allowedHosts } from './http/hostGuard';
 import { openDatabase } from './storage/db';
 import { createKeysRepository } from './storage/keysRepository';
@@ -221,6 +223,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     }),
   };
 
+  const urlImages = createUrlImages({ dir: path.join(config.dataDir, 'url-images'), now });
   const events: GatewayEvents = new EventEmitter<GatewayEventMap>();
   const inflight = createInflight();
   let port = config.port;
@@ -344,6 +347,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       address: urlFor(port),
     }),
     staticDir: config.staticDir,
+    urlImages,
     now,
     log,
     ...studio.app,
@@ -390,6 +394,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
         await stopped;
         // Every request has settled, so every image it kept is queued: let them reach the disk.
         await studio.images.drain();
+        await urlImages.close();
         await dispatcher.close();
         if (simulator) await simulator.close();
         db.close();

@@ -5,6 +5,8 @@ import { ERROR_CODES, ERROR_TYPES } from '../../shared/errors';
 import type { Dispatcher } from '../dispatch/dispatchCall';
 import type { ImageSpool, SpooledImage } from '../images/spool';
 import { ApiError } from '../errors';
+import { URL_IMAGES_PATH, type UrlImages } from '../images/urlImages';
+import { openApiDocument } from '../openapi/document';
 import type { Inflight } from '../usage/inflight';
 import type { UsageDraft } from '../usage/draft';
 import { usageRecorder, type FinalStatus } from '../usage/recorder';
@@ -54,6 +56,8 @@ export interface AppDeps {
   imageExists: (id: string) => boolean;
   /** The studio's runs, so its Cancel stops their upstream work (studioRuns.ts). */
   studioRuns?: Pick<StudioRuns, 'track'>;
+  /** Images answered as `response_format: "url"`, served at signed URLs (images/urlImages.ts). */
+  urlImages?: UrlImages;
 }
 
 /** Middleware order is the security model: id, Host, Origin, then per-area auth. */
@@ -64,6 +68,16 @@ export function createApp(deps: AppDeps): Express {
   app.use(requestId);
   app.use(hostGuard(deps.allowedHosts));
   app.use(originGuard(deps.ownOrigins, deps.allowedOrigins));
+
+  // Outside /v1's key check: the signed URL is the credential (a client fetches it like any
+  // image URL, without the key), and the OpenAPI document is public description.
+  if (deps.urlImages) {
+    const urlImages = deps.urlImages;
+    app.get(`${URL_IMAGES_PATH}/:name`, (req, res) => urlImages.serve(req, res));
+  }
+  app.get('/v1/openapi.json', (_req, res) => {
+    res.json(openApiDocument());
+  });
 
   const v1 = express.Router();
   v1.use(
@@ -87,6 +101,7 @@ export function createApp(deps: AppDeps): Express {
       keepsImages: deps.keepsImages,
       spoolImage: deps.spoolImage,
       dropUnclaimed: deps.dropUnclaimed,
+      urlImages: deps.urlImages,
     }),
   );
   v1.use(

@@ -300,13 +300,26 @@ describe('parseImageOptions: value sets and ranges', () => {
     expect400(() => parse({ user: 7 }), { param: 'user', message: /string/ });
   });
 
-  it('response_format: b64_json is accepted and ignored, url is explained', () => {
+  it('response_format: b64_json is the default, url is noted, and refused with streaming', () => {
     expect(parse({ response_format: 'b64_json' })).toEqual(parse({}));
-    expect400(() => parse({ response_format: 'url' }), {
+    expect(parse({ response_format: 'url' }).responseFormat).toBe('url');
+    expect400(() => parse({ response_format: 'url', stream: true }), {
       param: 'response_format',
-      message: /always returned as base64/,
+      message: /cannot be used with stream: true/,
     });
     expect400(() => parse({ response_format: 'xml' }), { param: 'response_format' });
+  });
+
+  it('DALL-E-era style and quality values are accepted with a notice, others refused', () => {
+    const old = parse({ style: 'vivid', quality: 'standard' });
+    expect(old.quality).toBe('medium');
+    expect(old.notices).toEqual([
+      "quality 'standard' is a DALL-E 3 value and was read as 'medium'",
+      "style 'vivid' is a DALL-E 3 parameter and was ignored",
+    ]);
+    expect(parse({ quality: 'hd' }).quality).toBe('high');
+    expect(parse({ quality: 'low' }).notices).toBeUndefined();
+    expect400(() => parse({ style: 'loud' }), { param: 'style', message: /'vivid', 'natural'/ });
   });
 
   it('input_fidelity is rejected with the reason', () => {
@@ -342,7 +355,7 @@ describe('parseImageOptions: unknown parameters', () => {
   });
 
   it('an unknown parameter is rejected even when null', () => {
-    expect400(() => parse({ style: null }), { param: 'style', code: 'unknown_parameter' });
+    expect400(() => parse({ mood: null }), { param: 'mood', code: 'unknown_parameter' });
   });
 });
 
