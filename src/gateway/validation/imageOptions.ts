@@ -14,7 +14,6 @@ import {
 import { IMAGE_MODELS, isImageModel, type ImageModel } from '../../shared/models';
 import { checkSize } from '../../shared/sizeRules';
 import {
-  describeValue,
   isAbsent,
   missingParam,
   readBoolean,
