@@ -1,7 +1,7 @@
 import Ajv2020 from 'ajv/dist/2020';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../support/gateway';
+import { startTestGateway, studioLogin, type TestGateway } from '../support/gateway';
 
 /**
  * The OpenAPI document served at /v1/openapi.json, checked against real responses of a real
@@ -51,7 +51,11 @@ async function post(path: string, body: unknown) {
 describe('/v1/openapi.json', () => {
   it('is OpenAPI 3.1, needs no key, and describes every /v1 endpoint', () => {
     expect(doc.openapi).toBe('3.1.0');
-    expect(Object.keys(doc.paths).sort()).toEqual([
+    expect(
+      Object.keys(doc.paths)
+        .filter((p) => p.startsWith('/v1'))
+        .sort(),
+    ).toEqual([
       '/v1/images/edits',
       '/v1/images/files/{name}',
       '/v1/images/generations',
@@ -144,5 +148,41 @@ describe('/v1/openapi.json', () => {
     const reply = await post('/responses', request);
     expect(reply.res.status).toBe(200);
     expectValid('Response', reply.json);
+  });
+});
+
+describe('the admin API in the same document', () => {
+  /** The JSON answer schema the document gives for one admin route. */
+  function answerSchema(method: string, path: string) {
+    const operation = (doc.paths[`/api/admin${path}`] as Record<string, unknown>)?.[method] as
+      { responses: Record<string, { content: Record<string, { schema: object }> }> } | undefined;
+    if (!operation) throw new Error(`no ${method} /api/admin${path} in the document`);
+    return ajv.compile(operation.responses['200']!.content['application/json']!.schema);
+  }
+
+  it('describes the real answers of the studio session', async () => {
+    const studio = await studioLogin(t);
+    await t.client.images.generate({ model: 'image-model-2', prompt: 'a lamp' });
+    const created = await studio.json('/api/admin/keys', {
+      method: 'POST',
+      body: { name: 'from-openapi-test' },
+    });
+    const checks: Array<[string, string, unknown]> = [
+      ['get', '/session', await studio.json('/api/admin/session')],
+      ['get', '/keys', await studio.json('/api/admin/keys')],
+      ['post', '/keys', created],
+      ['get', '/accounts', await studio.json('/api/admin/accounts')],
+      ['get', '/settings', await studio.json('/api/admin/settings')],
+      ['get', '/prices', await studio.json('/api/admin/prices')],
+      ['get', '/usage', await studio.json('/api/admin/usage?limit=5')],
+      ['get', '/usage/totals', await studio.json('/api/admin/usage/totals?groupBy=model')],
+      ['get', '/images', await studio.json('/api/admin/images?limit=5')],
+    ];
+    for (const [method, path, answer] of checks) {
+      const validate = answerSchema(method, path);
+      expect(validate(answer), `${method} ${path}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+    }
+    // Not vacuous: a usage page without its records is refused.
+    expect(answerSchema('get', '/usage')({ total: 1 })).toBe(false);
   });
 });

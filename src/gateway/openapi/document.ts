@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { VERSION } from '../version';
+import { adminPaths } from './adminPaths';
 import {
   completedImageEventSchema,
   errorEventSchema,
@@ -107,7 +108,7 @@ const imageOperation = (summary: string, request: Json): Json => ({
 
 let cached: Json | null = null;
 
-/** The OpenAPI 3.1 document of /v1, served at GET /v1/openapi.json. */
+/** The OpenAPI 3.1 document of /v1 and the admin API, served at GET /v1/openapi.json. */
 export function openApiDocument(): Json {
   cached ??= {
     openapi: '3.1.0',
@@ -119,7 +120,13 @@ export function openApiDocument(): Json {
     },
     servers: [{ url: '/', description: 'This gateway' }],
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer' },
+        // The admin API is the studio's: its session cookie and the header a page cannot forge
+        // cross-site (docs/admin-api.md).
+        studioSession: { type: 'apiKey', in: 'cookie', name: 'atelier_session' },
+        studioHeader: { type: 'apiKey', in: 'header', name: 'x-atelier-studio' },
+      },
       schemas: Object.fromEntries(
         Object.entries(COMPONENTS).map(([name, schema]) => [
           name,
@@ -212,6 +219,7 @@ export function openApiDocument(): Json {
           responses: { '200': { description: 'OpenAPI 3.1', content: { 'application/json': {} } } },
         },
       },
+      ...adminPaths(toSchema),
     },
   };
   return cached;
