@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import http from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
 import { DEFAULT_TEXT_MODELS } from '../shared/models';
@@ -26,6 +27,7 @@ import { createSettingsRepository } from './storage/settingsRepository';
 import { UpstreamError } from './upstream/errors';
 import type { ImageUpstream } from './upstream/types';
 import { createApp } from './http/app';
+import { createUrlImages } from './images/urlImages';
 import { allowedHosts } from './http/hostGuard';
 import {
   DEFAULT_CLIENT_TIMEOUTS,
@@ -71,6 +73,8 @@ export interface Gateway {
   signInUrl(loginId: string): string | null;
   /** The origins a sign-in may be opened at (accounts/signInIssuers.ts). */
   signInIssuers(): string[];
+  /** The accounts dispatch uses now (the implicit one while none is configured). */
+  servingAccounts(): AccountRecord[];
 }
 
 const DEFAULT_SHUTDOWN_GRACE_MS = 30_000;
@@ -91,6 +95,7 @@ function implicitAccount(config: GatewayConfig, simulator: Simulator | null): Ac
     disabledReason: null,
     cooldownUntil: null,
     cooldownReason: null,
+    cooldownKind: null,
     createdAt: 0,
   };
   if (config.upstreamBaseUrl) {
@@ -224,6 +229,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     }),
   };
 
+  const urlImages = createUrlImages({ dir: path.join(config.dataDir, 'url-images'), now });
   const events: GatewayEvents = new EventEmitter<GatewayEventMap>();
   const inflight = createInflight();
   let port = config.port;
@@ -318,6 +324,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       address: urlFor(port),
     }),
     staticDir: config.staticDir,
+    urlImages,
     now,
     log,
     ...studio.app,
@@ -347,6 +354,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     createStudioLogin: () => `${urlFor(port)}${studio.loginPath()}`,
     signInUrl: (loginId) => studio.logins.authorizeUrl(loginId),
     signInIssuers: () => signInIssuers(accounts.list(), simulator?.url ?? null),
+    servingAccounts: () => pool.list(),
     listen: () =>
       new Promise<string>((resolve, reject) => {
         server.once('error', reject);
@@ -368,6 +376,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
         await stopped;
         // Every request has settled, so every image it kept is queued: let them reach the disk.
         await studio.images.drain();
+        await urlImages.close();
         await dispatcher.close();
         if (simulator) await simulator.close();
         usageWriter.close();

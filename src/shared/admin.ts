@@ -87,6 +87,10 @@ export type KeyResponse = z.infer<typeof keyResponseSchema>;
 // --- accounts -------------------------------------------------------------------------------
 
 export const ACCOUNT_KINDS = ['simulator', 'api_key', 'subscription'] as const;
+/** Why an account rests (see docs/dispatch.md, Failures). */
+export const COOLDOWN_KINDS = ['usage_limit', 'rate_limit', 'outage'] as const;
+export type CooldownKind = (typeof COOLDOWN_KINDS)[number];
+
 export const ACCOUNT_STATES = ['ready', 'cooling', 'disabled', 'out_of_service'] as const;
 
 export const accountViewSchema = z.object({
@@ -107,6 +111,8 @@ export const accountViewSchema = z.object({
   disabledReason: z.string().nullable(),
   cooldownUntil: z.number().nullable(),
   cooldownReason: z.string().nullable(),
+  /** Why it rests: a used-up usage window, a rate limit, or outages seen by several requests. */
+  cooldownKind: z.enum(COOLDOWN_KINDS).nullable(),
   createdAt: z.number(),
   /** One word and a sentence, as `atelier accounts list` shows them. */
   status: z.object({ state: z.enum(ACCOUNT_STATES), detail: z.string() }),

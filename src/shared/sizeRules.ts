@@ -21,7 +21,13 @@ export const COMMON_SIZES = [
 ] as const;
 
 export type SizeRule =
-  'format' | 'max_edge' | 'multiple_of_16' | 'aspect_ratio' | 'min_pixels' | 'max_pixels';
+  | 'format'
+  | 'canonical'
+  | 'max_edge'
+  | 'multiple_of_16'
+  | 'aspect_ratio'
+  | 'min_pixels'
+  | 'max_pixels';
 
 export interface Dimensions {
   width: number;
@@ -33,12 +39,28 @@ export type SizeCheck =
   | { ok: true; auto: false; width: number; height: number }
   | { ok: false; rule: SizeRule; message: string };
 
-const SIZE_PATTERN = /^(\d{1,5})x(\d{1,5})$/;
+/** The one spelling of a size: plain digits without leading zeros, a lower-case x. */
+const SIZE_PATTERN = /^(0|[1-9]\d{0,4})x(0|[1-9]\d{0,4})$/;
+/** What people and tools also write for a size: signs, spaces, zeros in front, X or ×. */
+const SIZE_LOOSE = /^\s*[+-]?\d+\s*[xX\u00d7]\s*[+-]?\d+\s*$/;
 
-/** Checks a `size` value; returns the first failing rule with a message a person can act on. */
+/**
+ * Checks a `size` value; returns the first failing rule with a message a person can act on. Only
+ * the canonical spelling passes: `01024x1024` and `+1024x1024` name the same size, but a value
+ * that is accepted in several spellings is recorded, compared and cached in several too.
+ */
 export function checkSize(size: string): SizeCheck {
   if (size === 'auto') return { ok: true, auto: true };
   const match = SIZE_PATTERN.exec(size);
+  if (!match && SIZE_LOOSE.test(size)) {
+    return {
+      ok: false,
+      rule: 'canonical',
+      message:
+        `size '${size}' is not in canonical form: write <width>x<height> in plain digits, with no` +
+        ` leading zeros, signs or spaces and a lower-case x (for example 1024x1024)`,
+    };
+  }
   if (!match) {
     return {
       ok: false,

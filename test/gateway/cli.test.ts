@@ -120,6 +120,76 @@ describe('the atelier CLI, as a new user runs it', () => {
   });
 });
 
+describe('atelier serve says where images go', () => {
+  it('lists the accounts and groups that will serve, and no simulator they do not use', async () => {
+    const dir = tempDir('atelier-serve-accounts-');
+    const env = { ATELIER_SECRET_STORE: 'encrypted-file', ATELIER_SECRET_PASSPHRASE: 'test only' };
+    try {
+      const added = runCli(
+        ['accounts', 'add-key', '--name', 'relay', '--base-url', 'https://relay.example/v1'],
+        { ...env, ATELIER_ACCOUNT_KEY: 'sk-test-relay', ATELIER_DATA_DIR: dir },
+      );
+      expect(added.status, added.stderr).toBe(0);
+      const spare = [
+        'accounts',
+        'add-key',
+        '--name',
+        'spare',
+        '--base-url',
+        'https://spare.example/v1',
+      ];
+      const addedSpare = runCli([...spare, '--group', 'studio', '--tier', 'api'], {
+        ...env,
+        ATELIER_ACCOUNT_KEY: 'sk-test-spare',
+        ATELIER_DATA_DIR: dir,
+      });
+      expect(addedSpare.status, addedSpare.stderr).toBe(0);
+      expect(runCli(['accounts', 'disable', 'spare', '--data-dir', dir]).status).toBe(0);
+
+      const server = await startServe(['--port', '0', '--data-dir', dir], env);
+      servers.push(server);
+      const out = server.output();
+      expect(out).not.toMatch(/Offline simulator/);
+      expect(out).not.toMatch(/built-in simulator/);
+      expect(out).toMatch(/upstream: 2 accounts \(1 ready\) in 2 groups/);
+      expect(out).toMatch(
+        /group default:\n {6}relay {2}api_key, tier api, https:\/\/relay\.example\/v1 {2}ready/,
+      );
+      expect(out).toMatch(
+        /group studio:\n {6}spare {2}api_key, tier api, https:\/\/spare\.example\/v1 {2}disabled: disabled by the user/,
+      );
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+
+      // A simulator account: now the simulator is an upstream, and serve says so.
+      expect(
+        runCli([
+          'accounts',
+          'add-simulator',
+          '--name',
+          'practice',
+          '--tier',
+          'pro',
+          '--data-dir',
+          dir,
+        ]).status,
+      ).toBe(0);
+      const again = await startServe(['--port', '0', '--data-dir', dir], env);
+      servers.push(again);
+      expect(again.output()).toMatch(
+        /practice {2}simulator, tier pro, built-in simulator {2}ready/,
+      );
+      expect(again.output()).toMatch(
+        /simulator accounts are served by the built-in simulator at http:/,
+      );
+      again.child.kill('SIGTERM');
+      expect(await again.exited).toBe(0);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
 /** Polls the simulator's own call log (the signal that the upstream call has started). */
 async function waitForSimulatorCall(server: ServeProcess): Promise<void> {
   const simUrl = /Offline simulator \(.*\) at (http:\/\/\S+)/.exec(server.output())![1]!;

@@ -124,7 +124,12 @@ describe('400 invalid_request_error names the parameter', () => {
     ['missing prompt', { prompt: undefined }, 'prompt'],
     ['empty prompt', { prompt: '' }, 'prompt'],
     ['stream not a boolean', { stream: 'yes' }, 'stream'],
-    ['response_format url', { response_format: 'url' }, 'response_format'],
+    [
+      'response_format url with stream',
+      { response_format: 'url', stream: true },
+      'response_format',
+    ],
+    ['unknown response_format', { response_format: 'xml' }, 'response_format'],
     ['input_fidelity', { input_fidelity: 'high' }, 'input_fidelity'],
     ['an unknown parameter (typo)', { quailty: 'high' }, 'quailty'],
   ];

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../storage/db';
+import type { CooldownKind } from '../dispatch/cooldownPolicy';
 import type { AccountRecord } from './types';
 
 interface AccountRow {
@@ -20,12 +21,13 @@ interface AccountRow {
   disabled_reason: string | null;
   cooldown_until: number | null;
   cooldown_reason: string | null;
+  cooldown_kind: CooldownKind | null;
   created_at: number;
 }
 
 export type NewAccount = Omit<
   AccountRecord,
-  'id' | 'createdAt' | 'cooldownUntil' | 'cooldownReason' | 'disabledReason'
+  'id' | 'createdAt' | 'cooldownUntil' | 'cooldownReason' | 'cooldownKind' | 'disabledReason'
 >;
 export type AccountPatch = Partial<
   Pick<
@@ -52,7 +54,13 @@ export interface AccountsRepository {
   find(idOrName: string): AccountRecord | null;
   create(input: NewAccount): AccountRecord;
   update(id: string, patch: AccountPatch): AccountRecord | null;
-  setCooldown(id: string, until: number | null, reason: string | null): void;
+  /** `until` null ends the cooldown; the kind says why it rests (usage window unless told). */
+  setCooldown(
+    id: string,
+    until: number | null,
+    reason: string | null,
+    kind?: CooldownKind | null,
+  ): void;
   remove(id: string): boolean;
   /** Bumps whenever any account row changes, so the pool knows when to reload. */
   version(): number;
@@ -77,6 +85,7 @@ function fromRow(row: AccountRow): AccountRecord {
     disabledReason: row.disabled_reason,
     cooldownUntil: row.cooldown_until,
     cooldownReason: row.cooldown_reason,
+    cooldownKind: row.cooldown_kind,
     createdAt: row.created_at,
   };
 }
@@ -109,7 +118,7 @@ export function createAccountsRepository(
     VALUES (@id, @name, @kind, @tier, @group_name, @capacity, @enabled, @model_map, @max_pixels, @base_url,
       @issuer, @bridge_model, @upstream_account_id, @secret_name, @created_at)`);
   const cooldown = db.prepare(
-    'UPDATE accounts SET cooldown_until = ?, cooldown_reason = ? WHERE id = ?',
+    'UPDATE accounts SET cooldown_until = ?, cooldown_reason = ?, cooldown_kind = ? WHERE id = ?',
   );
   const del = db.prepare('DELETE FROM accounts WHERE id = ?');
   // data_version changes when another connection (the CLI) commits; total_changes covers ours.
@@ -167,8 +176,8 @@ export function createAccountsRepository(
       localChanges++;
       return info.changes > 0 ? get(id) : null;
     },
-    setCooldown(id, until, reason) {
-      cooldown.run(until, reason, id);
+    setCooldown(id, until, reason, kind) {
+      cooldown.run(until, reason, until === null ? null : (kind ?? 'usage_limit'), id);
       localChanges++;
     },
     remove(id) {

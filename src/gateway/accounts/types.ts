@@ -1,3 +1,4 @@
+import type { CooldownKind } from '../dispatch/cooldownPolicy';
 import type { AccountKind } from '../upstream/types';
 
 /** Base URL of accounts served by the in-process simulator (its port changes every start). */
@@ -44,5 +45,7 @@ export interface AccountRecord {
   disabledReason: string | null;
   cooldownUntil: number | null;
   cooldownReason: string | null;
+  /** Why it rests: a usage window, a rate limit, or outages seen by several requests. */
+  cooldownKind: CooldownKind | null;
   createdAt: number;
 }

@@ -7,6 +7,7 @@ import { isLoopbackHost } from '../http/hostGuard';
 import { resolveCallbackPort } from '../oauth/callbackPort';
 import { ArgsError } from './args';
 import type { CliIo } from './io';
+import { servingLines } from './servingLines';
 
 const USAGE = `usage: atelier serve [--host HOST] [--port PORT] [--data-dir DIR]
                      [--upstream-url URL] [--simulator-speed 1] [--allow-origin ORIGIN ...]
@@ -128,12 +129,14 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
     log: (line) => io.stderr(line),
   });
   const url = await gateway.listen();
-  const upstream = gateway.simulator
-    ? `Offline simulator (built-in, no upstream account configured) at ${gateway.simulator.url}`
-    : args.upstreamUrl;
   // The listening line comes last: scripts wait for it, and then everything above is printed.
   io.stdout(`  data:     ${dataDir}`);
-  io.stdout(`  upstream: ${upstream}`);
+  for (const line of servingLines({
+    accounts: gateway.servingAccounts(),
+    simulatorUrl: gateway.simulator?.url ?? null,
+    now: Date.now(),
+  }))
+    io.stdout(line);
   io.stdout(`  studio:   ${url}/`);
   // Opens the studio in a browser, once, within 10 minutes.
   const printLogin = () => io.stdout(`  studio login: ${gateway.createStudioLogin()}`);

@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { ERROR_TYPES } from '../../shared/errors';
 import { ApiError, usageLimitReached } from '../errors';
 import { UpstreamError, type UpstreamFailure } from '../upstream/errors';
 import type { ImageUpstream } from '../upstream/types';
+import type { CooldownKind } from './cooldownPolicy';
 import { failureToApiError } from './failureToApiError';
 import type { UpstreamPool } from './pool';
 import { backoffMs, nextStep, type RetryBudget, type RetrySettings } from './retryPolicy';
@@ -24,6 +26,23 @@ export interface CallTarget {
   pixels: number;
   weight: number;
   signal: AbortSignal;
+  /**
+   * The client request this call serves, shared by all its calls (n images, ladder steps): an
+   * account rests for outages only on failures from several requests. A fresh id when absent.
+   */
+  request?: string;
+  /** Retries for outages, when not the dispatcher's (the ladder moves down a step instead). */
+  maxRetries?: number;
+  /** Upstream calls this dispatch may still make, shared with later ladder steps; decremented. */
+  calls?: CallAllowance;
+  /** Accounts to use only when no other is eligible (they just failed the previous ladder step). */
+  avoid?: ReadonlySet<string>;
+}
+
+export interface CallAllowance {
+  left: number;
+  /** Calls kept for later ladder steps: this dispatch stops failing over or retrying at it. */
+  keep: number;
 }
 
 /** A call's result and the account that produced it. */
@@ -41,13 +60,21 @@ export async function dispatchCall<T>(
   target: CallTarget,
   call: (upstream: ImageUpstream) => Promise<T>,
 ): Promise<Attempted<T>> {
-  const tried = new Set<string>();
+  const tried = new Set<string>(target.avoid);
+  let avoiding = tried.size > 0;
   let retries = 0;
   let lastFailure: UpstreamFailure | null = null;
+  const request = target.request ?? randomUUID();
+  const maxRetries = target.maxRetries ?? d.retries.maxRetries;
   d.budget.noteRequest();
 
   for (;;) {
     const selection = { group: target.group, pixels: target.pixels, exclude: tried };
+    if (avoiding && d.pool.eligible(selection).length === 0) {
+      // Only the accounts to avoid are left: they are better than none.
+      for (const id of target.avoid ?? []) tried.delete(id);
+      avoiding = false;
+    }
     if (d.pool.eligible(selection).length === 0) {
       throw nothingEligible(d, selection, lastFailure);
     }
@@ -68,6 +95,7 @@ export async function dispatchCall<T>(
     const accountId = lease.accountId;
     try {
       const upstream = await loadUpstream(d, accountId);
+      if (target.calls) target.calls.left--;
       const value = await call(upstream);
       d.pool.succeeded(accountId);
       return { value, upstream };
@@ -75,11 +103,12 @@ export async function dispatchCall<T>(
       if (!(error instanceof UpstreamError)) throw error;
       const failure = error.failure;
       lastFailure = failure;
-      d.pool.failed(accountId, failure);
+      d.pool.failed(accountId, failure, request);
       const step = error.final ? 'fail' : nextStep(failure);
       if (step === 'fail' || target.signal.aborted) throw error;
+      if (target.calls && target.calls.left <= target.calls.keep) throw error;
       if (step === 'retry') {
-        if (retries >= d.retries.maxRetries || !d.budget.tryRetry()) throw error;
+        if (retries >= maxRetries || !d.budget.tryRetry()) throw error;
         await d.sleep(backoffMs(retries, d.retries), target.signal);
         retries++;
       }
@@ -121,15 +150,7 @@ function nothingEligible(
   lastFailure: UpstreamFailure | null,
 ): Error {
   const why = d.pool.explainEmpty(selection);
-  if (why.reason === 'cooling') {
-    const seconds = (why.until - d.now()) / 1000;
-    const error = usageLimitReached(
-      `Every upstream account of group '${selection.group}' is cooling down; the first is back at ${new Date(why.until).toISOString()}.`,
-      seconds,
-    );
-    if (seconds > 60) error.headers['x-should-retry'] = 'false';
-    return error;
-  }
+  if (why.reason === 'cooling') return everyAccountResting(selection.group, why, d.now());
   // When this request's own failures emptied the pool (the last account cooled or went out of
   // service), the caller learns that failure, not a vaguer "no account".
   if ((why.reason === 'all_tried' || why.reason === 'no_accounts') && lastFailure)
@@ -156,6 +177,42 @@ function nothingEligible(
       headers: { 'x-should-retry': 'false' },
     },
   );
+}
+
+/**
+ * Every account of the group rests: the answer follows the one that comes back first, so it says
+ * what is really going on. Only a used-up usage window is spec 7's 429 `usage_limit_reached`;
+ * a brief rest after outages seen by several requests is a 503 to retry shortly.
+ */
+function everyAccountResting(
+  group: string,
+  why: { until: number; kind: CooldownKind; detail: string },
+  now: number,
+): ApiError {
+  const seconds = Math.max(1, (why.until - now) / 1000);
+  const back = new Date(why.until).toISOString();
+  let error: ApiError;
+  if (why.kind === 'usage_limit') {
+    error = usageLimitReached(
+      `Every upstream account of group '${group}' is cooling down; the first is back at ${back}.`,
+      seconds,
+    );
+  } else {
+    const outage = why.kind === 'outage';
+    error = new ApiError(
+      outage ? 503 : 429,
+      outage
+        ? `Every upstream account of group '${group}' is resting briefly after repeated upstream errors (${why.detail}); the first is back at ${back}. Retry then.`
+        : `Every upstream account of group '${group}' is rate limited by the upstream; the first is back at ${back}.`,
+      {
+        type: outage ? ERROR_TYPES.server : ERROR_TYPES.rateLimit,
+        code: outage ? 'upstream_unavailable' : 'rate_limit_exceeded',
+        headers: { 'retry-after': String(Math.ceil(seconds)) },
+      },
+    );
+  }
+  if (seconds > 60) error.headers['x-should-retry'] = 'false';
+  return error;
 }
 
 function busy(error: QueueTimeoutError | QueueFullError): ApiError {

@@ -2,7 +2,14 @@ import type { AccountsRepository } from '../accounts/repository';
 import { tierRank, type AccountRecord } from '../accounts/types';
 import type { UpstreamFailure } from '../upstream/errors';
 import type { ImageUpstream } from '../upstream/types';
-import { isOutage, judgeFailure, type CooldownSettings } from './cooldownPolicy';
+import {
+  DEFAULT_COOLDOWNS,
+  isOutage,
+  judgeFailure,
+  OutageTracker,
+  type CooldownKind,
+  type CooldownSettings,
+} from './cooldownPolicy';
 import type { SchedulableAccount } from './scheduler';
 
 export interface PoolSelection {
@@ -26,19 +33,25 @@ export interface UpstreamPool {
   describe(): PoolStatus;
   /** Accounts the request may use now, for the scheduler. */
   eligible(selection: PoolSelection): SchedulableAccount[];
-  /** Why nothing is eligible: all cooling (with the earliest end), none can deliver the size, or none in the group. */
+  /**
+   * Why nothing is eligible: all cooling (with the end and kind of the first to come back), none
+   * can deliver the size, or none in the group.
+   */
   explainEmpty(
     selection: PoolSelection,
   ):
-    | { reason: 'cooling'; until: number }
+    | { reason: 'cooling'; until: number; kind: CooldownKind; detail: string }
     | { reason: 'too_large'; maxPixels: number }
     | { reason: 'no_accounts' }
     | { reason: 'all_tried' };
   record(id: string): AccountRecord | null;
   upstream(id: string): Promise<ImageUpstream>;
   succeeded(id: string): void;
-  /** Applies the cooldown policy to a failure; returns the reason when the account was cooled or disabled. */
-  failed(id: string, failure: UpstreamFailure): string | null;
+  /**
+   * Applies the cooldown policy to a failure seen by `request` (an id shared by every call of one
+   * client request); returns the reason when the account was cooled or disabled.
+   */
+  failed(id: string, failure: UpstreamFailure, request: string): string | null;
   list(): AccountRecord[];
 }
 
@@ -56,7 +69,8 @@ export function createUpstreamPool(deps: PoolDeps): UpstreamPool {
   let version = -1;
   let records: AccountRecord[] = [];
   const adapters = new Map<string, { key: string; upstream: Promise<ImageUpstream> }>();
-  const streaks = new Map<string, number>();
+  const cooldowns = deps.cooldowns ?? DEFAULT_COOLDOWNS;
+  const outages = new OutageTracker(cooldowns);
 
   const current = (): AccountRecord[] => {
     const v = deps.accounts.version();
@@ -110,7 +124,14 @@ export function createUpstreamPool(deps: PoolDeps): UpstreamPool {
         cooling.length > 0 &&
         cooling.length + big.filter((a) => exclude.has(a.id)).length === big.length
       ) {
-        return { reason: 'cooling', until: Math.min(...cooling.map((a) => a.cooldownUntil!)) };
+        const first = cooling.reduce((a, b) => (b.cooldownUntil! < a.cooldownUntil! ? b : a));
+        return {
+          reason: 'cooling',
+          until: first.cooldownUntil!,
+          // Rows cooled before kinds were stored were usage-limit or outage rests: say the former.
+          kind: first.cooldownKind ?? 'usage_limit',
+          detail: first.cooldownReason ?? 'no reason recorded',
+        };
       }
       return { reason: 'all_tried' };
     },
@@ -137,16 +158,19 @@ export function createUpstreamPool(deps: PoolDeps): UpstreamPool {
     },
 
     succeeded(id) {
-      streaks.delete(id);
+      outages.reset(id);
     },
 
-    failed(id, failure) {
-      const streak = isOutage(failure) ? (streaks.get(id) ?? 0) + 1 : 0;
-      streaks.set(id, streak);
-      const verdict = judgeFailure(failure, streak, deps.now(), deps.cooldowns);
+    failed(id, failure, request) {
+      const now = deps.now();
+      // Any answer that is not an outage shows the account is reachable: the run of outages ends.
+      let evidence = { requests: 0 };
+      if (isOutage(failure)) evidence = outages.note(id, request, now);
+      else outages.reset(id);
+      const verdict = judgeFailure(failure, evidence, now, cooldowns);
       if (verdict.action === 'none' || id === deps.fallback?.id) return null;
       if (verdict.action === 'cooldown') {
-        deps.accounts.setCooldown(id, verdict.untilMs, verdict.reason);
+        deps.accounts.setCooldown(id, verdict.untilMs, verdict.reason, verdict.kind);
         deps.log(
           `account ${id} cooling down until ${new Date(verdict.untilMs).toISOString()}: ${verdict.reason}`,
         );
@@ -156,7 +180,7 @@ export function createUpstreamPool(deps: PoolDeps): UpstreamPool {
         if (!existing) deps.accounts.update(id, { disabledReason: verdict.reason });
         deps.log(`account ${id} taken out of service: ${verdict.reason}`);
       }
-      streaks.delete(id);
+      outages.reset(id);
       return verdict.reason;
     },
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { addUsage, emptyUsage, type TokenUsage } from '../../shared/imageParams';
 import { formatSize } from '../../shared/sizeRules';
 import { ApiError, upstreamFailed } from '../errors';
@@ -11,8 +12,17 @@ import type {
   PartialImage,
 } from '../upstream/types';
 import { checkDeliveredInfo, checkDelivery, type Delivered } from './deliveryCheck';
-import { dispatchCall, toCallerError, type Dispatcher } from './dispatchCall';
-import { ladderFor, upscale, type LadderStep } from './ladder';
+import { dispatchCall, toCallerError, type CallTarget, type Dispatcher } from './dispatchCall';
+import {
+  LADDER,
+  ladderBudget,
+  ladderFor,
+  ladderSpent,
+  stepPlan,
+  upscale,
+  type LadderStep,
+  type StepPlan,
+} from './ladder';
 import { upstreamTimeoutFor } from './timeouts';
 import { requestedPixels, weightOf } from './weights';
 
@@ -37,6 +47,8 @@ export interface ImageRunRequest {
   /** Told before each upstream call starts (retries and ladder steps too): usage keeps a pending row. */
   onDispatch?: (imageIndex: number, account: { id: string; name: string }) => void;
   now: () => number;
+  /** The client request, shared by its n images and their ladder steps (outage evidence). */
+  requestId?: string;
 }
 
 export interface DeliveredImage {
@@ -107,8 +119,9 @@ class ImageFailure extends Error {
  * own unit of retry and billing (spec 4.1). The caller gets all n images or an error: never fewer.
  */
 export async function runImages(d: Dispatcher, req: ImageRunRequest): Promise<ImageRunResult> {
+  const request = { ...req, requestId: req.requestId ?? randomUUID() };
   const settled = await Promise.allSettled(
-    Array.from({ length: req.n }, (_, i) => oneImage(d, req, i)),
+    Array.from({ length: req.n }, (_, i) => oneImage(d, request, i)),
   );
   let usage = emptyUsage();
   const images: DeliveredImage[] = [];
@@ -153,29 +166,65 @@ async function oneImage(
   req: ImageRunRequest,
   imageIndex: number,
 ): Promise<DeliveredImage> {
-  const steps: LadderStep[] = req.ladder
-    ? ladderFor(req.job.size, req.job.quality)
-    : [{ step: 1, size: req.job.size, quality: req.job.quality, upscaleTo: null }];
+  if (!req.ladder) {
+    const step: LadderStep = {
+      step: 1,
+      size: req.job.size,
+      quality: req.job.quality,
+      upscaleTo: null,
+    };
+    try {
+      const image = await attempt(d, req, imageIndex, step, null);
+      return { ...image, fallbackStep: null };
+    } catch (error) {
+      if (error instanceof DeliveryError)
+        throw failureOf(error, error.usage, [error.account], error.delivered);
+      throw failureOf(error, emptyUsage(), [], null);
+    }
+  }
+  const steps = ladderFor(req.job.size, req.job.quality);
+  if (steps.length === 1) {
+    // Too small for the ladder: served like any request.
+    return oneImage(d, { ...req, ladder: false }, imageIndex);
+  }
+  const budget = ladderBudget(d.timeouts(), d.now());
   let consumed = emptyUsage();
   const accounts: Array<{ id: string; name: string }> = [];
   let lastError: unknown = null;
   let lastDelivered: Delivered | null = null;
-  for (const step of steps) {
+  let avoid: ReadonlySet<string> = new Set<string>();
+  for (const [i, step] of steps.entries()) {
+    const later = steps.length - i - 1;
+    const plan = stepPlan(budget, step, later, d.timeouts(), d.now, avoid);
+    if (!plan) continue;
     try {
-      const image = await attempt(d, req, imageIndex, step);
-      const usage = addUsage(consumed, image.usage);
-      return { ...image, usage, fallbackStep: steps.length > 1 ? step.step : null };
+      const image = await attempt(d, req, imageIndex, step, plan);
+      return { ...image, usage: addUsage(consumed, image.usage), fallbackStep: step.step };
     } catch (error) {
       lastError = error;
       if (error instanceof DeliveryError) {
         consumed = addUsage(consumed, error.usage);
-        accounts.push(error.account);
         lastDelivered = error.delivered;
+        plan.failedOn.set(error.account.id, error.account);
       }
+      for (const account of plan.failedOn.values())
+        if (!accounts.some((a) => a.id === account.id)) accounts.push(account);
       if (!worthNextStep(error) || (error instanceof UpstreamError && error.final)) break;
+      avoid = new Set(plan.failedOn.keys());
     }
   }
-  throw new ImageFailure(lastError, consumed, accounts, lastDelivered);
+  if (lastError === null) lastError = ladderSpent(budget);
+  throw failureOf(lastError, consumed, accounts, lastDelivered);
+}
+
+/** An image that failed at every step it tried, with what the failed steps cost. */
+function failureOf(
+  error: unknown,
+  consumed: TokenUsage,
+  accounts: Array<{ id: string; name: string }>,
+  delivered: Delivered | null,
+): ImageFailure {
+  return new ImageFailure(error, consumed, accounts, delivered);
 }
 
 async function attempt(
@@ -183,16 +232,26 @@ async function attempt(
   req: ImageRunRequest,
   imageIndex: number,
   step: LadderStep,
+  plan: StepPlan | null,
 ): Promise<Omit<DeliveredImage, 'fallbackStep'>> {
-  const target = {
+  const target: CallTarget = {
     group: req.group,
     pixels: requestedPixels(step.size),
     weight: weightOf(step.size),
     signal: req.signal,
+    request: req.requestId,
   };
+  if (plan) {
+    target.maxRetries = LADDER.retriesPerStep;
+    target.calls = plan.calls;
+    target.avoid = plan.avoid;
+  }
   const outputFormat = req.job.outputFormat ?? 'png';
   const { value } = await dispatchCall(d, target, async (upstream: ImageUpstream) => {
     const account = { id: upstream.account.id, name: upstream.account.name };
+    const timeoutMs = plan ? plan.timeoutMs() : upstreamTimeoutFor(step.size, d.timeouts());
+    if (timeoutMs < LADDER.minCallMs) throw ladderSpent(plan!.budget);
+    // Only a call that really goes out leaves a pending usage row.
     req.onDispatch?.(imageIndex, account);
     const job: ImageJob = {
       ...req.job,
@@ -206,7 +265,7 @@ async function attempt(
     try {
       outcome = await upstream.generateImage(job, {
         signal: req.signal,
-        timeoutMs: upstreamTimeoutFor(step.size, d.timeouts()),
+        timeoutMs,
         onPartial:
           req.onPartial && !step.upscaleTo ? (p) => req.onPartial?.(imageIndex, p) : undefined,
         onImageStart:
@@ -225,6 +284,7 @@ async function attempt(
             : undefined,
       });
     } catch (error) {
+      if (error instanceof UpstreamError && !error.final) plan?.failedOn.set(account.id, account);
       if (committed && error instanceof UpstreamError)
         throw new UpstreamError(error.failure, { final: true });
       throw error;

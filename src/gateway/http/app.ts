@@ -5,6 +5,8 @@ import { ERROR_CODES, ERROR_TYPES } from '../../shared/errors';
 import type { Dispatcher } from '../dispatch/dispatchCall';
 import type { ImageSpool, SpooledImage } from '../images/spool';
 import { ApiError } from '../errors';
+import { URL_IMAGES_PATH, type UrlImages } from '../images/urlImages';
+import { openApiDocument } from '../openapi/document';
 import type { Inflight } from '../usage/inflight';
 import type { UsageWriter } from '../usage/writer';
 import { usageRecorder } from './usageRecorder';
@@ -59,6 +61,8 @@ export interface AppDeps {
   studioRuns?: Pick<StudioRuns, 'track'>;
   /** Bounds on slow senders (slowClients.ts); defaults apply when omitted. */
   clientTimeouts?: () => ClientTimeouts;
+  /** Images answered as `response_format: "url"`, served at signed URLs (images/urlImages.ts). */
+  urlImages?: UrlImages;
 }
 
 /** Middleware order is the security model: id, Host, Origin, then per-area auth. */
@@ -71,6 +75,16 @@ export function createApp(deps: AppDeps): Express {
   app.use(slowClientGuard(deps.clientTimeouts ?? (() => DEFAULT_CLIENT_TIMEOUTS)));
   app.use(hostGuard(deps.allowedHosts));
   app.use(originGuard(deps.ownOrigins, deps.allowedOrigins));
+
+  // Outside /v1's key check: the signed URL is the credential (a client fetches it like any
+  // image URL, without the key), and the OpenAPI document is public description.
+  if (deps.urlImages) {
+    const urlImages = deps.urlImages;
+    app.get(`${URL_IMAGES_PATH}/:name`, (req, res) => urlImages.serve(req, res));
+  }
+  app.get('/v1/openapi.json', (_req, res) => {
+    res.json(openApiDocument());
+  });
 
   const v1 = express.Router();
   v1.use(usageRecorder({ inflight: deps.inflight, usage: deps.usage, now: deps.now }));
@@ -87,6 +101,7 @@ export function createApp(deps: AppDeps): Express {
       keepsImages: deps.keepsImages,
       spoolImage: deps.spoolImage,
       dropUnclaimed: deps.dropUnclaimed,
+      urlImages: deps.urlImages,
     }),
   );
   v1.use(

@@ -199,6 +199,18 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 5,
+    name: 'account_cooldown_kind',
+    up(db) {
+      // Why an account rests decides what a caller hears when every account does: a used-up
+      // usage window (429 usage_limit_reached) or a brief rest after outages (503, retry soon).
+      db.exec(`
+        ALTER TABLE accounts ADD COLUMN cooldown_kind TEXT
+          CHECK (cooldown_kind IS NULL OR cooldown_kind IN ('usage_limit', 'rate_limit', 'outage'));
+      `);
+    },
+  },
 ];
 
 /**

@@ -199,9 +199,31 @@ describe('parseImageOptions: size rules of spec 8.1 at their boundaries', () => 
   });
 
   it('malformed sizes fail the format rule', () => {
-    for (const size of ['big', '1024*1024', '1024x', 'x1024', ' 1024x1024', '1024X1024']) {
+    for (const size of ['big', '1024*1024', '1024x', 'x1024', '1024x1024x1']) {
       bad(size, 'format');
     }
+  });
+
+  it('only the canonical spelling passes: no leading zeros, signs, spaces or capital X', () => {
+    for (const size of [
+      '01024x1024',
+      '1024x01024',
+      '001536x1024',
+      '+1024x1024',
+      '1024x+1024',
+      '-1024x1024',
+      ' 1024x1024',
+      '1024x1024 ',
+      '1024 x 1024',
+      '1024X1024',
+      '1024\u00d71024',
+    ]) {
+      bad(size, 'canonical');
+    }
+    expect400(() => parse({ size: '01024x1024' }), {
+      param: 'size',
+      message: /'01024x1024' is not in canonical form: .*no leading zeros, signs or spaces/,
+    });
   });
 
   it('a non-string size names the type', () => {
@@ -278,13 +300,26 @@ describe('parseImageOptions: value sets and ranges', () => {
     expect400(() => parse({ user: 7 }), { param: 'user', message: /string/ });
   });
 
-  it('response_format: b64_json is accepted and ignored, url is explained', () => {
+  it('response_format: b64_json is the default, url is noted, and refused with streaming', () => {
     expect(parse({ response_format: 'b64_json' })).toEqual(parse({}));
-    expect400(() => parse({ response_format: 'url' }), {
+    expect(parse({ response_format: 'url' }).responseFormat).toBe('url');
+    expect400(() => parse({ response_format: 'url', stream: true }), {
       param: 'response_format',
-      message: /always returned as base64/,
+      message: /cannot be used with stream: true/,
     });
     expect400(() => parse({ response_format: 'xml' }), { param: 'response_format' });
+  });
+
+  it('DALL-E-era style and quality values are accepted with a notice, others refused', () => {
+    const old = parse({ style: 'vivid', quality: 'standard' });
+    expect(old.quality).toBe('medium');
+    expect(old.notices).toEqual([
+      "quality 'standard' is a DALL-E 3 value and was read as 'medium'",
+      "style 'vivid' is a DALL-E 3 parameter and was ignored",
+    ]);
+    expect(parse({ quality: 'hd' }).quality).toBe('high');
+    expect(parse({ quality: 'low' }).notices).toBeUndefined();
+    expect400(() => parse({ style: 'loud' }), { param: 'style', message: /'vivid', 'natural'/ });
   });
 
   it('input_fidelity is rejected with the reason', () => {
@@ -320,7 +355,7 @@ describe('parseImageOptions: unknown parameters', () => {
   });
 
   it('an unknown parameter is rejected even when null', () => {
-    expect400(() => parse({ style: null }), { param: 'style', code: 'unknown_parameter' });
+    expect400(() => parse({ mood: null }), { param: 'mood', code: 'unknown_parameter' });
   });
 });
 

@@ -41,6 +41,10 @@ export interface ImageOptions {
   stream: boolean;
   partialImages: number;
   user?: string;
+  /** `url`: answer with signed URLs on the gateway's address instead of base64 (absent: b64_json). */
+  responseFormat?: 'url';
+  /** DALL-E-era values accepted for older clients, and what was done with them (a warning header). */
+  notices?: string[];
 }
 
 export interface ImageOptionsContext {
@@ -67,7 +71,15 @@ export const IMAGE_PARAMETERS = [
   'user',
   'response_format',
   'input_fidelity',
+  'style',
 ] as const;
+
+/**
+ * DALL-E 3's quality names, sent by older clients (LangChain's DallEAPIWrapper always sends one):
+ * read as the spec's quality that means the same ('standard' is normal work, 'hd' final).
+ */
+const DALL_E_QUALITIES: Record<string, Quality> = { standard: 'medium', hd: 'high' };
+const DALL_E_STYLES = ['vivid', 'natural'] as const;
 
 export function parseImageOptions(
   fields: Record<string, unknown>,
@@ -91,7 +103,8 @@ export function parseImageOptions(
   const prompt = readPrompt(fields.prompt);
   const n = isAbsent(get('n')) ? 1 : readInteger(get('n'), 'n', LIMITS.nMin, LIMITS.nMax, mode);
   const size = isAbsent(get('size')) ? 'auto' : readSize(get('size'), 'size');
-  const quality = optional(get('quality'), (v) => readEnum(v, 'quality', QUALITIES));
+  const notices: string[] = [];
+  const quality = optional(get('quality'), (v) => readQuality(v, notices));
   const outputFormat =
     optional(get('output_format'), (v) => readEnum(v, 'output_format', OUTPUT_FORMATS)) ?? 'png';
   const outputCompression = optional(get('output_compression'), (v) =>
@@ -110,7 +123,9 @@ export function parseImageOptions(
     );
   }
   const user = optional(get('user'), readUser);
-  readResponseFormat(get('response_format'));
+  const responseFormat = readResponseFormat(get('response_format'), stream);
+  const style = optional(get('style'), (v) => readEnum(v, 'style', DALL_E_STYLES));
+  if (style !== undefined) notices.push(`style '${style}' is a DALL-E 3 parameter and was ignored`);
   if (!isAbsent(get('input_fidelity'))) {
     throw invalidParam(
       'input_fidelity',
@@ -125,6 +140,8 @@ export function parseImageOptions(
   if (background !== undefined) options.background = background;
   if (moderation !== undefined) options.moderation = moderation;
   if (user !== undefined) options.user = user;
+  if (responseFormat === 'url') options.responseFormat = 'url';
+  if (notices.length > 0) options.notices = notices;
   return options;
 }
 
@@ -228,18 +245,29 @@ function readUser(value: unknown): string {
   return user;
 }
 
-/** Images are always returned as base64: `b64_json` is accepted and changes nothing. */
-function readResponseFormat(value: unknown): void {
-  if (isAbsent(value) || value === 'b64_json') return;
-  if (value === 'url') {
+function readQuality(value: unknown, notices: string[]): Quality {
+  if (typeof value === 'string' && value in DALL_E_QUALITIES) {
+    const quality = DALL_E_QUALITIES[value]!;
+    notices.push(`quality '${value}' is a DALL-E 3 value and was read as '${quality}'`);
+    return quality;
+  }
+  return readEnum(value, 'quality', QUALITIES);
+}
+
+/**
+ * `b64_json` (the default) puts the image in the reply; `url` puts a signed URL on the gateway's
+ * own address there instead, valid for an hour, for clients that only read `url`. Stream events
+ * always carry base64, so `url` is refused with `stream: true` rather than silently ignored.
+ */
+function readResponseFormat(value: unknown, stream: boolean): 'b64_json' | 'url' {
+  if (isAbsent(value)) return 'b64_json';
+  const format = readEnum(value, 'response_format', ['b64_json', 'url'] as const);
+  if (format === 'url' && stream) {
     throw invalidParam(
       'response_format',
-      "response_format 'url' is not supported: images are always returned as base64 in data[].b64_json",
+      "response_format 'url' cannot be used with stream: true: stream events carry the image as b64_json",
       ERROR_CODES.unsupportedParameter,
     );
   }
-  throw invalidParam(
-    'response_format',
-    `response_format must be 'b64_json' (images are always returned as base64); got ${describeValue(value)}`,
-  );
+  return format;
 }

@@ -8,7 +8,16 @@ import type { ImageJob, InputImage } from '../../upstream/types';
 import type { Delivered, UsageNotes } from '../../usage/notes';
 import type { ImageOptions } from '../../validation/imageOptions';
 import type { AuthenticatedKey } from '../auth';
-import { imageEventPieces, startImageEvent, startImagesJson, writeImagesJson } from '../imageReply';
+import {
+  imageEventPieces,
+  startImageEvent,
+  startImagesJson,
+  writeImagesJson,
+  type ImageReplyMeta,
+} from '../imageReply';
+import { ERROR_CODES } from '../../../shared/errors';
+import { invalidParam } from '../../errors';
+import type { UrlImages } from '../../images/urlImages';
 import { openSse } from '../sse';
 import { usageNotes } from '../usageContext';
 import { imagePassThrough, type PassThroughDeps } from './imagePassThrough';
@@ -27,7 +36,12 @@ export interface ServeImagesDeps extends PassThroughDeps {
   policy: ImagePolicy;
   /** Sees every successful batch of images (the gallery keeps them once the reply is over). */
   onImagesDelivered?: (delivery: ImageDelivery) => void;
+  /** Where `response_format: "url"` images are published (absent: such requests are refused). */
+  urlImages?: UrlImages;
 }
+
+/** Says what was accepted for an older client but ignored or read differently. */
+export const WARNING_HEADER = 'x-atelier-warning';
 
 /** A request's images, as delivered, and how they were asked for. */
 export interface ImageDelivery {
@@ -69,6 +83,15 @@ export async function serveImages(
   if (!verdict.allowed) throw contentPolicyError(verdict);
   const signal = res.locals.signal as AbortSignal;
   const key = res.locals.apiKey as AuthenticatedKey;
+  const urlImages = options.responseFormat === 'url' ? deps.urlImages : undefined;
+  if (options.responseFormat === 'url' && !urlImages) {
+    throw invalidParam(
+      'response_format',
+      "response_format 'url' is not available on this gateway: use b64_json",
+      ERROR_CODES.unsupportedParameter,
+    );
+  }
+  if (options.notices) res.setHeader(WARNING_HEADER, options.notices.join('; '));
   const job: ImageJob = {
     operation: input.operation,
     model: options.model,
@@ -122,7 +145,7 @@ export async function serveImages(
   // reply or as its stream's completed event; what must be whole first (n images, a ladder
   // step, lenient headers) is written at the end.
   const pass =
-    options.n === 1 && !ladder
+    options.n === 1 && !ladder && !urlImages
       ? imagePassThrough(
           res,
           deps,
@@ -212,6 +235,10 @@ export async function serveImages(
       return;
     }
     setDeliveryHeaders(res, result.images, options.size);
+    if (urlImages) {
+      await writeImageUrls(res, urlImages, meta, result.images);
+      return;
+    }
     writeImagesJson(
       res,
       meta,
@@ -258,6 +285,37 @@ function setDeliveryHeaders(res: Response, images: DeliveredImage[], requestedSi
   }
   const steps = images.map((i) => i.fallbackStep).filter((s) => s !== null);
   if (steps.length > 0) res.setHeader('x-atelier-fallback-step', steps.join(','));
+}
+
+/**
+ * The spec 2.1 body with `url` where `b64_json` would be: each image is published at a signed URL
+ * on the address the client called (the Host header, which the host guard already checked).
+ */
+async function writeImageUrls(
+  res: Response,
+  urlImages: UrlImages,
+  meta: ImageReplyMeta,
+  images: DeliveredImage[],
+): Promise<void> {
+  const origin = `http://${res.req.headers.host}`;
+  const published = await Promise.all(
+    images.map((image) => urlImages.publish(image.outcome.b64, image.delivered.format)),
+  );
+  res.json({
+    created: meta.created,
+    data: published.map((p, i) => {
+      const revised = images[i]!.outcome.revisedPrompt;
+      return revised === null
+        ? { url: origin + p.path }
+        : { url: origin + p.path, revised_prompt: revised };
+    }),
+    background: meta.background,
+    model: meta.model,
+    output_format: meta.outputFormat,
+    quality: meta.quality,
+    size: meta.size,
+    usage: meta.usage,
+  });
 }
 
 function concrete(value: string | null): string | null {

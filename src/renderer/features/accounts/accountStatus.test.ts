@@ -20,6 +20,7 @@ const account = (patch: Partial<AccountView> = {}): AccountView => ({
   disabledReason: null,
   cooldownUntil: null,
   cooldownReason: null,
+  cooldownKind: null,
   createdAt: 0,
   status: { state: 'ready', detail: '' },
   load: 0,

@@ -41,6 +41,10 @@ describe('checkParams: custom size as you type', () => {
     expect(big.warnings[0]).toContain('experimental');
   });
 
+  it('sends typed leading zeros in the canonical spelling the gateway accepts', () => {
+    expect(checkParams(custom('01536', '0864'))).toMatchObject({ ok: true, size: '1536x864' });
+  });
+
   it('passes auto and the common sizes through', () => {
     expect(checkParams({ ...DEFAULT_PARAMS, size: 'auto' })).toMatchObject({
       ok: true,

@@ -113,7 +113,8 @@ export function checkParams(params: ImageParams): ParamCheck {
         issues.size = failure.message;
       } else {
         dimensions = { width: Number(w), height: Number(h) };
-        size = `${w}x${h}`;
+        // Canonical digits (the gateway refuses "01024"): what was typed, without leading zeros.
+        size = `${Number(w)}x${Number(h)}`;
       }
     }
   } else if (params.size === 'auto') {

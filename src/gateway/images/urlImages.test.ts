@@ -1,0 +1,65 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import express from 'express';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorHandler } from '../http/errorHandler';
+import { createUrlImages, URL_IMAGES_PATH, type UrlImages } from './urlImages';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-url-images-'));
+let clock = Date.UTC(2026, 0, 1);
+let images: UrlImages;
+let server: http.Server;
+let origin = '';
+
+beforeAll(async () => {
+  images = createUrlImages({ dir: path.join(dir, 'url-images'), now: () => clock });
+  const app = express();
+  app.get(`${URL_IMAGES_PATH}/:name`, (req, res) => images.serve(req, res));
+  app.use(errorHandler(() => undefined));
+  server = http.createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await images.close();
+  await new Promise((resolve) => server.close(resolve));
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const bytes = Buffer.from('not really a png, but bytes all the same');
+const b64 = [Buffer.from(bytes.toString('base64'))];
+
+describe('signed image URLs', () => {
+  it('serve the bytes until the hour is over, then say so, and the sweep removes the file', async () => {
+    const published = await images.publish(b64, 'png');
+    expect(published.expiresAt).toBe(clock + 3_600_000);
+    const first = await fetch(origin + published.path);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('content-type')).toBe('image/png');
+    expect(first.headers.get('cache-control')).toBe('private, max-age=3600');
+    expect(Buffer.from(await first.arrayBuffer())).toEqual(bytes);
+
+    clock += 59 * 60_000;
+    expect((await fetch(origin + published.path)).status).toBe(200);
+    clock += 2 * 60_000;
+    const late = await fetch(origin + published.path);
+    expect(late.status).toBe(410);
+    expect(((await late.json()) as { error: { message: string } }).error.message).toMatch(
+      /expired/,
+    );
+    const name = published.path.split('/').pop()!.split('?')[0]!;
+    expect(fs.existsSync(path.join(dir, 'url-images', name))).toBe(true);
+    await images.sweep();
+    expect(fs.existsSync(path.join(dir, 'url-images', name))).toBe(false);
+  });
+
+  it('another process cannot sign: a URL from another key is unknown', async () => {
+    const other = createUrlImages({ dir: path.join(dir, 'other'), now: () => clock });
+    const foreign = await other.publish(b64, 'png');
+    expect((await fetch(origin + foreign.path)).status).toBe(404);
+    await other.close();
+  });
+});

@@ -1,0 +1,222 @@
+import type { z } from 'zod';
+import {
+  accountLoginBodySchema,
+  accountLoginStartSchema,
+  accountLoginStateSchema,
+  accountResponseSchema,
+  accountsResponseSchema,
+  cancelRunResponseSchema,
+  createAccountBodySchema,
+  createKeyBodySchema,
+  createKeyResponseSchema,
+  imageDetailSchema,
+  imageResponseSchema,
+  imagesPageSchema,
+  imagesQuerySchema,
+  keyResponseSchema,
+  keysResponseSchema,
+  okSchema,
+  patchAccountBodySchema,
+  patchImageBodySchema,
+  patchKeyBodySchema,
+  pricesResponseSchema,
+  putPriceBodySchema,
+  settingsPatchSchema,
+  settingsResponseSchema,
+  usageListResponseSchema,
+  usageQuerySchema,
+  usageTotalsQuerySchema,
+  usageTotalsResponseSchema,
+} from '../../shared/admin';
+
+type Json = Record<string, unknown>;
+
+/** One admin route and the zod schemas its handler parses with and answers in. */
+interface AdminRoute {
+  method: 'get' | 'post' | 'patch' | 'put' | 'delete';
+  path: string;
+  summary: string;
+  body?: z.ZodType;
+  query?: z.ZodObject;
+  /** A JSON answer's schema, or another content type. */
+  answer: z.ZodType | 'text/csv' | 'image' | 'text/event-stream';
+}
+
+/** The studio's admin API (docs/admin-api.md), route by route, from the schemas in shared/admin.ts. */
+const ROUTES: AdminRoute[] = [
+  { method: 'get', path: '/session', summary: 'Whether the session is valid', answer: okSchema },
+  { method: 'get', path: '/keys', summary: 'API keys', answer: keysResponseSchema },
+  {
+    method: 'post',
+    path: '/keys',
+    summary: 'Create a key (shown once)',
+    body: createKeyBodySchema,
+    answer: createKeyResponseSchema,
+  },
+  {
+    method: 'patch',
+    path: '/keys/{id}',
+    summary: 'Change a key',
+    body: patchKeyBodySchema,
+    answer: keyResponseSchema,
+  },
+  { method: 'delete', path: '/keys/{id}', summary: 'Delete a key', answer: okSchema },
+  {
+    method: 'get',
+    path: '/accounts',
+    summary: 'Upstream accounts and their state',
+    answer: accountsResponseSchema,
+  },
+  {
+    method: 'post',
+    path: '/accounts',
+    summary: 'Add an API-key or simulator account',
+    body: createAccountBodySchema,
+    answer: accountResponseSchema,
+  },
+  {
+    method: 'patch',
+    path: '/accounts/{id}',
+    summary: 'Change an account',
+    body: patchAccountBodySchema,
+    answer: accountResponseSchema,
+  },
+  { method: 'delete', path: '/accounts/{id}', summary: 'Remove an account', answer: okSchema },
+  {
+    method: 'post',
+    path: '/accounts/login',
+    summary: 'Start a subscription sign-in',
+    body: accountLoginBodySchema,
+    answer: accountLoginStartSchema,
+  },
+  {
+    method: 'get',
+    path: '/accounts/login/{loginId}',
+    summary: 'A sign-in in progress',
+    answer: accountLoginStateSchema,
+  },
+  {
+    method: 'get',
+    path: '/usage',
+    summary: 'Usage records',
+    query: usageQuerySchema,
+    answer: usageListResponseSchema,
+  },
+  {
+    method: 'get',
+    path: '/usage/totals',
+    summary: 'Usage totals',
+    query: usageTotalsQuerySchema,
+    answer: usageTotalsResponseSchema,
+  },
+  {
+    method: 'get',
+    path: '/usage.csv',
+    summary: 'Usage records as CSV',
+    query: usageQuerySchema,
+    answer: 'text/csv',
+  },
+  { method: 'get', path: '/settings', summary: 'Gateway settings', answer: settingsResponseSchema },
+  {
+    method: 'put',
+    path: '/settings',
+    summary: 'Change settings',
+    body: settingsPatchSchema,
+    answer: settingsResponseSchema,
+  },
+  { method: 'get', path: '/prices', summary: 'The price table', answer: pricesResponseSchema },
+  {
+    method: 'put',
+    path: '/prices/{model}',
+    summary: "Set a model's prices",
+    body: putPriceBodySchema,
+    answer: pricesResponseSchema,
+  },
+  {
+    method: 'get',
+    path: '/images',
+    summary: 'Gallery page',
+    query: imagesQuerySchema,
+    answer: imagesPageSchema,
+  },
+  {
+    method: 'get',
+    path: '/images/{id}',
+    summary: 'An image and its edit chain',
+    answer: imageDetailSchema,
+  },
+  { method: 'get', path: '/images/{id}/file', summary: 'Image bytes', answer: 'image' },
+  { method: 'get', path: '/images/{id}/thumb', summary: 'Thumbnail bytes', answer: 'image' },
+  { method: 'get', path: '/images/{id}/mask', summary: 'Mask bytes', answer: 'image' },
+  {
+    method: 'patch',
+    path: '/images/{id}',
+    summary: 'Mark a favourite',
+    body: patchImageBodySchema,
+    answer: imageResponseSchema,
+  },
+  { method: 'delete', path: '/images/{id}', summary: 'Delete an image', answer: okSchema },
+  {
+    method: 'post',
+    path: '/runs/{runId}/cancel',
+    summary: 'Cancel a studio run',
+    answer: cancelRunResponseSchema,
+  },
+  {
+    method: 'get',
+    path: '/events',
+    summary: 'Live events (usage, images, accounts)',
+    answer: 'text/event-stream',
+  },
+];
+
+export const ADMIN_PREFIX = '/api/admin';
+
+/** The admin paths of the OpenAPI document; `toSchema` turns a zod schema into JSON Schema. */
+export function adminPaths(toSchema: (schema: z.ZodType, io: 'input' | 'output') => Json): Json {
+  const paths: Record<string, Json> = {};
+  for (const route of ROUTES) {
+    const pathParams = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
+      name: m[1],
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+    }));
+    const queryParams = route.query
+      ? Object.entries(
+          (toSchema(route.query, 'input').properties ?? {}) as Record<string, unknown>,
+        ).map(([name, schema]) => ({ name, in: 'query', required: false, schema }))
+      : [];
+    const content =
+      route.answer === 'text/csv' || route.answer === 'text/event-stream'
+        ? { [route.answer]: { schema: { type: 'string' } } }
+        : route.answer === 'image'
+          ? { 'image/*': { schema: { type: 'string', format: 'binary' } } }
+          : { 'application/json': { schema: toSchema(route.answer, 'output') } };
+    paths[`${ADMIN_PREFIX}${route.path}`] = {
+      ...paths[`${ADMIN_PREFIX}${route.path}`],
+      [route.method]: {
+        tags: ['admin'],
+        summary: route.summary,
+        security: [{ studioSession: [], studioHeader: [] }],
+        parameters: [...pathParams, ...queryParams],
+        ...(route.body
+          ? {
+              requestBody: {
+                required: true,
+                content: { 'application/json': { schema: toSchema(route.body, 'input') } },
+              },
+            }
+          : {}),
+        responses: {
+          '200': { description: 'OK', content },
+          default: {
+            description: 'An error',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+          },
+        },
+      },
+    };
+  }
+  return paths;
+}
