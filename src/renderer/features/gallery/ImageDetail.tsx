@@ -57,7 +57,12 @@ export function ImageDetail(props: ImageDetailProps) {
           data-testid="detail-image"
         />
       </div>
-      <div className="detail-actions" role="group" aria-label="Image actions">
+      <div
+        className="detail-actions"
+        role="group"
+        aria-label="Image actions"
+        data-testid="detail-actions"
+      >
         <button
           type="button"
           aria-pressed={current.favourite}
@@ -104,43 +109,46 @@ export function ImageDetail(props: ImageDetailProps) {
         </button>
       </div>
 
-      <section aria-labelledby="detail-prompt">
-        <h3 id="detail-prompt">Prompt</h3>
-        <p className="detail-prompt" data-testid="detail-prompt-text">
-          {current.prompt || <span className="muted">No prompt</span>}
-        </p>
-        {current.revisedPrompt && current.revisedPrompt !== current.prompt && (
-          <p className="detail-revised">
-            <span className="muted">Revised by the model: </span>
-            {current.revisedPrompt}
+      {/* The image and its actions stay put; the prompt, facts and chain scroll under them. */}
+      <div className="detail-body" data-testid="detail-body">
+        <section aria-labelledby="detail-prompt">
+          <h3 id="detail-prompt">Prompt</h3>
+          <p className="detail-prompt" data-testid="detail-prompt-text">
+            {current.prompt || <span className="muted">No prompt</span>}
           </p>
+          {current.revisedPrompt && current.revisedPrompt !== current.prompt && (
+            <p className="detail-revised">
+              <span className="muted">Revised by the model: </span>
+              {current.revisedPrompt}
+            </p>
+          )}
+        </section>
+
+        <dl className="detail-facts" data-testid="detail-facts">
+          {facts.map((fact) => (
+            <div key={fact.id} data-fact={fact.id}>
+              <dt>{fact.label}</dt>
+              <dd className={fact.id === 'request' ? 'mono' : undefined}>
+                {fact.value}
+                {fact.flag && (
+                  <span className="fact-flag" role="note">
+                    {' '}
+                    ({fact.flag})
+                  </span>
+                )}
+                {fact.id === 'request' && (
+                  <CopyButton text={fact.value} label="Copy the request id" />
+                )}
+              </dd>
+            </div>
+          ))}
+        </dl>
+
+        {detail.error && <ErrorNotice error={detail.error} onRetry={detail.reload} />}
+        {(chain.length > 0 || current.parentId || current.hasMask) && (
+          <EditChain image={current} chain={chain} onSelect={props.onSelect} />
         )}
-      </section>
-
-      <dl className="detail-facts" data-testid="detail-facts">
-        {facts.map((fact) => (
-          <div key={fact.id} data-fact={fact.id}>
-            <dt>{fact.label}</dt>
-            <dd className={fact.id === 'request' ? 'mono' : undefined}>
-              {fact.value}
-              {fact.flag && (
-                <span className="fact-flag" role="note">
-                  {' '}
-                  ({fact.flag})
-                </span>
-              )}
-              {fact.id === 'request' && (
-                <CopyButton text={fact.value} label="Copy the request id" />
-              )}
-            </dd>
-          </div>
-        ))}
-      </dl>
-
-      {detail.error && <ErrorNotice error={detail.error} onRetry={detail.reload} />}
-      {(chain.length > 0 || current.parentId || current.hasMask) && (
-        <EditChain image={current} chain={chain} onSelect={props.onSelect} />
-      )}
+      </div>
     </aside>
   );
 }
