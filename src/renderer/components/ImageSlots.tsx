@@ -32,6 +32,8 @@ export function ImageSlots(props: ImageSlotsProps) {
       {slots.map((slot) => {
         const label = `Image ${slot.index + 1}`;
         const mismatch = slot.size && requestedSize !== 'auto' && slot.size !== requestedSize;
+        // No image is coming for this slot: say so in a line rather than an empty frame.
+        const ended = !slot.url && phase !== 'running';
         return (
           <li
             key={slot.index}
@@ -40,7 +42,11 @@ export function ImageSlots(props: ImageSlotsProps) {
             data-state={slot.state}
             data-image-index={slot.index}
           >
-            <div className="slot-frame" style={{ aspectRatio: aspect(slot.size ?? requestedSize) }}>
+            <div
+              className={`slot-frame ${ended ? 'slot-frame-compact' : ''}`}
+              style={ended ? undefined : { aspectRatio: aspect(slot.size ?? requestedSize) }}
+              data-testid="slot-frame"
+            >
               {slot.url ? (
                 props.onSelect && slot.state === 'done' ? (
                   <button
@@ -63,9 +69,9 @@ export function ImageSlots(props: ImageSlotsProps) {
                       {label.toLowerCase()}
                     </>
                   ) : phase === 'cancelled' ? (
-                    'Cancelled'
+                    `${label}: cancelled`
                   ) : (
-                    'Not delivered'
+                    `${label}: not delivered`
                   )}
                 </div>
               )}
