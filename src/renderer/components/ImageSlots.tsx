@@ -12,6 +12,8 @@ interface ImageSlotsProps {
   editLabel?: string;
   selected?: number | null;
   onSelect?: ((index: number) => void) | undefined;
+  /** Opens a finished image in the full-window viewer. */
+  onView?: ((slot: ImageSlot) => void) | undefined;
 }
 
 function aspect(size: string): string {
@@ -58,6 +60,15 @@ export function ImageSlots(props: ImageSlotsProps) {
                   >
                     <SlotImage slot={slot} label={label} partialImages={props.partialImages} />
                   </button>
+                ) : props.onView && slot.state === 'done' ? (
+                  <button
+                    type="button"
+                    className="slot-select"
+                    aria-label={`View ${label.toLowerCase()} full window`}
+                    onClick={() => props.onView?.(slot)}
+                  >
+                    <SlotImage slot={slot} label={label} partialImages={props.partialImages} />
+                  </button>
                 ) : (
                   <SlotImage slot={slot} label={label} partialImages={props.partialImages} />
                 )
@@ -95,6 +106,16 @@ export function ImageSlots(props: ImageSlotsProps) {
                 </span>
                 {props.costOf(slot) && <span className="muted">{props.costOf(slot)}</span>}
                 <span className="slot-actions">
+                  {props.onView && (
+                    <button
+                      type="button"
+                      onClick={() => props.onView?.(slot)}
+                      aria-label={`View ${label.toLowerCase()} full window`}
+                      data-testid="result-view"
+                    >
+                      View
+                    </button>
+                  )}
                   <button
                     type="button"
                     onClick={() => props.onDownload(slot)}

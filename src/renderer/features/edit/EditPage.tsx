@@ -13,6 +13,7 @@ import { promptProblem } from '../generate/composePrompt';
 import { requestFields } from '../generate/params';
 import { ParamsPanel } from '../generate/ParamsPanel';
 import { downloadSlot, RunProgress, SendBar, slotCost, slotFileName } from '../generate/SendParts';
+import { ResultsViewer } from '../generate/ResultsViewer';
 import { useImagePricing } from '../generate/useImagePricing';
 import { useShortcuts } from '../shell/useShortcuts';
 import { CompareView } from './CompareView';
@@ -57,6 +58,8 @@ export function EditPage() {
   const [selected, setSelected] = useState(0);
   /** The main column shows the mask canvas or the run's result, each within the window. */
   const [view, setView] = useState<'mask' | 'result'>('mask');
+  /** The result open in the full-window viewer (its slot index). */
+  const [viewing, setViewing] = useState<number | null>(null);
   const promptId = useId();
 
   const source = references[0] ?? null;
@@ -364,6 +367,7 @@ export function EditPage() {
                 editLabel="Edit this result"
                 selected={run.slots.length > 1 ? (compared?.index ?? null) : null}
                 onSelect={run.slots.length > 1 ? setSelected : undefined}
+                onView={(slot) => setViewing(slot.index)}
               />
               {compared?.url && runSource && (
                 <CompareView
@@ -376,6 +380,17 @@ export function EditPage() {
           )}
         </div>
       </div>
+      {viewing !== null && (
+        <ResultsViewer
+          slots={run.slots}
+          index={viewing}
+          onIndex={setViewing}
+          onClose={() => setViewing(null)}
+          source={
+            runSource ? { key: 'source', url: runSource.url, label: 'Before (the source)' } : null
+          }
+        />
+      )}
       <GalleryPicker
         open={galleryOpen}
         onClose={() => setGalleryOpen(false)}

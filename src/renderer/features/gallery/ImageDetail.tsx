@@ -11,6 +11,10 @@ interface ImageDetailProps {
   busy: string | null;
   inCompare: boolean;
   onSelect: (image: ImageRecord) => void;
+  /** Opens the full-window viewer on this image. */
+  onView: () => void;
+  /** Opens the viewer over the edit chain, at `index` (root first). */
+  onViewChain: (steps: ImageRecord[], index: number) => void;
   onFavourite: () => void;
   onReuse: () => void;
   onEdit: () => void;
@@ -48,7 +52,14 @@ export function ImageDetail(props: ImageDetailProps) {
           ×
         </button>
       </header>
-      <div className="detail-preview">
+      <button
+        type="button"
+        className="detail-preview"
+        onClick={props.onView}
+        aria-label="View full window"
+        title="View full window"
+        data-testid="detail-view"
+      >
         <img
           src={adminUrls.file(current.id)}
           alt={current.prompt || 'The selected image'}
@@ -56,7 +67,7 @@ export function ImageDetail(props: ImageDetailProps) {
           height={current.height}
           data-testid="detail-image"
         />
-      </div>
+      </button>
       <div
         className="detail-actions"
         role="group"
@@ -146,7 +157,12 @@ export function ImageDetail(props: ImageDetailProps) {
 
         {detail.error && <ErrorNotice error={detail.error} onRetry={detail.reload} />}
         {(chain.length > 0 || current.parentId || current.hasMask) && (
-          <EditChain image={current} chain={chain} onSelect={props.onSelect} />
+          <EditChain
+            image={current}
+            chain={chain}
+            onSelect={props.onSelect}
+            onView={props.onViewChain}
+          />
         )}
       </div>
     </aside>
@@ -158,15 +174,29 @@ function EditChain({
   image,
   chain,
   onSelect,
+  onView,
 }: {
   image: ImageRecord;
   chain: ImageRecord[];
   onSelect: (image: ImageRecord) => void;
+  onView: (steps: ImageRecord[], index: number) => void;
 }) {
   const steps = [...chain].reverse().concat(image);
   return (
     <section aria-labelledby="detail-chain" data-testid="detail-chain">
-      <h3 id="detail-chain">Edit chain</h3>
+      <div className="chain-heading">
+        <h3 id="detail-chain">Edit chain</h3>
+        {steps.length > 1 && (
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => onView(steps, steps.length - 1)}
+            data-testid="chain-view"
+          >
+            View the steps full window
+          </button>
+        )}
+      </div>
       {image.parentId && chain.length === 0 && (
         <p className="muted">The image it was edited from has been deleted.</p>
       )}
