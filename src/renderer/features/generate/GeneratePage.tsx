@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { ImageSlots } from '../../components/ImageSlots';
 import { ResultsViewer } from './ResultsViewer';
+import { SessionRuns } from './SessionRuns';
 import { Page } from '../../components/Page';
 import { isImplicitSubmit } from '../../lib/implicitSubmit';
 import { useEditStore } from '../../stores/edit';
@@ -146,6 +147,7 @@ export function GeneratePage() {
               </p>
             </div>
           )}
+          <SessionRuns />
         </section>
       </div>
       {viewing !== null && (
