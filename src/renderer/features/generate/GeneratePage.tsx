@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { ImageSlots } from '../../components/ImageSlots';
 import { ResultsViewer } from './ResultsViewer';
-import { SessionRuns } from './SessionRuns';
+import { LazySessionRuns } from './LazySessionRuns';
 import { Page } from '../../components/Page';
 import { isImplicitSubmit } from '../../lib/implicitSubmit';
 import { useEditStore } from '../../stores/edit';
@@ -147,7 +147,7 @@ export function GeneratePage() {
               </p>
             </div>
           )}
-          <SessionRuns />
+          <LazySessionRuns />
         </section>
       </div>
       {viewing !== null && (
