@@ -10,6 +10,7 @@ import type { ImageRequest } from './imageRequest';
 import { SseStream } from './sse';
 import { imageUsage } from './tokens';
 import type { Fault } from './types';
+import { firstVariant } from './variant';
 
 export interface ImagesWork {
   operation: 'generate' | 'edit';
@@ -54,9 +55,10 @@ export async function answerImages(ctx: Ctx, work: ImagesWork): Promise<void> {
     output_format: out.format,
   };
   const count = fault?.kind === 'no_image' ? 0 : request.n;
+  const base = firstVariant(ctx.req.headers);
   const job = (variant: number): ImageJob => ({
     prompt: request.prompt,
-    variant,
+    variant: base + variant,
     out,
     partialImages: request.partialImages,
     edit: first ? { image: first.bytes, mask: inputs?.mask?.bytes } : undefined,

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
+import { scriptFaults } from './support/api';
 import { patternPng, rgba } from './support/images';
-import { EditPage, open } from './support/pages';
+import { choose, EditPage, open } from './support/pages';
 import { useStudio } from './support/studio';
 
 const studio = useStudio();
@@ -99,4 +100,49 @@ test('a painted mask changes the image inside the painted area and nowhere else'
   expect(box.top).toBeGreaterThanOrEqual(SIZE * 0.5 - slack);
   expect(box.bottom).toBeLessThanOrEqual(SIZE * 0.5 + slack);
   expect(box.right - box.left).toBeGreaterThan(SIZE * 0.35);
+});
+
+test('at 1280x800 the edit runs in view: progress, the finished result, then the next step', async () => {
+  const { page } = studio;
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await open(page, 'edit');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const edit = new EditPage(page);
+  // The last test's result is on show: back to the mask.
+  await choose(page, 'edit-view', 'mask');
+  await expect(edit.canvas()).toBeInViewport();
+  await edit.stroke([
+    [0.2, 0.2],
+    [0.5, 0.2],
+  ]);
+  await edit.maskCurrent();
+  // The upstream takes a few seconds, long enough to look at the run while it works.
+  await scriptFaults(studio, [{ kind: 'slow', delayMs: 4_000 }]);
+  await edit.prompt().fill('Turn the top band into a sunset');
+  await edit.submit().click();
+
+  const status = page.getByTestId('run-status');
+  await expect(status).toHaveAttribute('data-phase', 'running');
+  await expect(status).toBeInViewport({ ratio: 1 });
+  await expect(page.getByTestId('cancel')).toBeInViewport({ ratio: 1 });
+  await expect(page.getByTestId('edit-run-note')).toHaveAttribute('data-phase', 'running');
+  await expect(page.getByTestId('edit-run-note')).toBeInViewport({ ratio: 1 });
+
+  await expect(status).toHaveAttribute('data-phase', 'done', { timeout: 30_000 });
+  // Finished: said beside the button, and the result and its comparison on screen, whole.
+  await expect(page.getByTestId('edit-run-note')).toContainText('Done');
+  await expect(page.getByTestId('edit-run-note')).toBeInViewport({ ratio: 1 });
+  for (const part of [edit.results().first(), page.getByTestId('compare-after')]) {
+    await expect(part).toBeInViewport({ ratio: 1 });
+  }
+  expect(await page.evaluate(() => window.scrollY)).toBe(0);
+  await studio.screenshot('edit-1280x800-result');
+
+  // "Edit this result" loads it as the next step, on the canvas, in view.
+  await page.getByTestId('edit-result').first().click();
+  await expect(page.getByTestId('edit-chain').locator('li')).toHaveCount(2);
+  await expect(edit.canvas()).toBeInViewport();
+  await expect(page.getByTestId('mask-tool')).toBeInViewport({ ratio: 1 });
+  await expect(page.getByTestId('zoom-value')).toBeInViewport({ ratio: 1 });
+  await page.setViewportSize({ width: 1440, height: 900 });
 });

@@ -145,3 +145,46 @@ test('favourites, compare side by side, edit this and delete', async () => {
   await chain.getByTestId('chain-step').first().getByRole('button').click();
   await expect(gallery.detail()).toHaveAttribute('data-image-id', source!);
 });
+
+test('the detail shows the image first at a usable size, at 1440x900 and 1024x700; facts scroll', async () => {
+  const { page } = studio;
+  await open(page, 'gallery');
+  const gallery = new GalleryPage(page);
+  await gallery.search().fill('');
+  // The newest is the edit made above (its chain fills the panel); the last is a plain image.
+  const edited = gallery.tiles().first();
+  const plain = gallery.tiles().last();
+  for (const [width, height] of [
+    [1440, 900],
+    [1024, 700],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    for (const tile of [edited, plain]) {
+      await tile.click();
+      const detail = gallery.detail();
+      await expect(detail).toHaveAttribute('data-ready', 'true');
+      const image = detail.getByTestId('detail-image');
+      await expect(image).toHaveJSProperty('complete', true);
+      // Whole, in view, and big enough to judge: at least a fifth of the window's height.
+      await expect(image).toBeInViewport({ ratio: 1 });
+      const box = (await image.boundingBox())!;
+      expect(box.height, `image height at ${width}x${height}`).toBeGreaterThanOrEqual(height / 5);
+      expect(box.width).toBeGreaterThanOrEqual(250);
+      // The panel ends inside the window; what does not fit scrolls inside it.
+      const panel = (await detail.boundingBox())!;
+      expect(panel.y + panel.height).toBeLessThanOrEqual(height);
+      await expect(detail.getByTestId('detail-actions')).toBeInViewport({ ratio: 1 });
+    }
+    const body = gallery.detail().getByTestId('detail-body');
+    await edited.click();
+    await expect(gallery.detail().getByTestId('chain-step')).toHaveCount(2);
+    const scroll = await body.evaluate((e) => e.scrollHeight - e.clientHeight);
+    if (scroll > 0) {
+      await gallery.detail().getByTestId('detail-chain').scrollIntoViewIfNeeded();
+      await expect(gallery.detail().getByTestId('chain-step').last()).toBeInViewport();
+      await expect(gallery.detail().getByTestId('detail-image')).toBeInViewport({ ratio: 1 });
+    }
+    await studio.screenshot(`gallery-detail-${width}x${height}`);
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+});

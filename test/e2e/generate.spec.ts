@@ -212,3 +212,63 @@ test('cancel (Esc) stops the upstream work: nothing is made, billed or kept', as
   );
   expect(images).toEqual([]);
 });
+
+test('every run of the session stays, newest first: star or reject a variant; cancelled runs say so', async () => {
+  const { page } = studio;
+  await open(page, 'generate');
+  const generate = new GeneratePage(page);
+  const runs = page.getByTestId('session-run');
+  const before = await runs.count();
+  await generate.prompt().fill('A session keeper, two ways');
+  await page.getByTestId('param-n').fill('2');
+  await generate.submit().click();
+  await expect(generate.status()).toHaveAttribute('data-phase', 'done', { timeout: 30_000 });
+  await expect(runs).toHaveCount(before + 1);
+  const newest = runs.first();
+  await expect(newest).toHaveAttribute('data-phase', 'done');
+  await expect(newest).toContainText('A session keeper, two ways');
+  await expect(newest.getByTestId('session-image')).toHaveCount(2);
+  // The run cancelled earlier in this session is kept, labelled, not looking live.
+  const cancelled = page.locator('[data-testid="session-run"][data-phase="cancelled"]');
+  await expect(cancelled.first()).toBeVisible();
+  await expect(cancelled.first().getByTestId('session-run-phase')).toHaveText('Cancelled');
+
+  const [first, second] = [
+    newest.getByTestId('session-image').nth(0),
+    newest.getByTestId('session-image').nth(1),
+  ];
+  await first.getByTestId('session-star').click();
+  await expect(first).toHaveAttribute('data-mark', 'star');
+  await expect(first.getByTestId('session-star')).toHaveAttribute('aria-pressed', 'true');
+  await second.getByTestId('session-reject').click();
+  await expect(second).toHaveAttribute('data-mark', 'reject');
+  expect(
+    Number(await second.locator('img').evaluate((e) => getComputedStyle(e).opacity)),
+  ).toBeLessThan(0.5);
+  await expect(page.getByTestId('session-runs')).toContainText('1 starred');
+  await page.getByTestId('param-n').fill('1');
+  await studio.screenshot('generate-session-runs');
+});
+
+test('a run that goes on while the person is elsewhere shows in the sidebar and says when it lands', async () => {
+  const { page } = studio;
+  await open(page, 'generate');
+  const generate = new GeneratePage(page);
+  await scriptFaults(studio, [{ kind: 'slow', delayMs: 4_000 }]);
+  await generate.prompt().fill('A lighthouse finished in the background');
+  await generate.submit().click();
+  await expect(generate.status()).toHaveAttribute('data-phase', 'running');
+  await open(page, 'gallery');
+  await expect(page.getByTestId('running-indicator')).toHaveAttribute('data-count', '1');
+  await expect(page.getByTestId('nav-running-generate')).toBeVisible();
+  const landed = page.getByTestId('run-landed');
+  await expect(landed).toHaveAttribute('data-phase', 'done', { timeout: 30_000 });
+  await expect(landed).toContainText('Generate finished: 1 image ready.');
+  await expect(page.getByTestId('running-indicator')).toHaveCount(0);
+  await landed.getByTestId('run-landed-open').click();
+  await expect(page.getByTestId('page-generate')).toBeVisible();
+  await expect(landed).toHaveCount(0);
+  await expect(page.getByTestId('session-run').first()).toContainText(
+    'A lighthouse finished in the background',
+  );
+});

@@ -81,3 +81,28 @@ test('the key form says what is wrong before anything is sent', async () => {
   await expect(page.getByTestId('key-form')).toContainText('1 to 1000');
   await page.getByTestId('key-form').getByRole('button', { name: 'Cancel' }).click();
 });
+
+test('at 1024x700 every key shows its name, status, spend and its actions without sideways scrolling', async () => {
+  const { page } = studio;
+  await page.setViewportSize({ width: 1024, height: 700 });
+  await open(page, 'keys');
+  const keys = new KeysPage(page);
+  await keys.create('a laptop-width key', 'illustration');
+  const row = keys.row('a laptop-width key');
+  const wrap = page.locator('.table-wrap', { has: page.getByTestId('keys-table') });
+  expect(await wrap.evaluate((e) => e.scrollWidth - e.clientWidth)).toBeLessThanOrEqual(0);
+  for (const id of ['key-status', 'key-spend', 'key-edit', 'key-disable', 'key-delete']) {
+    await expect(row.getByTestId(id)).toBeInViewport({ ratio: 1 });
+  }
+  // The columns left out at this width still say what they held: prefix and group under the name.
+  await expect(row.locator('th')).toContainText('illustration');
+  await expect(row.locator('th')).toContainText(/atl_\w+…/);
+  await studio.screenshot('keys-1024x700');
+  await page.setViewportSize({ width: 1440, height: 900 });
+  // At the usual width every column is there, with plain headings and the engineer's word as a tip.
+  await expect(page.getByRole('columnheader', { name: 'At once' })).toHaveAttribute(
+    'title',
+    /Concurrency cap/,
+  );
+  await expect(page.getByRole('columnheader', { name: 'Group' })).toBeVisible();
+});

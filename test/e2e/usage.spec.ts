@@ -99,3 +99,35 @@ test('a refused request opens to say why, and the table fits without scrolling s
   await row.getByTestId('usage-expand').click();
   await expect(details).toHaveCount(0);
 });
+
+test('at 1280 and 1024 the cost column stays in view: secondary columns give way first', async () => {
+  const { page } = studio;
+  for (const [width, height] of [
+    [1280, 800],
+    [1024, 700],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await open(page, 'home');
+    await open(page, 'usage');
+    const wrap = page.locator('.table-wrap', { has: page.getByTestId('usage-table') });
+    await expect(page.getByTestId('usage-row').first()).toBeVisible();
+    expect(await wrap.evaluate((e) => e.scrollWidth - e.clientWidth)).toBeLessThanOrEqual(0);
+    const row = page.getByTestId('usage-row').first();
+    // The table is under the charts: scrolled to, the whole row is in view, cost included.
+    await row.scrollIntoViewIfNeeded();
+    for (const id of ['usage-cost', 'usage-output-tokens', 'usage-expand']) {
+      await expect(row.getByTestId(id)).toBeInViewport({ ratio: 1 });
+    }
+    await expect(page.getByRole('columnheader', { name: 'Account' })).toBeHidden();
+    // What the narrow table leaves out is in the row's details.
+    await row.getByTestId('usage-expand').click();
+    const id = await row.getAttribute('data-request-id');
+    await expect(page.locator(`#usage-details-${id} [data-fact="account"]`)).toBeVisible();
+    await row.getByTestId('usage-expand').click();
+    await studio.screenshot(`usage-${width}x${height}`);
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await open(page, 'home');
+  await open(page, 'usage');
+  await expect(page.getByRole('columnheader', { name: 'Account' })).toBeVisible();
+});

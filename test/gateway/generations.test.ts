@@ -109,6 +109,16 @@ describe('POST /v1/images/generations with the official client', () => {
     expect(row).toMatchObject({ n: 3, images: 3, output_tokens: data.usage!.output_tokens });
   });
 
+  it('n=3 draws three different pictures, the same three for the same request again', async () => {
+    const ask = () =>
+      t.client.images.generate({ model: 'image-model-2', prompt: 'three pears', n: 3 });
+    const first = (await ask()).data!.map((d) => d.b64_json!);
+    expect(new Set(first).size).toBe(3);
+    const again = (await ask()).data!.map((d) => d.b64_json!);
+    // Each call of the fan-out carries its index to the simulator: order may differ, not content.
+    expect([...again].sort()).toEqual([...first].sort());
+  });
+
   it("size 'auto' is accepted and reports the size actually delivered", async () => {
     const res = await t.client.images.generate({
       model: 'image-model-2',

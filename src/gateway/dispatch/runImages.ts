@@ -258,6 +258,7 @@ async function attempt(
       model: upstream.account.modelMap[req.job.model] ?? req.job.model,
       size: step.size,
       quality: step.quality,
+      variant: imageIndex,
     };
     let committed = false;
     const onImageStart = req.onImageStart;

@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import { SIM_VARIANT_HEADER } from '../../simulator/variant';
 import { failureFromResponse, failureFromThrown } from './httpFailure';
 import { readImageEvents } from './imageEventsReader';
 import { readImagesJson } from './imagesJsonReader';
@@ -30,19 +31,25 @@ export interface HttpDeps {
 export function createApiKeyUpstream(account: UpstreamAccount, deps: HttpDeps): ImageUpstream {
   const base = account.baseUrl.replace(/\/+$/, '');
   const auth = { authorization: `Bearer ${account.credential}` };
+  // Only the simulator hears which of n images a call makes; a real upstream gets no extra header.
+  const variantHeader = (job: ImageJob): Record<string, string> =>
+    account.kind === 'simulator' && job.variant
+      ? { [SIM_VARIANT_HEADER]: String(job.variant) }
+      : {};
 
   async function post(
     path: string,
     body: { contentType: string; chunks: Buffer[]; length: number },
     opts: CallOptions,
     accept: string,
+    extraHeaders: Record<string, string> = {},
   ) {
     try {
       const res = await sendPost(`${base}${path}`, body, {
         dispatcher: deps.dispatcher,
         signal: opts.signal,
         timeoutMs: opts.timeoutMs,
-        headers: { ...auth, 'content-type': body.contentType, accept },
+        headers: { ...auth, ...extraHeaders, 'content-type': body.contentType, accept },
       });
       if (res.statusCode >= 400) {
         const text = await readErrorText(res.body);
@@ -62,7 +69,13 @@ export function createApiKeyUpstream(account: UpstreamAccount, deps: HttpDeps): 
       const body =
         job.operation === 'generate' ? jsonBody(job, stream) : multipartBody(job, stream);
       const path = job.operation === 'generate' ? '/images/generations' : '/images/edits';
-      const res = await post(path, body, opts, stream ? 'text/event-stream' : 'application/json');
+      const res = await post(
+        path,
+        body,
+        opts,
+        stream ? 'text/event-stream' : 'application/json',
+        variantHeader(job),
+      );
       try {
         return stream
           ? await readImageEvents(res.body, { ...opts, now: deps.now })

@@ -35,6 +35,11 @@ export interface ImageJob {
   user?: string;
   images: InputImage[];
   mask?: InputImage;
+  /**
+   * Which of the caller's n images this single call makes (0-based). Only the simulator uses it
+   * (so n calls of one prompt draw n different pictures); real upstreams never see it.
+   */
+  variant?: number;
 }
 
 /**

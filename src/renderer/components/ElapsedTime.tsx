@@ -8,6 +8,8 @@ interface ElapsedTimeProps {
 
 export function formatElapsed(ms: number): string {
   const seconds = Math.max(0, ms) / 1000;
+  // "0.0 s" reads as a clock that never started.
+  if (seconds < 0.1) return 'under 0.1 s';
   if (seconds < 60) return `${seconds.toFixed(1)} s`;
   const minutes = Math.floor(seconds / 60);
   return `${minutes} min ${Math.floor(seconds % 60)

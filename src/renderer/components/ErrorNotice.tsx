@@ -1,4 +1,6 @@
+import { errorView } from '../lib/errorView';
 import type { GatewayErrorInfo } from '../lib/gateway';
+import { useNow } from '../lib/hooks';
 
 interface ErrorNoticeProps {
   error: GatewayErrorInfo;
@@ -6,35 +8,16 @@ interface ErrorNoticeProps {
   testId?: string;
 }
 
-/** What the person can do about an error, by its status and code (spec 7). */
-export function errorAdvice(error: GatewayErrorInfo): string | null {
-  if (error.code === 'studio_session_required' || error.code === 'INVALID_API_KEY') {
-    return 'The studio session has ended: open a fresh login link printed by `atelier serve`.';
-  }
-  if (error.status === 429) {
-    return 'The upstream account is out of requests for now: wait for the reset, or add another account.';
-  }
-  if (error.code === 'moderation_blocked' || error.code === 'content_policy_violation') {
-    return 'The prompt was refused by the content policy: change it before trying again.';
-  }
-  if (error.status === 400) return 'Change the parameter named above, then send again.';
-  if (error.status >= 500 || error.code?.startsWith('upstream_')) {
-    return 'Retrying may help; otherwise simplify the prompt or lower the quality or size.';
-  }
-  if (error.status === 0 && !error.code) return 'Check that Atelier is still running, then retry.';
-  return null;
-}
-
-function heading(error: GatewayErrorInfo): string {
-  if (error.status === 0)
-    return error.code ? 'The request failed while streaming' : 'The request did not complete';
-  if (error.status === 400) return 'The request was refused (400)';
-  if (error.status === 401) return 'Not signed in (401)';
-  return `The request failed (${error.status})`;
-}
-
+/**
+ * One error in plain words (lib/errorView.ts): what happened, the gateway's message with local
+ * times, one piece of advice, and Retry only where it can help (a usage limit's Retry appears
+ * once its window has reset). The code and request id stay for a bug report, small.
+ */
 export function ErrorNotice({ error, onRetry, testId = 'run-error' }: ErrorNoticeProps) {
-  const advice = errorAdvice(error);
+  // The clock matters only while a reset is ahead ("in 12 min", Retry coming back).
+  const now = useNow(15_000);
+  const view = errorView(error, now);
+  const canRetry = view.retry === 'now' || (view.retryAt !== null && now >= view.retryAt);
   return (
     <div
       className="notice notice-error"
@@ -42,37 +25,31 @@ export function ErrorNotice({ error, onRetry, testId = 'run-error' }: ErrorNotic
       data-testid={testId}
       data-param={error.param ?? undefined}
       data-code={error.code ?? undefined}
+      data-kind={view.kind}
+      data-retry={canRetry ? 'now' : view.retry}
     >
-      <p className="notice-title">{heading(error)}</p>
-      <p className="notice-message">{error.message}</p>
-      <dl className="notice-facts">
-        {error.param && (
-          <>
-            <dt>Parameter</dt>
-            <dd>
-              <code data-testid="error-param">{error.param}</code>
-            </dd>
-          </>
-        )}
-        {error.code && (
-          <>
-            <dt>Code</dt>
-            <dd>
-              <code>{error.code}</code>
-            </dd>
-          </>
-        )}
-        {error.requestId && (
-          <>
-            <dt>Request</dt>
-            <dd>
-              <code>{error.requestId}</code>
-            </dd>
-          </>
-        )}
-      </dl>
-      {advice && <p className="notice-advice">{advice}</p>}
-      {onRetry && (
+      <p className="notice-title" data-testid="error-title">
+        {view.title}
+      </p>
+      <p className="notice-message">{view.message}</p>
+      {error.param && (
+        <p className="notice-param">
+          Parameter <code data-testid="error-param">{error.param}</code>
+        </p>
+      )}
+      {view.advice && (
+        <p className="notice-advice" data-testid="error-advice">
+          {view.advice}
+        </p>
+      )}
+      {(error.code || error.requestId) && (
+        <p className="notice-ids muted">
+          {error.code && <code>{error.code}</code>}
+          {error.code && error.requestId && ' · '}
+          {error.requestId && <code>{error.requestId}</code>}
+        </p>
+      )}
+      {onRetry && canRetry && (
         <button type="button" onClick={onRetry} data-testid="retry">
           Retry
         </button>

@@ -12,6 +12,8 @@ interface ImageSlotsProps {
   editLabel?: string;
   selected?: number | null;
   onSelect?: ((index: number) => void) | undefined;
+  /** Opens a finished image in the full-window viewer. */
+  onView?: ((slot: ImageSlot) => void) | undefined;
 }
 
 function aspect(size: string): string {
@@ -32,6 +34,8 @@ export function ImageSlots(props: ImageSlotsProps) {
       {slots.map((slot) => {
         const label = `Image ${slot.index + 1}`;
         const mismatch = slot.size && requestedSize !== 'auto' && slot.size !== requestedSize;
+        // No image is coming for this slot: say so in a line rather than an empty frame.
+        const ended = !slot.url && phase !== 'running';
         return (
           <li
             key={slot.index}
@@ -40,7 +44,11 @@ export function ImageSlots(props: ImageSlotsProps) {
             data-state={slot.state}
             data-image-index={slot.index}
           >
-            <div className="slot-frame" style={{ aspectRatio: aspect(slot.size ?? requestedSize) }}>
+            <div
+              className={`slot-frame ${ended ? 'slot-frame-compact' : ''}`}
+              style={ended ? undefined : { aspectRatio: aspect(slot.size ?? requestedSize) }}
+              data-testid="slot-frame"
+            >
               {slot.url ? (
                 props.onSelect && slot.state === 'done' ? (
                   <button
@@ -49,6 +57,15 @@ export function ImageSlots(props: ImageSlotsProps) {
                     aria-pressed={props.selected === slot.index}
                     aria-label={`Compare ${label.toLowerCase()} with the source`}
                     onClick={() => props.onSelect?.(slot.index)}
+                  >
+                    <SlotImage slot={slot} label={label} partialImages={props.partialImages} />
+                  </button>
+                ) : props.onView && slot.state === 'done' ? (
+                  <button
+                    type="button"
+                    className="slot-select"
+                    aria-label={`View ${label.toLowerCase()} full window`}
+                    onClick={() => props.onView?.(slot)}
                   >
                     <SlotImage slot={slot} label={label} partialImages={props.partialImages} />
                   </button>
@@ -63,9 +80,9 @@ export function ImageSlots(props: ImageSlotsProps) {
                       {label.toLowerCase()}
                     </>
                   ) : phase === 'cancelled' ? (
-                    'Cancelled'
+                    `${label}: cancelled`
                   ) : (
-                    'Not delivered'
+                    `${label}: not delivered`
                   )}
                 </div>
               )}
@@ -89,6 +106,16 @@ export function ImageSlots(props: ImageSlotsProps) {
                 </span>
                 {props.costOf(slot) && <span className="muted">{props.costOf(slot)}</span>}
                 <span className="slot-actions">
+                  {props.onView && (
+                    <button
+                      type="button"
+                      onClick={() => props.onView?.(slot)}
+                      aria-label={`View ${label.toLowerCase()} full window`}
+                      data-testid="result-view"
+                    >
+                      View
+                    </button>
+                  )}
                   <button
                     type="button"
                     onClick={() => props.onDownload(slot)}

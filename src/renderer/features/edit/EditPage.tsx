@@ -1,6 +1,6 @@
 import { useEffect, useEffectEvent, useId, useState, type DragEvent } from 'react';
 import { LIMITS } from '../../../shared/imageParams';
-import { describedBy, CheckboxField } from '../../components/fields';
+import { describedBy, CheckboxField, Segmented } from '../../components/fields';
 import { ImageSlots } from '../../components/ImageSlots';
 import { Page } from '../../components/Page';
 import { isImplicitSubmit } from '../../lib/implicitSubmit';
@@ -8,11 +8,12 @@ import { gateway } from '../../lib/gateway';
 import type { ImageRecord } from '../../../shared/admin';
 import { useEditStore } from '../../stores/edit';
 import { useMaskStore } from '../../stores/mask';
-import { useEditRun, type ImageSlot } from '../../stores/run';
+import { useEditRun, type ImageSlot, type RunPhase } from '../../stores/run';
 import { promptProblem } from '../generate/composePrompt';
 import { requestFields } from '../generate/params';
 import { ParamsPanel } from '../generate/ParamsPanel';
 import { downloadSlot, RunProgress, SendBar, slotCost, slotFileName } from '../generate/SendParts';
+import { ResultsViewer } from '../generate/ResultsViewer';
 import { useImagePricing } from '../generate/useImagePricing';
 import { useShortcuts } from '../shell/useShortcuts';
 import { CompareView } from './CompareView';
@@ -55,6 +56,10 @@ export function EditPage() {
   const [galleryOpen, setGalleryOpen] = useState(false);
   const [dropActive, setDropActive] = useState(false);
   const [selected, setSelected] = useState(0);
+  /** The main column shows the mask canvas or the run's result, each within the window. */
+  const [view, setView] = useState<'mask' | 'result'>('mask');
+  /** The result open in the full-window viewer (its slot index). */
+  const [viewing, setViewing] = useState<number | null>(null);
   const promptId = useId();
 
   const source = references[0] ?? null;
@@ -130,6 +135,7 @@ export function EditPage() {
       );
       edit().setRunSource(source);
       setSelected(0);
+      setView('result');
       void run.start({
         call: { endpoint: 'edits', body: form, parentImageId: source.galleryId },
         n: params.n,
@@ -153,6 +159,9 @@ export function EditPage() {
       const reference = await toReference(slot.blob, slotFileName(slot.blob, slot, EDIT_PREFIX));
       edit().continueWith(reference, run.request?.prompt ?? null);
       linkToGallery(reference.id, run.requestId, slot.index);
+      // The next step starts on the canvas, at the top of the page where the tools are.
+      setView('mask');
+      window.scrollTo({ top: 0 });
     } catch (error) {
       setNotice(error instanceof Error ? error.message : String(error));
     }
@@ -282,14 +291,41 @@ export function EditPage() {
             n={params.n}
             label={preparing ? 'Preparing…' : run.phase === 'running' ? 'Editing…' : 'Edit image'}
             disabled={running}
+            note={
+              <RunNote
+                phase={run.phase}
+                received={doneSlots.length}
+                n={run.slots.length}
+                showing={view === 'result'}
+                onShow={() => setView('result')}
+              />
+            }
             submitTestId="edit-submit"
             blockersId="edit-blockers"
             blockers={tried ? blockers : []}
           />
         </form>
 
-        <div className="edit-main">
-          <section className="panel canvas-panel" aria-label="Mask">
+        <div className="edit-main" data-view={view}>
+          {run.phase !== 'idle' && (
+            <div className="edit-views">
+              <Segmented
+                label="Show"
+                value={view}
+                options={[
+                  { value: 'mask', label: 'Mask' },
+                  {
+                    value: 'result',
+                    label: run.phase === 'running' ? 'Result (working…)' : 'Result',
+                  },
+                ]}
+                onChange={setView}
+                hideLabel
+                testId="edit-view"
+              />
+            </div>
+          )}
+          <section className="panel canvas-panel" aria-label="Mask" hidden={view !== 'mask'}>
             {source ? (
               <>
                 <MaskToolbar />
@@ -314,9 +350,10 @@ export function EditPage() {
 
           {run.phase !== 'idle' && (
             <section
-              className="panel results-panel"
+              className={`panel results-panel ${compared?.url ? 'has-compare' : ''}`}
               aria-label="Results"
               data-testid="edit-results"
+              hidden={view !== 'result'}
             >
               <RunProgress run={run} price={price} estimate={estimate} />
               <ImageSlots
@@ -330,6 +367,7 @@ export function EditPage() {
                 editLabel="Edit this result"
                 selected={run.slots.length > 1 ? (compared?.index ?? null) : null}
                 onSelect={run.slots.length > 1 ? setSelected : undefined}
+                onView={(slot) => setViewing(slot.index)}
               />
               {compared?.url && runSource && (
                 <CompareView
@@ -342,6 +380,17 @@ export function EditPage() {
           )}
         </div>
       </div>
+      {viewing !== null && (
+        <ResultsViewer
+          slots={run.slots}
+          index={viewing}
+          onIndex={setViewing}
+          onClose={() => setViewing(null)}
+          source={
+            runSource ? { key: 'source', url: runSource.url, label: 'Before (the source)' } : null
+          }
+        />
+      )}
       <GalleryPicker
         open={galleryOpen}
         onClose={() => setGalleryOpen(false)}
@@ -374,5 +423,45 @@ function ChainTrail() {
       </ol>
       <span className="muted">Click an earlier step to branch from it.</span>
     </nav>
+  );
+}
+
+/** Beside the button the person just pressed: what the edit is doing and where its result is. */
+function RunNote(props: {
+  phase: RunPhase;
+  received: number;
+  n: number;
+  showing: boolean;
+  onShow: () => void;
+}) {
+  const { phase, received, n } = props;
+  if (phase === 'idle') return null;
+  const text =
+    phase === 'running'
+      ? `Editing: ${received} of ${n} image${n === 1 ? '' : 's'} so far.`
+      : phase === 'done'
+        ? `Done: ${n === 1 ? 'the result is' : `${n} results are`} ready.`
+        : phase === 'cancelled'
+          ? 'Cancelled.'
+          : 'The edit failed: the reason is with the result.';
+  return (
+    <p
+      className={`run-note run-note-${phase}`}
+      role="status"
+      data-testid="edit-run-note"
+      data-phase={phase}
+    >
+      {text}{' '}
+      {!props.showing && (
+        <button
+          type="button"
+          className="link-button"
+          onClick={props.onShow}
+          data-testid="edit-show-result"
+        >
+          Show
+        </button>
+      )}
+    </p>
   );
 }

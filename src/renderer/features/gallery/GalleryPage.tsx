@@ -1,12 +1,20 @@
 import { useEffect, useState } from 'react';
 import type { ImageRecord } from '../../../shared/admin';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import type { ViewerItem } from '../../components/ImageViewer';
+import { LazyImageViewer as ImageViewer } from '../../components/LazyImageViewer';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { CheckboxField, SelectField } from '../../components/fields';
 import { Page } from '../../components/Page';
 import { TextField } from '../../components/TextField';
 import { imageFileName, saveBlob } from '../../lib/files';
-import { admin, gateway, subscribeAdminEvents, type GatewayErrorInfo } from '../../lib/gateway';
+import {
+  admin,
+  adminUrls,
+  gateway,
+  subscribeAdminEvents,
+  type GatewayErrorInfo,
+} from '../../lib/gateway';
 import { errorInfo, useDebounced, useResource } from '../../lib/hooks';
 import { useEditStore } from '../../stores/edit';
 import { useGenerateStore } from '../../stores/generate';
@@ -41,6 +49,10 @@ export function GalleryPage() {
   const [comparing, setComparing] = useState(false);
   const [deleting, setDeleting] = useState<ImageRecord | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
+  /** The full-window viewer: over the listed images (following the selection) or a chain. */
+  const [viewer, setViewer] = useState<
+    { over: 'list' } | { over: 'chain'; steps: ImageRecord[]; index: number } | null
+  >(null);
   const [failure, setFailure] = useState<GatewayErrorInfo | null>(null);
 
   const { add } = list;
@@ -185,6 +197,8 @@ export function GalleryPage() {
             busy={busy}
             inCompare={compare.some((i) => i.id === selected.id)}
             onSelect={setSelected}
+            onView={() => setViewer({ over: 'list' })}
+            onViewChain={(steps, index) => setViewer({ over: 'chain', steps, index })}
             onFavourite={() => void toggleFavourite(selected)}
             onReuse={() => reuse(selected)}
             onEdit={() => void editThis(selected)}
@@ -196,6 +210,23 @@ export function GalleryPage() {
         )}
       </div>
 
+      {viewer?.over === 'list' && selected && (
+        <ListViewer
+          images={list.images}
+          selected={selected}
+          onSelect={setSelected}
+          onClose={() => setViewer(null)}
+        />
+      )}
+      {viewer?.over === 'chain' && (
+        <ImageViewer
+          items={viewer.steps.map(viewerItem)}
+          index={viewer.index}
+          onIndex={(index) => setViewer({ ...viewer, index })}
+          onClose={() => setViewer(null)}
+          initialAgainst={viewer.steps[viewer.index - 1]?.id ?? null}
+        />
+      )}
       {comparing && compare.length === 2 && (
         <CompareDialog
           images={[compare[0]!, compare[1]!]}
@@ -222,5 +253,47 @@ export function GalleryPage() {
         </p>
       </ConfirmDialog>
     </Page>
+  );
+}
+
+const viewerItem = (image: ImageRecord): ViewerItem => ({
+  key: image.id,
+  url: adminUrls.file(image.id),
+  label: image.prompt || image.id,
+});
+
+/** Images either side of the one in view that it can be compared with (a long list stays short). */
+const NEIGHBOURS = 25;
+
+/**
+ * The viewer over the gallery as listed: arrows move the selection (the details follow); it can
+ * compare with the image this one was edited from, or a neighbour.
+ */
+function ListViewer(props: {
+  images: ImageRecord[];
+  selected: ImageRecord;
+  onSelect: (image: ImageRecord) => void;
+  onClose: () => void;
+}) {
+  const { images, selected } = props;
+  const index = Math.max(
+    0,
+    images.findIndex((i) => i.id === selected.id),
+  );
+  const near = images.slice(Math.max(0, index - NEIGHBOURS), index + NEIGHBOURS + 1);
+  const parent = selected.parentId ? images.find((i) => i.id === selected.parentId) : undefined;
+  const against = parent && !near.includes(parent) ? [parent, ...near] : near;
+  return (
+    <ImageViewer
+      items={images.map(viewerItem)}
+      index={index}
+      onIndex={(i) => {
+        const next = images[i];
+        if (next) props.onSelect(next);
+      }}
+      onClose={props.onClose}
+      against={against.map(viewerItem)}
+      initialAgainst={parent?.id ?? null}
+    />
   );
 }

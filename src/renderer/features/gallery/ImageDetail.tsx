@@ -11,6 +11,10 @@ interface ImageDetailProps {
   busy: string | null;
   inCompare: boolean;
   onSelect: (image: ImageRecord) => void;
+  /** Opens the full-window viewer on this image. */
+  onView: () => void;
+  /** Opens the viewer over the edit chain, at `index` (root first). */
+  onViewChain: (steps: ImageRecord[], index: number) => void;
   onFavourite: () => void;
   onReuse: () => void;
   onEdit: () => void;
@@ -48,7 +52,14 @@ export function ImageDetail(props: ImageDetailProps) {
           ×
         </button>
       </header>
-      <div className="detail-preview">
+      <button
+        type="button"
+        className="detail-preview"
+        onClick={props.onView}
+        aria-label="View full window"
+        title="View full window"
+        data-testid="detail-view"
+      >
         <img
           src={adminUrls.file(current.id)}
           alt={current.prompt || 'The selected image'}
@@ -56,8 +67,13 @@ export function ImageDetail(props: ImageDetailProps) {
           height={current.height}
           data-testid="detail-image"
         />
-      </div>
-      <div className="detail-actions" role="group" aria-label="Image actions">
+      </button>
+      <div
+        className="detail-actions"
+        role="group"
+        aria-label="Image actions"
+        data-testid="detail-actions"
+      >
         <button
           type="button"
           aria-pressed={current.favourite}
@@ -104,43 +120,51 @@ export function ImageDetail(props: ImageDetailProps) {
         </button>
       </div>
 
-      <section aria-labelledby="detail-prompt">
-        <h3 id="detail-prompt">Prompt</h3>
-        <p className="detail-prompt" data-testid="detail-prompt-text">
-          {current.prompt || <span className="muted">No prompt</span>}
-        </p>
-        {current.revisedPrompt && current.revisedPrompt !== current.prompt && (
-          <p className="detail-revised">
-            <span className="muted">Revised by the model: </span>
-            {current.revisedPrompt}
+      {/* The image and its actions stay put; the prompt, facts and chain scroll under them. */}
+      <div className="detail-body" data-testid="detail-body">
+        <section aria-labelledby="detail-prompt">
+          <h3 id="detail-prompt">Prompt</h3>
+          <p className="detail-prompt" data-testid="detail-prompt-text">
+            {current.prompt || <span className="muted">No prompt</span>}
           </p>
+          {current.revisedPrompt && current.revisedPrompt !== current.prompt && (
+            <p className="detail-revised">
+              <span className="muted">Revised by the model: </span>
+              {current.revisedPrompt}
+            </p>
+          )}
+        </section>
+
+        <dl className="detail-facts" data-testid="detail-facts">
+          {facts.map((fact) => (
+            <div key={fact.id} data-fact={fact.id}>
+              <dt>{fact.label}</dt>
+              <dd className={fact.id === 'request' ? 'mono' : undefined}>
+                {fact.value}
+                {fact.flag && (
+                  <span className="fact-flag" role="note">
+                    {' '}
+                    ({fact.flag})
+                  </span>
+                )}
+                {fact.id === 'request' && (
+                  <CopyButton text={fact.value} label="Copy the request id" />
+                )}
+              </dd>
+            </div>
+          ))}
+        </dl>
+
+        {detail.error && <ErrorNotice error={detail.error} onRetry={detail.reload} />}
+        {(chain.length > 0 || current.parentId || current.hasMask) && (
+          <EditChain
+            image={current}
+            chain={chain}
+            onSelect={props.onSelect}
+            onView={props.onViewChain}
+          />
         )}
-      </section>
-
-      <dl className="detail-facts" data-testid="detail-facts">
-        {facts.map((fact) => (
-          <div key={fact.id} data-fact={fact.id}>
-            <dt>{fact.label}</dt>
-            <dd className={fact.id === 'request' ? 'mono' : undefined}>
-              {fact.value}
-              {fact.flag && (
-                <span className="fact-flag" role="note">
-                  {' '}
-                  ({fact.flag})
-                </span>
-              )}
-              {fact.id === 'request' && (
-                <CopyButton text={fact.value} label="Copy the request id" />
-              )}
-            </dd>
-          </div>
-        ))}
-      </dl>
-
-      {detail.error && <ErrorNotice error={detail.error} onRetry={detail.reload} />}
-      {(chain.length > 0 || current.parentId || current.hasMask) && (
-        <EditChain image={current} chain={chain} onSelect={props.onSelect} />
-      )}
+      </div>
     </aside>
   );
 }
@@ -150,15 +174,29 @@ function EditChain({
   image,
   chain,
   onSelect,
+  onView,
 }: {
   image: ImageRecord;
   chain: ImageRecord[];
   onSelect: (image: ImageRecord) => void;
+  onView: (steps: ImageRecord[], index: number) => void;
 }) {
   const steps = [...chain].reverse().concat(image);
   return (
     <section aria-labelledby="detail-chain" data-testid="detail-chain">
-      <h3 id="detail-chain">Edit chain</h3>
+      <div className="chain-heading">
+        <h3 id="detail-chain">Edit chain</h3>
+        {steps.length > 1 && (
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => onView(steps, steps.length - 1)}
+            data-testid="chain-view"
+          >
+            View the steps full window
+          </button>
+        )}
+      </div>
       {image.parentId && chain.length === 0 && (
         <p className="muted">The image it was edited from has been deleted.</p>
       )}

@@ -1,5 +1,7 @@
 import { useState } from 'react';
 import { ImageSlots } from '../../components/ImageSlots';
+import { ResultsViewer } from './ResultsViewer';
+import { LazySessionRuns } from './LazySessionRuns';
 import { Page } from '../../components/Page';
 import { isImplicitSubmit } from '../../lib/implicitSubmit';
 import { useEditStore } from '../../stores/edit';
@@ -29,6 +31,8 @@ export function GeneratePage() {
   const navigate = useRouteStore((s) => s.navigate);
   const [tried, setTried] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
+  /** The result open in the full-window viewer (its slot index). */
+  const [viewing, setViewing] = useState<number | null>(null);
 
   const prompt = composePrompt(draft);
   const problem = promptProblem(prompt);
@@ -132,6 +136,7 @@ export function GeneratePage() {
               onDownload={downloadSlot()}
               onEdit={(slot) => void editResult(slot)}
               editLabel="Edit this"
+              onView={(slot) => setViewing(slot.index)}
             />
           ) : (
             <div className="empty-results">
@@ -142,8 +147,17 @@ export function GeneratePage() {
               </p>
             </div>
           )}
+          <LazySessionRuns />
         </section>
       </div>
+      {viewing !== null && (
+        <ResultsViewer
+          slots={run.slots}
+          index={viewing}
+          onIndex={setViewing}
+          onClose={() => setViewing(null)}
+        />
+      )}
     </Page>
   );
 }

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import {
   formatUsd,
   usageCostMicros,
@@ -22,6 +23,8 @@ interface SendBarProps {
   blockersId: string;
   /** Why it cannot be sent (empty until the person has tried). */
   blockers: readonly string[];
+  /** A line under the button about the run it started (Edit: progress, done, where to look). */
+  note?: ReactNode;
 }
 
 /** The cost estimate, the submit button with its shortcut, and what stops the request. */
@@ -45,6 +48,7 @@ export function SendBar(props: SendBarProps) {
       <p id={blockersId} className="blockers" aria-live="polite">
         {blockers.length > 0 ? `Cannot send yet: ${blockers.join('; ')}` : ''}
       </p>
+      {props.note}
     </div>
   );
 }

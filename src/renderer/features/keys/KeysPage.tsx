@@ -10,6 +10,7 @@ import { errorInfo, useNow, useResource } from '../../lib/hooks';
 import { KeyFormDialog } from './KeyFormDialog';
 import { NewKeyDialog } from './NewKeyDialog';
 import '../../components/admin.css';
+import './keys.css';
 
 type Editing = { mode: 'create' } | { mode: 'edit'; key: KeyView } | null;
 
@@ -56,20 +57,34 @@ export function KeysPage() {
     >
       {keys.error && <ErrorNotice error={keys.error} onRetry={keys.reload} testId="keys-error" />}
       {failure && <ErrorNotice error={failure} testId="key-action-error" />}
-      <div className="table-wrap">
+      <div className="table-wrap keys-table-wrap">
         <table className="data-table" data-testid="keys-table">
           <caption className="visually-hidden">API keys</caption>
           <thead>
             <tr>
               <th scope="col">Name</th>
-              <th scope="col">Key</th>
-              <th scope="col">Group</th>
-              <th scope="col">Status</th>
-              <th scope="col" className="num">
-                Cap
+              <th scope="col" className="col-key">
+                Key
               </th>
-              <th scope="col">Ladder</th>
-              <th scope="col" className="num">
+              <th scope="col" className="col-group">
+                Group
+              </th>
+              <th scope="col">Status</th>
+              <th
+                scope="col"
+                className="num col-cap"
+                title="Concurrency cap: requests this key may run at the same time"
+              >
+                At once
+              </th>
+              <th
+                scope="col"
+                className="col-ladder"
+                title="Fallback ladder: when a size or quality cannot be delivered, step down instead of failing"
+              >
+                Fallback
+              </th>
+              <th scope="col" className="num col-requests">
                 Requests
               </th>
               <th scope="col" className="num">
@@ -92,9 +107,13 @@ export function KeysPage() {
               >
                 <th scope="row">
                   {key.name} {key.builtIn && <Badge tone="accent">Built in</Badge>}
+                  {/* Shown when the narrow table leaves out the key and group columns. */}
+                  <span className="key-sub muted">
+                    <span className="mono">atl_{key.prefix}…</span> · {key.group}
+                  </span>
                 </th>
-                <td className="mono">atl_{key.prefix}…</td>
-                <td>{key.group}</td>
+                <td className="mono col-key">atl_{key.prefix}…</td>
+                <td className="col-group">{key.group}</td>
                 <td>
                   <span
                     className={`status ${key.status === 'active' ? 'status-ok' : 'status-off'}`}
@@ -103,9 +122,9 @@ export function KeysPage() {
                     {key.status === 'active' ? 'Active' : 'Disabled'}
                   </span>
                 </td>
-                <td className="num">{key.concurrencyLimit ?? '—'}</td>
-                <td>{key.fallbackLadder ? 'On' : 'Off'}</td>
-                <td className="num">{formatCount(key.requests)}</td>
+                <td className="num col-cap">{key.concurrencyLimit ?? 'No cap'}</td>
+                <td className="col-ladder">{key.fallbackLadder ? 'On' : 'Off'}</td>
+                <td className="num col-requests">{formatCount(key.requests)}</td>
                 <td className="num" data-testid="key-spend">
                   {formatUsd(key.costMicros)}
                 </td>

@@ -2,6 +2,7 @@ import { Badge } from '../../components/Badge';
 import type { GatewayStatus } from '../../lib/gateway';
 import { useUiStore } from '../../stores/ui';
 import { NavLink } from './NavLink';
+import { RunWatch, useRunning } from './RunWatch';
 import { ROUTES } from './routes';
 import { ThemeSwitch } from './ThemeSwitch';
 
@@ -40,6 +41,9 @@ export function Sidebar({ status }: { status: GatewayStatus | null }) {
                     testId={`nav-${route.label.toLowerCase()}`}
                   >
                     {route.label}
+                    {(route.path === '/generate' || route.path === '/edit') && (
+                      <NavRunning kind={route.path === '/generate' ? 'generate' : 'edit'} />
+                    )}
                   </NavLink>
                 </li>
               ))}
@@ -47,6 +51,7 @@ export function Sidebar({ status }: { status: GatewayStatus | null }) {
           </div>
         ))}
       </nav>
+      <RunWatch />
       <div className="sidebar-footer">
         <ThemeSwitch />
         <button
@@ -64,5 +69,17 @@ export function Sidebar({ status }: { status: GatewayStatus | null }) {
         )}
       </div>
     </aside>
+  );
+}
+
+/** A spinner beside Generate or Edit while its run is working. */
+function NavRunning({ kind }: { kind: 'generate' | 'edit' }) {
+  const running = useRunning(kind);
+  if (!running) return null;
+  return (
+    <span className="nav-running" data-testid={`nav-running-${kind}`} title="Working">
+      <span className="spinner" aria-hidden="true" />
+      <span className="visually-hidden">(working)</span>
+    </span>
   );
 }

@@ -20,7 +20,10 @@ interface UsageTableProps {
   onPage: (offset: number) => void;
 }
 
-/** One row per request, newest first, with paging. */
+/**
+ * One row per request, newest first, with paging. On a narrow window the secondary columns
+ * (endpoint, account, then latency and images) give way to cost; a row's details still have them.
+ */
 export function UsageTable({ data, offset, pageSize, onPage }: UsageTableProps) {
   const [open, toggle] = useToggleSet();
   const now = useNow(60_000);
@@ -28,7 +31,7 @@ export function UsageTable({ data, offset, pageSize, onPage }: UsageTableProps) 
   const total = data?.total ?? 0;
   const last = Math.min(total, offset + records.length);
   return (
-    <div className="table-wrap">
+    <div className="table-wrap usage-table-wrap">
       <table className="data-table requests-table" data-testid="usage-table" data-total={total}>
         <caption className="visually-hidden">Requests, newest first</caption>
         <thead>
@@ -37,16 +40,20 @@ export function UsageTable({ data, offset, pageSize, onPage }: UsageTableProps) 
               <span className="visually-hidden">Details</span>
             </th>
             <th scope="col">Time</th>
-            <th scope="col">Endpoint</th>
+            <th scope="col" className="col-endpoint">
+              Endpoint
+            </th>
             <th scope="col">Model</th>
             <th scope="col">Size</th>
-            <th scope="col" className="num">
+            <th scope="col" className="num col-images">
               Images
             </th>
             <th scope="col">Key</th>
-            <th scope="col">Account</th>
+            <th scope="col" className="col-account">
+              Account
+            </th>
             <th scope="col">Status</th>
-            <th scope="col" className="num">
+            <th scope="col" className="num col-latency">
               Latency
             </th>
             <th scope="col" className="num">
@@ -76,16 +83,16 @@ export function UsageTable({ data, offset, pageSize, onPage }: UsageTableProps) 
                   />
                 </td>
                 <td className="mono">{formatWhen(r.createdAt, now)}</td>
-                <td className="mono" title={r.endpoint}>
+                <td className="mono col-endpoint" title={r.endpoint}>
                   {shortEndpoint(r.endpoint)}
                 </td>
                 <td>{r.model ?? '—'}</td>
                 <SizeCell record={r} />
-                <td className="num">{r.images}</td>
+                <td className="num col-images">{r.images}</td>
                 <td>{r.apiKeyName ?? '—'}</td>
-                <td>{r.upstreamAccountName ?? '—'}</td>
+                <td className="col-account">{r.upstreamAccountName ?? '—'}</td>
                 <StatusCell record={r} />
-                <td className="num">{formatLatency(r.latencyMs)}</td>
+                <td className="num col-latency">{formatLatency(r.latencyMs)}</td>
                 <td className="num">
                   <span data-testid="usage-input-tokens">{formatCount(r.inputTokens)}</span>
                   {' / '}
