@@ -83,7 +83,7 @@ describe('image store: spooled images', () => {
     return { png, batch, spooled };
   }
 
-  function storeWith(whenIdle: () => Promise<void>) {
+  function storeWith(whenIdle: () => Promise<void>, quietMs = 0) {
     const { db } = tempDatabase();
     const stored = new EventEmitter();
     const store = createImageStore({
@@ -94,6 +94,7 @@ describe('image store: spooled images', () => {
       log: () => undefined,
       onStored: (image) => stored.emit('stored', image),
       whenIdle,
+      quietMs,
     });
     return { store, stored, db };
   }
@@ -125,6 +126,28 @@ describe('image store: spooled images', () => {
     expect(thumbOf()).toBeNull();
     becomeIdle();
     await expect.poll(thumbOf).not.toBeNull();
+    await store.drain();
+  });
+
+  it('makes a thumbnail only after the traffic has paused, however idle it is in between', async () => {
+    const quietMs = 400;
+    const { store, stored, db } = storeWith(() => Promise.resolve(), quietMs);
+    const { batch } = await spooledBatch(store, `req_${randomBytes(6).toString('hex')}`);
+    store.hold(batch);
+    const landed = once(stored, 'stored') as Promise<[StoredImage]>;
+    store.settle(batch.requestId, 0);
+    const [image] = await landed;
+    const landedAt = performance.now();
+    // Another image begins (a client that does not wait): the quiet starts over.
+    await Promise.resolve();
+    const next = store.spool();
+    const nextAt = performance.now();
+    const thumbOf = () => db.prepare('SELECT thumb FROM images WHERE id = ?').pluck().get(image.id);
+    await expect.poll(thumbOf, { timeout: 20_000, interval: 20 }).not.toBeNull();
+    const madeAt = performance.now();
+    expect(madeAt - landedAt).toBeGreaterThanOrEqual(quietMs);
+    expect(madeAt - nextAt).toBeGreaterThanOrEqual(quietMs);
+    await next.discard();
     await store.drain();
   });
 });
