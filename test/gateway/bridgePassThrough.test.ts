@@ -14,7 +14,7 @@ import type { SecretStore } from '../../src/gateway/secrets/types';
 import { openDatabase, type Db } from '../../src/gateway/storage/db';
 import { createKeysRepository } from '../../src/gateway/storage/keysRepository';
 import { startSimulator, type Simulator } from '../../src/simulator';
-import { keptImages, tempDir, usageRow } from '../support/gateway';
+import { tempDir, usageRow } from '../support/gateway';
 import { decodeB64 } from '../support/images';
 
 /**
@@ -25,7 +25,12 @@ import { decodeB64 } from '../support/images';
  * repeats is skipped; usage comes from its `tool_usage`.
  */
 
-const gen = { model: 'image-model-2', prompt: 'a slate roof', size: '1024x1024', quality: 'low' };
+const gen = {
+  model: 'image-model-2',
+  prompt: 'a slate roof',
+  size: '1024x1024',
+  quality: 'low',
+} as const;
 const IMAGE_USAGE = {
   input_tokens: 12,
   input_tokens_details: { text_tokens: 12, image_tokens: 0 },
@@ -99,6 +104,23 @@ async function gatewayWithSubscription(
   };
 }
 
+/** The id of a request's kept image, once it is in the gallery (the gateway's 'image' event). */
+function keptImage(t: BridgeGateway, requestId: string): Promise<string> {
+  const read = () =>
+    t.db.prepare('SELECT id FROM images WHERE request_id = ?').pluck().get(requestId) as
+      string | undefined;
+  return new Promise((resolve) => {
+    const check = () => {
+      const id = read();
+      if (id === undefined) return;
+      t.gateway.events.off('image', check);
+      resolve(id);
+    };
+    t.gateway.events.on('image', check);
+    check();
+  });
+}
+
 async function generate(url: string, key: string, body: Record<string, unknown> = gen) {
   return request(`${url}/v1/images/generations`, {
     method: 'POST',
@@ -146,10 +168,11 @@ describe('through the simulator without a native channel', () => {
     expect(row).toMatchObject({ status: 200, images: 1, delivered_size: '1024x1024' });
     expect(row.output_image_tokens).toBeGreaterThan(0);
     expect(json.usage.output_tokens).toBe(row.output_tokens);
-    const [id] = await keptImages(t, requestId);
+    const id = await keptImage(t, requestId);
     const file = t.db.prepare('SELECT file FROM images WHERE id = ?').pluck().get(id) as string;
-    expect(fs.readFileSync(path.join(t.dataDir, 'images', file)).equals(Buffer.from(b64, 'base64')))
-      .toBe(true);
+    expect(
+      fs.readFileSync(path.join(t.dataDir, 'images', file)).equals(Buffer.from(b64, 'base64')),
+    ).toBe(true);
   });
 
   it('streams partial images and the completed event, as the openai client reads them', async () => {

@@ -42,10 +42,7 @@ export function parseSplicedJson<T = unknown>(
   const strings: Base64Pieces[] = [];
   let pos = 0;
   for (const [start, end] of cuts) {
-    parts.push(
-      ...text.slice(pos, start),
-      Buffer.from(spliceMarkerText(strings.length)),
-    );
+    parts.push(...text.slice(pos, start), Buffer.from(spliceMarkerText(strings.length)));
     strings.push(text.slice(start, end));
     pos = end;
   }

@@ -106,7 +106,9 @@ function bridgeEvents(opts: { done?: boolean; repeat?: boolean; image?: string }
 function sse(events: object[], eol = '\n'): Buffer {
   return Buffer.from(
     events
-      .map((e) => `event: ${(e as { type: string }).type}${eol}data: ${JSON.stringify(e)}${eol}${eol}`)
+      .map(
+        (e) => `event: ${(e as { type: string }).type}${eol}data: ${JSON.stringify(e)}${eol}${eol}`,
+      )
       .join(''),
   );
 }
@@ -171,7 +173,10 @@ describe('readBridgeImage as the stream arrives', () => {
       expect(result, label).toMatchObject(OUTCOME);
       expect(seen.heads, label).toEqual([HEAD]);
       expect(Buffer.concat(seen.streamed).toString('latin1'), label).toBe(IMAGE);
-      expect(seen.partials.map((p) => p.b64.toString('latin1')), label).toEqual([PARTIAL]);
+      expect(
+        seen.partials.map((p) => p.b64.toString('latin1')),
+        label,
+      ).toEqual([PARTIAL]);
     }
   });
 
