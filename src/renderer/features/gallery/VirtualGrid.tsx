@@ -253,7 +253,9 @@ const Tile = memo(function Tile({
       <button
         type="button"
         className="gallery-thumb"
-        style={{ height: size }}
+        // The checkerboard (for transparent images) is painted once the thumbnail is there: a
+        // gradient per tile is real raster work in software, for rows that may only fly by.
+        style={{ height: size, backgroundImage: loaded ? undefined : 'none' }}
         aria-pressed={selected}
         aria-label={`${image.prompt || 'Untitled image'}, ${image.width} by ${image.height}${
           image.favourite ? ', favourite' : ''
