@@ -121,9 +121,9 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
   );
   const abs = (rel: string) => path.join(deps.dir, ...rel.split('/'));
 
-  // Thumbnails wait until no request is in flight and the traffic has paused (whenQuiet): a 4K
-  // PNG's decode costs 100-200 ms of CPU that live traffic needs more, and the gallery makes any
-  // thumbnail it asks for before then.
+  // The studio's thumbnails wait until no request is in flight and the traffic has paused
+  // (whenQuiet): a 4K PNG's decode costs 100-200 ms of CPU that live traffic needs more, and the
+  // gallery makes any thumbnail it asks for before then. API images' wait for the gallery.
   const thumbs = createTaskQueue(1, (error) =>
     deps.log(`image store: ${error instanceof Error ? error.message : String(error)}`),
   );
@@ -197,6 +197,11 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
     }
     deps.onStored(stored);
     touched();
+    // An API caller's image gets its thumbnail when the gallery first shows it (ensureThumb): a
+    // server that keeps every image of another app's traffic would otherwise spend 100-200 ms of
+    // CPU per 4K image on thumbnails nobody may look at. The studio's own images are about to be
+    // looked at: theirs are made at the next pause.
+    if (batch.source === 'api') return;
     thumbs.push(async () => {
       await whenQuiet();
       if (closing) return;
