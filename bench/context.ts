@@ -38,6 +38,10 @@ export interface BenchContext {
   settle(): Promise<number>;
   /** The gateway child's CPU time so far (ms). */
   gatewayCpuMs(): number;
+  /** Other children of the benchmark's own (a second gateway): not counted as foreign load. */
+  ownPid(pid: number): void;
+  forgetPid(pid: number): void;
+  readonly ownPids: readonly number[];
   /**
    * Runs `fn` and measures the gateway child's peak RSS over it, after a full GC there. With
    * `fresh`, a new gateway child serves the case, so its peak is not what earlier cases left.
@@ -59,6 +63,7 @@ export interface ContextParts {
 
 export async function createContext(parts: ContextParts): Promise<BenchContext> {
   let gateway = await parts.startGateway();
+  const ownPids = new Set<number>();
   const ctx: BenchContext = {
     sim: parts.sim,
     setup: parts.setup,
@@ -71,6 +76,11 @@ export async function createContext(parts: ContextParts): Promise<BenchContext> 
     wants: (id) => !parts.plan.caseFilter || parts.plan.caseFilter.some((f) => id.includes(f)),
     settle: () => waitIdle(gateway.pid),
     gatewayCpuMs: () => cpuMs(gateway.pid),
+    ownPid: (pid) => void ownPids.add(pid),
+    forgetPid: (pid) => void ownPids.delete(pid),
+    get ownPids() {
+      return [...ownPids];
+    },
     async withPeak(fn, opts = {}) {
       if (opts.fresh) {
         await gateway.close();

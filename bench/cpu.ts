@@ -31,6 +31,31 @@ export async function waitIdle(pid: number, timeoutMs = 120_000): Promise<number
 }
 
 /**
+ * Waits until a process has used at most `maxCpuMs` of CPU over the last `windowMs`: deferred
+ * work that starts only after a pause (the gallery's thumbnails wait for a second without
+ * images) is then done and counted, where waitIdle's 100 ms window would end before it began.
+ */
+export async function waitQuiet(
+  pid: number,
+  windowMs: number,
+  maxCpuMs: number,
+  timeoutMs = 120_000,
+): Promise<number> {
+  const started = Date.now();
+  const samples: Array<{ at: number; cpu: number }> = [{ at: started, cpu: cpuMs(pid) }];
+  for (;;) {
+    await sleep(100);
+    const now = Date.now();
+    samples.push({ at: now, cpu: cpuMs(pid) });
+    while (samples.length > 1 && samples[1]!.at <= now - windowMs) samples.shift();
+    const first = samples[0]!;
+    const full = now - first.at >= windowMs;
+    if ((full && samples.at(-1)!.cpu - first.cpu <= maxCpuMs) || now - started > timeoutMs)
+      return now - started - windowMs;
+  }
+}
+
+/**
  * CPU time the whole machine has spent in processes (user, nice, system) or taken by the
  * hypervisor (steal), all cores, in ms. Interrupt time is left out: loopback traffic is handled
  * there, and it is the benchmark's own.

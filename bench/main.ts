@@ -6,6 +6,7 @@ import os from 'node:os';
 import { editCases } from './cases/edit';
 import { concurrencyCases } from './cases/concurrency';
 import { latencyCases } from './cases/latency';
+import { pathsCases } from './cases/paths';
 import { streamingCases } from './cases/streaming';
 import { studioCases } from './cases/studio';
 import { throughputCases } from './cases/throughput';
@@ -20,6 +21,7 @@ import { prepareDataDir } from './setup';
 
 const GROUPS: Record<CaseGroup, (ctx: BenchContext) => Promise<Row[]>> = {
   latency: latencyCases,
+  paths: pathsCases,
   streaming: streamingCases,
   concurrency: concurrencyCases,
   throughput: throughputCases,
@@ -79,7 +81,7 @@ async function main(): Promise<number> {
   if (plan.cpuProfileDir) fs.mkdirSync(plan.cpuProfileDir, { recursive: true });
 
   const sim = await startSimulatorProcess();
-  const proxy = await startProxyProcess(sim.url);
+  const proxy = await startProxyProcess(sim.url, sim.bridgeUrl);
   const setup = prepareDataDir(sim, plan);
   const ctx = await createContext({
     sim,
@@ -105,6 +107,7 @@ async function main(): Promise<number> {
         sim.pid,
         proxy.pid,
         ctx.gateway.pid,
+        ...ctx.ownPids,
         ...(group === 'studio' ? descendants(process.pid) : []),
       ];
       const foreign = watchForeignLoad(pids, os.availableParallelism());
@@ -139,6 +142,7 @@ async function main(): Promise<number> {
       keepApiImages: plan.keepApiImages,
       gatewayFlags: plan.gatewayFlags,
       latency: plan.latency,
+      paths: plan.paths,
       streaming: plan.streaming,
       concurrency: plan.concurrency,
       throughput: plan.throughput,

@@ -2,6 +2,7 @@
 
 export const CASE_GROUPS = [
   'latency',
+  'paths',
   'streaming',
   'concurrency',
   'throughput',
@@ -21,6 +22,8 @@ export interface Plan {
   /** Only cases whose id contains one of these (ids as in the JSON: latency.bridge.3840x2160). */
   caseFilter: readonly string[] | null;
   latency: { small: Rounds; large: Rounds };
+  /** Rounds of blocks per variant in the no-wait cases (cases/paths.ts). */
+  paths: { rounds: number };
   streaming: Rounds;
   /** Rounds per level: a 64 x 4K round takes over a minute on 2 cores. */
   concurrency: { levels: ReadonlyArray<{ n: number; iterations: number }> };
@@ -43,7 +46,9 @@ export const USAGE = `Usage: npm run bench -- [options]
   --only <groups>      comma list of: ${CASE_GROUPS.join(', ')}
                        (studio: test/e2e/bench.spec.ts in Chromium with Playwright, about
                        20 s, --quick too; skipped with a warning without them)
-  --case <ids>         comma list of case id fragments, e.g. latency.bridge.3840,concurrency.16
+  --case <ids>         comma list of case id fragments, e.g. latency.bridge.3840,concurrency.16,
+                       paths.apiKey.3840 (paths: both upstream paths, as installed and with the
+                       gallery off, against the floor, with a client that does not wait)
   --profile            also write a V8 CPU profile of the gateway child (bench-results/profiles/)
                        and print its top self-time functions; best combined with --only
   --keep-api-images <on|off>
@@ -98,6 +103,7 @@ export function parsePlan(argv: readonly string[]): Plan | 'help' {
     latency: quick
       ? { small: { warmup: 2, iterations: 6 }, large: { warmup: 1, iterations: 3 } }
       : { small: { warmup: 3, iterations: 24 }, large: { warmup: 2, iterations: 10 } },
+    paths: { rounds: quick ? 2 : 4 },
     streaming: quick ? { warmup: 2, iterations: 6 } : { warmup: 3, iterations: 16 },
     // --quick leaves out 64 x 4K (over a minute per round here).
     concurrency: {

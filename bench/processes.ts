@@ -109,9 +109,15 @@ export interface ProxyProcess {
   close(): Promise<void>;
 }
 
-/** The reference proxies (proxyChild.ts) in front of `upstreamUrl`. */
-export async function startProxyProcess(upstreamUrl: string): Promise<ProxyProcess> {
-  const child = fork(path.join(here, 'proxyChild.mjs'), [upstreamUrl], {
+/**
+ * The reference proxies (proxyChild.ts) in front of `upstreamUrl`, and of `bridgeUrl` under
+ * `/<mode>/bridge/`.
+ */
+export async function startProxyProcess(
+  upstreamUrl: string,
+  bridgeUrl: string,
+): Promise<ProxyProcess> {
+  const child = fork(path.join(here, 'proxyChild.mjs'), [upstreamUrl, bridgeUrl], {
     execArgv: ['--enable-source-maps'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -1,26 +1,35 @@
 // Reference proxies: the least any Node gateway can add on this machine. `/buffer/...` reads the
 // whole upstream answer and sends it with a Content-Length (the shape the gateway's JSON replies
 // have); `/stream/...` pipes it through as it arrives. Neither parses, checks or records anything.
+// `/<mode>/bridge/...` goes to the simulator without a native channel instead: the same proxy
+// carrying the Responses bridge's bytes (what merely moving them costs).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import { Agent, request } from 'undici';
 
 const upstream = process.argv[2]!;
+const bridgeUpstream = process.argv[3] ?? upstream;
+/** Request headers the upstreams read (the subscription ones included). */
+const FORWARDED = ['authorization', 'content-type', 'accept', 'chatgpt-account-id'];
 const agent = new Agent({ keepAliveTimeout: 60_000, headersTimeout: 0, bodyTimeout: 0 });
 
 const server = http.createServer((req, res) => {
   void (async () => {
     const [, mode, ...rest] = (req.url ?? '').split('/');
+    const bridge = rest[0] === 'bridge';
     const body: Buffer[] = [];
     for await (const chunk of req as AsyncIterable<Buffer>) body.push(chunk);
-    const answer = await request(`${upstream}/${rest.join('/')}`, {
+    const headers: Record<string, string> = {};
+    for (const name of FORWARDED) {
+      const value = req.headers[name];
+      if (typeof value === 'string') headers[name] = value;
+    }
+    const base = bridge ? bridgeUpstream : upstream;
+    const answer = await request(`${base}/${(bridge ? rest.slice(1) : rest).join('/')}`, {
       method: 'POST',
       dispatcher: agent,
-      headers: {
-        authorization: req.headers.authorization ?? '',
-        'content-type': req.headers['content-type'] ?? 'application/json',
-      },
+      headers,
       body: Buffer.concat(body),
     });
     const type = String(answer.headers['content-type'] ?? 'application/json');

@@ -129,3 +129,20 @@ export function multipartEdit(
   parts.push(Buffer.from(`--${boundary}--\r\n`));
   return { contentType: `multipart/form-data; boundary=${boundary}`, body: Buffer.concat(parts) };
 }
+
+/**
+ * A direct request sent through the reference proxy instead (`mode`: stream or buffer): the
+ * floor, the same upstream bytes carried by a Node process that does nothing else. A bridge
+ * request goes to the simulator without a native channel, as directly.
+ */
+export function viaProxy(
+  sim: SimulatorReady,
+  proxyUrl: string,
+  direct: Target,
+  mode: 'stream' | 'buffer' = 'stream',
+): Target {
+  const url = direct.url.startsWith(`${sim.bridgeUrl}/`)
+    ? direct.url.replace(sim.bridgeUrl, `${proxyUrl}/${mode}/bridge`)
+    : direct.url.replace(sim.url, `${proxyUrl}/${mode}`);
+  return { ...direct, url };
+}

@@ -44,7 +44,11 @@ describe('shareCost', () => {
 });
 
 describe('image store: spooled images', () => {
-  async function spooledBatch(store: ReturnType<typeof createImageStore>, requestId: string) {
+  async function spooledBatch(
+    store: ReturnType<typeof createImageStore>,
+    requestId: string,
+    source: ImageBatch['source'] = 'studio',
+  ) {
     const png = await sharp({
       create: { width: 64, height: 32, channels: 3, background: '#3366cc' },
     })
@@ -55,7 +59,7 @@ describe('image store: spooled images', () => {
     const spooled = (await spool.finish())!;
     const batch: ImageBatch = {
       requestId,
-      source: 'api',
+      source,
       endpoint: '/v1/images/generations',
       prompt: 'a test',
       model: 'image-model-2',
@@ -83,7 +87,7 @@ describe('image store: spooled images', () => {
     return { png, batch, spooled };
   }
 
-  function storeWith(whenIdle: () => Promise<void>) {
+  function storeWith(whenIdle: () => Promise<void>, quietMs = 0) {
     const { db } = tempDatabase();
     const stored = new EventEmitter();
     const store = createImageStore({
@@ -94,6 +98,7 @@ describe('image store: spooled images', () => {
       log: () => undefined,
       onStored: (image) => stored.emit('stored', image),
       whenIdle,
+      quietMs,
     });
     return { store, stored, db };
   }
@@ -125,6 +130,52 @@ describe('image store: spooled images', () => {
     expect(thumbOf()).toBeNull();
     becomeIdle();
     await expect.poll(thumbOf).not.toBeNull();
+    await store.drain();
+  });
+
+  it('makes a thumbnail only after the traffic has paused, however idle it is in between', async () => {
+    const quietMs = 400;
+    const { store, stored, db } = storeWith(() => Promise.resolve(), quietMs);
+    const { batch } = await spooledBatch(store, `req_${randomBytes(6).toString('hex')}`);
+    store.hold(batch);
+    const landed = once(stored, 'stored') as Promise<[StoredImage]>;
+    store.settle(batch.requestId, 0);
+    const [image] = await landed;
+    const landedAt = performance.now();
+    // Another image begins (a client that does not wait): the quiet starts over.
+    await Promise.resolve();
+    const next = store.spool();
+    const nextAt = performance.now();
+    const thumbOf = () => db.prepare('SELECT thumb FROM images WHERE id = ?').pluck().get(image.id);
+    await expect.poll(thumbOf, { timeout: 20_000, interval: 20 }).not.toBeNull();
+    const madeAt = performance.now();
+    expect(madeAt - landedAt).toBeGreaterThanOrEqual(quietMs);
+    expect(madeAt - nextAt).toBeGreaterThanOrEqual(quietMs);
+    await next.discard();
+    await store.drain();
+  });
+
+  it("leaves an API image's thumbnail to the gallery's first ask", async () => {
+    const { store, stored, db } = storeWith(() => Promise.resolve());
+    const api = (await spooledBatch(store, `req_${randomBytes(6).toString('hex')}`, 'api')).batch;
+    const own = (await spooledBatch(store, `req_${randomBytes(6).toString('hex')}`)).batch;
+    const landed: StoredImage[] = [];
+    stored.on('stored', (image: StoredImage) => landed.push(image));
+    for (const batch of [api, own]) {
+      store.hold(batch);
+      store.settle(batch.requestId, 0);
+    }
+    const thumbOf = (id: string) =>
+      db.prepare('SELECT thumb FROM images WHERE id = ?').pluck().get(id);
+    await expect.poll(() => landed.length).toBe(2);
+    const [apiImage, ownImage] = landed as [StoredImage, StoredImage];
+    expect(apiImage.source).toBe('api');
+    // The studio's image, written after the API one, has its thumbnail; the API image has none.
+    await expect.poll(() => thumbOf(ownImage.id), { timeout: 20_000 }).not.toBeNull();
+    expect(thumbOf(apiImage.id)).toBeNull();
+    const made = await store.ensureThumb(apiImage);
+    expect((await sharp(made).metadata()).format).toBe('webp');
+    expect(thumbOf(apiImage.id)).not.toBeNull();
     await store.drain();
   });
 });

@@ -87,7 +87,20 @@ export interface ImageStoreDeps {
    * they do not wait.
    */
   whenIdle?: () => Promise<void>;
+  /**
+   * How long the gateway must have been idle, with no image coming in, before a thumbnail is made
+   * in the background (default QUIET_MS). The gallery makes any it asks for at once.
+   */
+  quietMs?: number;
 }
+
+/**
+ * A thumbnail waits for this much quiet. A client that sends its next request soon after the
+ * last reply (150 ms later, say) leaves the gateway idle between requests; a 4K PNG's thumbnail
+ * (100-200 ms of CPU on the machines measured, docs/benchmarks.md) started in that gap would
+ * land in the next request. A second without requests is a pause in the traffic, not a gap.
+ */
+export const QUIET_MS = 1000;
 
 /**
  * The gallery's files. Nothing here runs on a request's critical path: images are held until the
@@ -108,8 +121,9 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
   );
   const abs = (rel: string) => path.join(deps.dir, ...rel.split('/'));
 
-  // Thumbnails wait until no request is in flight: decoding a 4K PNG costs a few hundred ms of
-  // CPU that live traffic needs more, and the gallery makes any thumbnail it asks for before then.
+  // The studio's thumbnails wait until no request is in flight and the traffic has paused
+  // (whenQuiet): a 4K PNG's decode costs 100-200 ms of CPU that live traffic needs more, and the
+  // gallery makes any thumbnail it asks for before then. API images' wait for the gallery.
   const thumbs = createTaskQueue(1, (error) =>
     deps.log(`image store: ${error instanceof Error ? error.message : String(error)}`),
   );
@@ -120,6 +134,30 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
   const whenIdle = async () => {
     if (closing || !deps.whenIdle) return;
     await Promise.race([deps.whenIdle(), closedSignal]);
+  };
+  const quietMs = deps.quietMs ?? QUIET_MS;
+  /** When an image last came in (its spool opened, or its batch was held or written). */
+  let lastImageAt = -Infinity;
+  const touched = () => {
+    lastImageAt = performance.now();
+  };
+  /**
+   * Resolves once no request is in flight and none has brought an image for `quietMs` (or at
+   * shutdown): idle alone is true between any two requests of a busy client.
+   */
+  const whenQuiet = async () => {
+    for (;;) {
+      await whenIdle();
+      if (closing || !deps.whenIdle) return;
+      const wait = lastImageAt + quietMs - performance.now();
+      if (wait <= 0) return;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        new Promise<void>((resolve) => (timer = setTimeout(resolve, wait))),
+        closedSignal,
+      ]);
+      clearTimeout(timer);
+    }
   };
 
   const writeOne = async (batch: ImageBatch, index: number, cost: number, createdAt: number) => {
@@ -158,8 +196,14 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
       if (spooled) claimed.delete(spooled.path);
     }
     deps.onStored(stored);
+    touched();
+    // An API caller's image gets its thumbnail when the gallery first shows it (ensureThumb): a
+    // server that keeps every image of another app's traffic would otherwise spend 100-200 ms of
+    // CPU per 4K image on thumbnails nobody may look at. The studio's own images are about to be
+    // looked at: theirs are made at the next pause.
+    if (batch.source === 'api') return;
     thumbs.push(async () => {
-      await whenIdle();
+      await whenQuiet();
       if (closing) return;
       const current = deps.repo.get(id);
       if (!current || current.thumb) return;
@@ -189,10 +233,14 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
     dir: deps.dir,
     hold(batch) {
       if (batch.images.length === 0) return;
+      touched();
       held.set(batch.requestId, batch);
       for (const image of batch.images) if (image.spooled) claimed.add(image.spooled.path);
     },
-    spool: () => createImageSpool(spoolDir, deps.log),
+    spool: () => {
+      touched();
+      return createImageSpool(spoolDir, deps.log);
+    },
     async dropUnclaimed(spooled) {
       if (!claimed.has(spooled.path)) await removeFiles([spooled.path]);
     },

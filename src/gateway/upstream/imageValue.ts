@@ -5,7 +5,7 @@ import type { ImageSink } from './types';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
-const KEY = Buffer.from('"b64_json"', 'latin1');
+const B64_JSON_KEY = Buffer.from('"b64_json"', 'latin1');
 /** Header bytes tried first, and the most waited for before giving up on streaming. */
 const FIRST_HEAD = 4 * 1024;
 const MAX_HEAD = 1024 * 1024;
@@ -71,22 +71,23 @@ export class ImageValueReader {
 }
 
 /**
- * The offset just inside the quote that opens the `b64_json` string, or -1 while `head` has not
- * got that far (or the key holds something else, e.g. null).
+ * The offset just inside the quote that opens the `b64_json` string (or the string of another
+ * key, given quoted as `key`), or -1 while `head` has not got that far (or the key holds
+ * something else, e.g. null).
  */
-export function b64ValueStart(head: Buffer): number {
+export function b64ValueStart(head: Buffer, key: Buffer = B64_JSON_KEY): number {
   let from = 0;
   for (;;) {
-    const key = head.indexOf(KEY, from);
-    if (key < 0) return -1;
-    let at = skipSpace(head, key + KEY.length);
+    const found = head.indexOf(key, from);
+    if (found < 0) return -1;
+    let at = skipSpace(head, found + key.length);
     if (at >= head.length) return -1;
     if (head[at] === 0x3a /* : */) {
       at = skipSpace(head, at + 1);
       if (at >= head.length) return -1;
       if (head[at] === QUOTE) return at + 1;
     }
-    from = key + KEY.length;
+    from = found + key.length;
   }
 }
 

@@ -42,15 +42,20 @@ export function parseSplicedJson<T = unknown>(
   const strings: Base64Pieces[] = [];
   let pos = 0;
   for (const [start, end] of cuts) {
-    parts.push(
-      ...text.slice(pos, start),
-      Buffer.from(JSON.stringify(MARKER_PREFIX + strings.length).slice(1, -1)),
-    );
+    parts.push(...text.slice(pos, start), Buffer.from(spliceMarkerText(strings.length)));
     strings.push(text.slice(start, end));
     pos = end;
   }
   parts.push(...text.slice(pos, text.length));
   return { value: JSON.parse(Buffer.concat(parts).toString('utf8')) as T, strings };
+}
+
+/**
+ * The text that stands, inside a JSON string's quotes, for the cut value number `index`: for
+ * readers that cut a value themselves while it streams and parse what is left as a SplicedJson.
+ */
+export function spliceMarkerText(index: number): string {
+  return JSON.stringify(MARKER_PREFIX + index).slice(1, -1);
 }
 
 /** The index of a cut value if `value` is its marker, else -1. */

@@ -15,7 +15,6 @@ import { IMAGE_MODELS, isImageModel, type ImageModel } from '../../shared/models
 import { checkSize } from '../../shared/sizeRules';
 import {
   codePointsUpTo,
-  describeValue,
   isAbsent,
   missingParam,
   readBoolean,

@@ -32,7 +32,7 @@ async function* chunks(events: object[]): AsyncGenerator<Buffer> {
 }
 
 const read = (events: object[], onPartial?: (p: { b64: Buffer; index: number }) => void) =>
-  readBridgeImage(parseSse(chunks(events)), { headers: {}, now: () => NOW, onPartial });
+  readBridgeImage(chunks(events), { headers: {}, now: () => NOW, onPartial });
 
 async function failureOf(promise: Promise<unknown>): Promise<UpstreamError['failure']> {
   const error = await promise.then(

@@ -1,66 +1,23 @@
 import { normaliseUsage } from '../../billing/normaliseUsage';
 import { UpstreamError } from '../errors';
 import { piecesLength, type Base64Pieces } from '../base64Pieces';
-import { parseSplicedJson, splicedBytes, splicedPieces, type SplicedJson } from '../jsonSplice';
-import { eventData } from '../sseParser';
-import type { ImageOutcome, PartialImage, SseEvent } from '../types';
+import { ImageValueReader, parsePreamble } from '../imageValue';
+import { splicedBytes, splicedPieces, type SplicedJson } from '../jsonSplice';
+import type { ImageOutcome, ImageStart, PartialImage } from '../types';
+import {
+  readBridgeEvents,
+  SkippedValue,
+  type BridgeEventShape,
+  type ItemShape,
+  type ResponseShape,
+  type ValueChoice,
+} from './bridgeEventStream';
 import { looksLikeRefusal, streamFailure } from './streamFailure';
 
 type Headers = Record<string, string | string[] | undefined>;
 type Json = Record<string, unknown>;
 
-interface ItemShape {
-  type?: string;
-  id?: string;
-  result?: unknown;
-  revised_prompt?: unknown;
-  size?: unknown;
-  quality?: unknown;
-  background?: unknown;
-  output_format?: unknown;
-  content?: Array<{ type?: string; text?: unknown; refusal?: unknown }>;
-}
-
-interface ResponseShape {
-  created_at?: number;
-  tools?: unknown[];
-  tool_usage?: { image_gen?: unknown };
-  output?: ItemShape[];
-  error?: Json | null;
-  incomplete_details?: { reason?: string } | null;
-}
-
-export interface BridgeEventShape {
-  type?: string;
-  response?: ResponseShape;
-  item?: ItemShape;
-  partial_image_b64?: unknown;
-  partial_image_index?: number;
-  delta?: unknown;
-  error?: Json;
-  code?: unknown;
-  message?: unknown;
-}
-
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
-
-/** Parses one bridge event with the base64 cut out; null for empty and `[DONE]` events. */
-export function readBridgeEvent(
-  event: SseEvent,
-): { doc: SplicedJson<BridgeEventShape>; type: string } | null {
-  const data = eventData(event);
-  if (!data) return null;
-  let doc: SplicedJson<BridgeEventShape>;
-  try {
-    doc = parseSplicedJson<BridgeEventShape>(data);
-  } catch {
-    throw new UpstreamError({
-      kind: 'bad_response',
-      message: 'the upstream sent an unreadable event',
-    });
-  }
-  return { doc, type: doc.value.type ?? event.event ?? '' };
-}
 
 /** The error object of an `error` event or a `response.failed`, as a thrown UpstreamError. */
 export function failureOfEvent(
@@ -81,32 +38,53 @@ export function failureOfEvent(
 }
 
 /**
- * Reads a bridge stream into one image. Results are trusted in the protocol page's order:
- * `response.output_item.done`, then `response.completed.output[]`, then the last partial image
- * only as a last resort. The image is billed from `response.tool_usage.image_gen`, never from
+ * Reads a bridge stream into one image, as it arrives. Results are trusted in the protocol
+ * page's order: `response.output_item.done`, then `response.completed.output[]`, then the last
+ * partial image only as a last resort. The first image's base64 is offered to `onImageStart` once
+ * its header is known and then streamed piece by piece (bridgeEventStream.ts), like the API-key
+ * path's readers; the copy `response.completed` repeats is skipped as it arrives, never held, and
+ * the image is billed from the small rest of that event: `response.tool_usage.image_gen`, never
  * `response.usage` (the text model's). Settings are returned as the upstream echoed them, so a
  * silent downgrade (`size: auto`) is visible to dispatch.
  */
 export async function readBridgeImage(
-  events: AsyncIterable<SseEvent>,
-  ctx: { onPartial?: (partial: PartialImage) => void; headers: Headers; now: () => number },
+  body: AsyncIterable<Buffer | Uint8Array>,
+  ctx: {
+    onPartial?: (partial: PartialImage) => void;
+    onImageStart?: ImageStart;
+    headers: Headers;
+    now: () => number;
+  },
 ): Promise<ImageOutcome> {
   let done: { b64: Base64Pieces; item: ItemShape } | null = null;
   let lastPartial: Buffer | null = null;
   let final: { doc: SplicedJson<BridgeEventShape>; response: ResponseShape } | null = null;
   let tools: unknown[] | undefined;
+  let createdAt: number | null = null;
   let incomplete: string | null = null;
   const deltas: string[] = [];
   const refusals: string[] = [];
 
-  for await (const event of events) {
-    const read = readBridgeEvent(event);
-    if (!read) continue;
-    const { doc, type } = read;
+  const choose: ValueChoice = (type, preamble) => {
+    if (type === 'response.output_item.done') {
+      const itemType = parsePreamble<BridgeEventShape>(preamble)?.item?.type;
+      // `type` usually comes first; where it does not, only an image call has a `result`.
+      if (itemType !== undefined && itemType !== 'image_generation_call') return null;
+    } else if (type !== 'response.completed' && type !== 'response.incomplete') return null;
+    // The image came already: this is its repeat (or a second image, which one call never asks).
+    if (done) return new SkippedValue();
+    const onImageStart = ctx.onImageStart;
+    return new ImageValueReader(
+      onImageStart && ((info) => onImageStart({ info, created: createdAt })),
+    );
+  };
+
+  for await (const { doc, type } of readBridgeEvents(body, choose)) {
     const value = doc.value;
     const failure = failureOfEvent(value, type, ctx.headers, ctx.now());
     if (failure) throw failure;
     if (value.response?.tools) tools = value.response.tools;
+    if (typeof value.response?.created_at === 'number') createdAt ??= value.response.created_at;
     if (type === 'response.image_generation_call.partial_image') {
       const b64 = splicedBytes(doc, value.partial_image_b64);
       if (b64 && b64.length > 0) {
@@ -118,7 +96,7 @@ export async function readBridgeImage(
       value.item?.type === 'image_generation_call'
     ) {
       const b64 = splicedPieces(doc, value.item.result);
-      if (b64 && piecesLength(b64) > 0) done = { b64, item: value.item };
+      if (!done && b64 && piecesLength(b64) > 0) done = { b64, item: value.item };
     } else if (type === 'response.output_text.delta' && typeof value.delta === 'string') {
       deltas.push(value.delta);
     } else if (type === 'response.refusal.delta' && typeof value.delta === 'string') {
@@ -152,7 +130,7 @@ export async function readBridgeImage(
   );
   return {
     b64,
-    created: final?.response.created_at ?? Math.floor(ctx.now() / 1000),
+    created: final?.response.created_at ?? createdAt ?? Math.floor(ctx.now() / 1000),
     revisedPrompt: str(item?.revised_prompt),
     size: str(item?.size) ?? str(tool?.size),
     quality: str(item?.quality) ?? str(tool?.quality),

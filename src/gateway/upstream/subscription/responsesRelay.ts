@@ -1,6 +1,7 @@
 import { UpstreamError } from '../errors';
 import type { SseEvent } from '../types';
-import { failureOfEvent, readBridgeEvent } from './bridgeImage';
+import { failureOfEvent } from './bridgeImage';
+import { readBridgeEvent } from './bridgeEventStream';
 import { RawString, joinChunks, resolveSpliced, serialiseJson } from './jsonChunks';
 
 type Headers = Record<string, string | string[] | undefined>;

@@ -120,8 +120,9 @@ export function createSubscriptionUpstream(
     const body = bridgeBody(job, account.bridgeModel, partials);
     const res = await post('/responses', body, opts, 'text/event-stream');
     try {
-      return await readBridgeImage(parseSse(res.body), {
+      return await readBridgeImage(res.body, {
         onPartial: partials ? opts.onPartial : undefined,
+        onImageStart: opts.onImageStart,
         headers: res.headers,
         now: deps.now,
       });

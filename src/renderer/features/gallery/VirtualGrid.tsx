@@ -1,4 +1,5 @@
 import {
+  memo,
   useCallback,
   useEffect,
   useLayoutEffect,
@@ -9,7 +10,16 @@ import {
 } from 'react';
 import type { ImageRecord } from '../../../shared/admin';
 import { adminUrls } from '../../lib/gateway';
-import { gridLayout, moveIndex, rowCount, scrollToRow, visibleRows } from './gridLayout';
+import {
+  gridLayout,
+  isFling,
+  moveIndex,
+  rowCount,
+  sameRows,
+  scrollToRow,
+  visibleRows,
+  type VisibleRows,
+} from './gridLayout';
 
 interface VirtualGridProps {
   images: readonly ImageRecord[];
@@ -23,6 +33,8 @@ interface VirtualGridProps {
 
 /** Rows within this many of the loaded end ask for the next page. */
 const PREFETCH_ROWS = 6;
+/** After the last fling's scroll event, how long until the rows in view load their thumbnails. */
+const FLING_SETTLE_MS = 120;
 
 /**
  * A grid that renders only the rows in view. Rows are absolutely placed inside a spacer as tall as
@@ -35,6 +47,11 @@ export function VirtualGrid({ images, selectedId, onSelect, onNearEnd, more }: V
   const [scrollTop, setScrollTop] = useState(0);
   const [focusIndex, setFocusIndex] = useState(0);
   const pendingFocus = useRef<number | null>(null);
+  // While a fling goes on, tiles that come into view wait for their thumbnail (see isFling).
+  const [flinging, setFlinging] = useState(false);
+  const lastScroll = useRef({ top: 0, at: 0 });
+  const flingTimer = useRef<number | undefined>(undefined);
+  useEffect(() => () => window.clearTimeout(flingTimer.current), []);
 
   useLayoutEffect(() => {
     const element = viewport.current;
@@ -50,7 +67,36 @@ export function VirtualGrid({ images, selectedId, onSelect, onNearEnd, more }: V
 
   const layout = gridLayout(size.width);
   const rows = rowCount(images.length, layout.columns);
-  const range = size.width > 0 ? visibleRows(scrollTop, size.height, layout.rowHeight, rows) : null;
+  const rangeAt = (top: number): VisibleRows | null =>
+    size.width > 0 ? visibleRows(top, size.height, layout.rowHeight, rows) : null;
+  const range = rangeAt(scrollTop);
+
+  // A scroll re-renders the grid only when it brings other rows into view: most scroll events
+  // of a slow scroll move the tiles (the browser does that alone) and change nothing else.
+  const onScroll = (element: HTMLDivElement, now: number) => {
+    const top = element.scrollTop;
+    const fling = isFling(top - lastScroll.current.top, now - lastScroll.current.at);
+    lastScroll.current = { top, at: now };
+    if (fling) {
+      if (!flinging) setFlinging(true);
+      window.clearTimeout(flingTimer.current);
+      flingTimer.current = window.setTimeout(() => setFlinging(false), FLING_SETTLE_MS);
+    }
+    if (!sameRows(rangeAt(top), range)) setScrollTop(top);
+  };
+
+  // Tiles call back with their index: one stable function, so a tile re-renders only when its
+  // own props change (React.memo), not on every scroll.
+  const latest = useRef({ images, onSelect });
+  useLayoutEffect(() => {
+    latest.current = { images, onSelect };
+  });
+  const selectIndex = useCallback((index: number) => {
+    const image = latest.current.images[index];
+    if (!image) return;
+    setFocusIndex(index);
+    latest.current.onSelect(image);
+  }, []);
 
   const lastRow = range?.last ?? -1;
   useEffect(() => {
@@ -87,9 +133,15 @@ export function VirtualGrid({ images, selectedId, onSelect, onNearEnd, more }: V
     if (image) onSelect(image);
   };
 
+  // Rows in view (without the overscan) ask for their thumbnails first: on a first visit the
+  // browser has six connections for the two or three dozen tiles, and the ones in view are what
+  // the person is waiting for.
+  const inView =
+    size.width > 0 ? visibleRows(scrollTop, size.height, layout.rowHeight, rows, 0) : null;
   const tiles: ReactNode[] = [];
   if (range) {
     for (let row = range.first; row <= range.last; row++) {
+      const urgent = inView !== null && row >= inView.first && row <= inView.last;
       for (let col = 0; col < layout.columns; col++) {
         const index = row * layout.columns + col;
         const image = images[index];
@@ -104,10 +156,9 @@ export function VirtualGrid({ images, selectedId, onSelect, onNearEnd, more }: V
             size={layout.tile}
             selected={image.id === selectedId}
             tabbable={index === Math.min(focusIndex, images.length - 1)}
-            onSelect={() => {
-              setFocusIndex(index);
-              onSelect(image);
-            }}
+            defer={flinging}
+            urgent={urgent}
+            onSelectIndex={selectIndex}
           />,
         );
       }
@@ -118,7 +169,7 @@ export function VirtualGrid({ images, selectedId, onSelect, onNearEnd, more }: V
     <div
       ref={viewport}
       className="gallery-viewport"
-      onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+      onScroll={(e) => onScroll(e.currentTarget, e.timeStamp)}
       onKeyDown={onKeyDown}
       data-testid="gallery-grid"
       data-count={images.length}
@@ -130,7 +181,11 @@ export function VirtualGrid({ images, selectedId, onSelect, onNearEnd, more }: V
         className="gallery-spacer"
         role="list"
         aria-label={`Images, ${images.length}${more ? ' and more' : ''}`}
-        style={{ height: rows * layout.rowHeight + (more ? layout.rowHeight : 0) }}
+        style={{
+          height: rows * layout.rowHeight + (more ? layout.rowHeight : 0),
+          // Nothing inside changes the layout or paint of anything outside.
+          contain: 'layout paint',
+        }}
       >
         {tiles}
         {more && range && range.last >= rows - 1 && (
@@ -151,11 +206,29 @@ interface TileProps {
   size: number;
   selected: boolean;
   tabbable: boolean;
-  onSelect: () => void;
+  /** A fling is under way: a tile that has not asked for its thumbnail yet waits. */
+  defer: boolean;
+  /** In view (not overscan): its thumbnail is fetched ahead of the others. */
+  urgent: boolean;
+  onSelectIndex: (index: number) => void;
 }
 
-function Tile({ image, index, top, left, size, selected, tabbable, onSelect }: TileProps) {
+const Tile = memo(function Tile({
+  image,
+  index,
+  top,
+  left,
+  size,
+  selected,
+  tabbable,
+  defer,
+  urgent,
+  onSelectIndex,
+}: TileProps) {
   const [loaded, setLoaded] = useState(false);
+  // Once asked for, a thumbnail stays asked for: only tiles that appear during a fling wait.
+  const [wanted, setWanted] = useState(!defer);
+  if (!defer && !wanted) setWanted(true);
   // A tile scrolled away before its thumbnail arrived drops the download, so a fast scroll does
   // not leave a queue of thumbnails nobody sees ahead of the ones in view and the next page.
   const cancelOnUnmount = useCallback((img: HTMLImageElement | null) => {
@@ -168,31 +241,43 @@ function Tile({ image, index, top, left, size, selected, tabbable, onSelect }: T
     <div
       role="listitem"
       className="gallery-tile"
-      style={{ transform: `translate(${left}px, ${top}px)`, width: size }}
+      style={{
+        transform: `translate(${left}px, ${top}px)`,
+        width: size,
+        // One composited layer per tile costs more than it saves without a GPU (the studio's
+        // Chromium rasterises in software): the spacer's rows scroll as one.
+        willChange: 'auto',
+        contain: 'layout paint style',
+      }}
     >
       <button
         type="button"
         className="gallery-thumb"
-        style={{ height: size }}
+        // The checkerboard (for transparent images) is painted once the thumbnail is there: a
+        // gradient per tile is real raster work in software, for rows that may only fly by.
+        style={{ height: size, backgroundImage: loaded ? undefined : 'none' }}
         aria-pressed={selected}
         aria-label={`${image.prompt || 'Untitled image'}, ${image.width} by ${image.height}${
           image.favourite ? ', favourite' : ''
         }`}
         tabIndex={tabbable ? 0 : -1}
-        onClick={onSelect}
+        onClick={() => onSelectIndex(index)}
         data-testid="gallery-tile"
         data-index={index}
         data-image-id={image.id}
         data-loaded={loaded}
       >
-        <img
-          ref={cancelOnUnmount}
-          src={adminUrls.thumb(image.id)}
-          alt=""
-          decoding="async"
-          draggable={false}
-          onLoad={() => setLoaded(true)}
-        />
+        {wanted && (
+          <img
+            ref={cancelOnUnmount}
+            src={adminUrls.thumb(image.id)}
+            alt=""
+            decoding="async"
+            fetchPriority={urgent ? 'high' : 'low'}
+            draggable={false}
+            onLoad={() => setLoaded(true)}
+          />
+        )}
         {image.favourite && (
           <span className="tile-star" aria-hidden="true">
             ★
@@ -205,4 +290,4 @@ function Tile({ image, index, top, left, size, selected, tabbable, onSelect }: T
       </p>
     </div>
   );
-}
+});

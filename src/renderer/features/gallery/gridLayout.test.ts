@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { gridLayout, moveIndex, rowCount, scrollToRow, visibleRows } from './gridLayout';
+import {
+  gridLayout,
+  isFling,
+  moveIndex,
+  rowCount,
+  sameRows,
+  scrollToRow,
+  visibleRows,
+} from './gridLayout';
 
 describe('gallery grid layout', () => {
   it('fits as many columns as the width allows and shares the rest among them', () => {
@@ -35,5 +43,19 @@ describe('gallery grid layout', () => {
     expect(moveIndex('ArrowLeft', 0, 12, 5)).toBe(0);
     expect(moveIndex('End', 0, 12, 5)).toBe(11);
     expect(moveIndex('Enter', 0, 12, 5)).toBeNull();
+  });
+
+  it('tells a fling from reading, and a scroll within the same rows from a new range', () => {
+    // A wheel notch (100 px in a 16 ms frame) is reading; 800 px a frame is a fling.
+    expect(isFling(100, 16)).toBe(false);
+    expect(isFling(800, 16)).toBe(true);
+    expect(isFling(-800, 16)).toBe(true);
+    expect(isFling(0, 0)).toBe(false);
+    // Two events in the same millisecond: judged as if a millisecond apart.
+    expect(isFling(9, 0)).toBe(true);
+    expect(isFling(5, 0)).toBe(false);
+    expect(sameRows({ first: 2, last: 9 }, { first: 2, last: 9 })).toBe(true);
+    expect(sameRows({ first: 2, last: 9 }, { first: 3, last: 10 })).toBe(false);
+    expect(sameRows(null, { first: 0, last: -1 })).toBe(false);
   });
 });

@@ -96,3 +96,21 @@ export function moveIndex(
       return null;
   }
 }
+
+/**
+ * Scrolling faster than this (px per ms: 8,000 px a second, about ten screens, a fling or a
+ * dragged scrollbar rather than reading; a wheel notch moves about 100 px a frame) leaves the
+ * rows that fly by without thumbnails: each one is a request to the gateway and a decode that
+ * would land in the frames of the scroll, for a picture nobody sees.
+ */
+export const FLING_PX_PER_MS = 8;
+
+/** Whether a scroll of `deltaPx` in `deltaMs` is a fling (see FLING_PX_PER_MS). */
+export function isFling(deltaPx: number, deltaMs: number): boolean {
+  if (deltaPx === 0) return false;
+  return Math.abs(deltaPx) > FLING_PX_PER_MS * Math.max(deltaMs, 1);
+}
+
+/** Whether two row ranges render the same rows (a scroll within a row changes nothing). */
+export const sameRows = (a: VisibleRows | null, b: VisibleRows | null): boolean =>
+  a === b || (a !== null && b !== null && a.first === b.first && a.last === b.last);

@@ -1,0 +1,232 @@
+import { checkImagesJson } from '../check';
+import type { BenchContext } from '../context';
+import { cpuMs, waitIdle, waitQuiet } from '../cpu';
+import { timedPost, type Target, type Timed } from '../http';
+import { startExtraGateway } from '../gateways';
+import type { GatewayProcess } from '../processes';
+import { timeRow, type Row } from '../report';
+import { directGeneration, throughGeneration, viaProxy } from '../requests';
+import { TRANSPORT_LABEL } from '../setup';
+import { distribution } from '../stats';
+
+const SIZES = [
+  { size: '1024x1024', width: 1024, height: 1024, block: 6 },
+  { size: '3840x2160', width: 3840, height: 2160, block: 3 },
+] as const;
+const PATHS = ['apiKey', 'bridge'] as const;
+
+/** Issue 16's targets, as installed: API-key added p50 within 1.25x the floor's (+2 ms). */
+const FLOOR_RATIO = 1.25;
+const FLOOR_SLACK_MS = 2;
+/** The bridge's added p50 at most 1.5x the API-key path's. */
+const BRIDGE_RATIO = 1.5;
+/**
+ * The gallery's thumbnails wait for a second without images (images/store.ts QUIET_MS): after an
+ * installed gateway's block, the harness waits until it has been quiet this long, so the deferred
+ * work is done and counted in that block's CPU, not in whatever runs next.
+ */
+const QUIET_WINDOW_MS = 1500;
+const QUIET_MAX_CPU_MS = 20;
+
+type VariantName = 'direct' | 'floor' | 'installed' | 'off';
+
+interface Variant {
+  name: VariantName;
+  target: Target;
+  /** A gateway child: its CPU per request is measured, and it settles after its block. */
+  gateway?: GatewayProcess;
+}
+
+interface Blocks {
+  samples: Record<VariantName, Timed[]>;
+  /** Gateway CPU per request during its blocks, and after them until it was quiet (ms). */
+  cpuInMs: Partial<Record<VariantName, number[]>>;
+  cpuAfterMs: Partial<Record<VariantName, number[]>>;
+  settleMs: Partial<Record<VariantName, number[]>>;
+}
+
+/**
+ * Both upstream paths (API key; subscription through the Responses bridge), one image at a time,
+ * with a client that does not wait for the gateway to go idle: each variant runs a block of
+ * requests back to back, so whatever the gateway does after a reply (the usage record, the
+ * gallery's file and thumbnail) meets the next request, as it does for a real client. Four
+ * variants per path and size, in blocks whose order turns every round (ABBA over the rounds):
+ *
+ * - direct: the simulator itself;
+ * - floor: the same request through the do-nothing streaming Node proxy (for the bridge, that
+ *   proxy carrying the bridge's SSE bytes);
+ * - installed: the gateway as installed, the gallery keeping every image;
+ * - off: the gateway with the gallery off (keep_api_images false).
+ *
+ * Both gateways are children of their own (fresh data folders), so their CPU is theirs. Between
+ * blocks each gateway settles; the installed one until it has been quiet long enough for its
+ * deferred thumbnails to be made and counted in its CPU per request.
+ */
+export async function pathsCases(ctx: BenchContext): Promise<Row[]> {
+  const wanted = SIZES.flatMap((spec) =>
+    PATHS.filter((p) => ctx.wants(`paths.${p}.${spec.size}`)).map((p) => ({ spec, path: p })),
+  );
+  if (wanted.length === 0) return [];
+  const installed = await startExtraGateway(ctx, true);
+  const off = await startExtraGateway(ctx, false);
+  const rows: Row[] = [];
+  try {
+    for (const spec of SIZES) {
+      let apiKeyAdded: number | null = null;
+      for (const path of PATHS) {
+        if (!wanted.some((w) => w.spec === spec && w.path === path)) continue;
+        const params = { size: spec.size, quality: 'medium', partialImages: 0 } as const;
+        const direct = directGeneration(ctx.sim, ctx.setup, path, params);
+        const variants: Variant[] = [
+          { name: 'direct', target: direct },
+          { name: 'floor', target: viaProxy(ctx.sim, ctx.proxy.url, direct) },
+          {
+            name: 'installed',
+            target: throughGeneration(installed.gateway.url, installed.setup, path, params),
+            gateway: installed.gateway,
+          },
+          {
+            name: 'off',
+            target: throughGeneration(off.gateway.url, off.setup, path, params),
+            gateway: off.gateway,
+          },
+        ];
+        // Warm-up, and a spot check of what each gateway answers.
+        for (const v of variants) {
+          const answer = await timedPost(v.target, v.gateway !== undefined);
+          if (v.gateway) await checkImagesJson(answer.body!, spec.width, spec.height);
+        }
+        await Promise.all([waitIdle(installed.gateway.pid), waitIdle(off.gateway.pid)]);
+        await waitQuiet(installed.gateway.pid, QUIET_WINDOW_MS, QUIET_MAX_CPU_MS);
+        const rounds = ctx.plan.paths.rounds;
+        const result = await runBlocks(variants, rounds, spec.block);
+        const d = distribution(result.samples.direct.map((s) => s.ms));
+        const of = (name: VariantName) => distribution(result.samples[name].map((s) => s.ms));
+        const floor = of('floor');
+        const kept = of('installed');
+        const floorAdded = floor.p50 - d.p50;
+        const keptAdded = kept.p50 - d.p50;
+        const label = `${spec.size} PNG, ${TRANSPORT_LABEL[path]}`;
+        const id = `paths.${path}.${spec.size}`;
+        const cpu = (name: VariantName) => ({
+          gatewayCpuMsPerCall: median(result.cpuInMs[name]) + median(result.cpuAfterMs[name]),
+          gatewayCpuMsInRequests: median(result.cpuInMs[name]),
+          gatewayCpuMsAfter: median(result.cpuAfterMs[name]),
+          settleMs: median(result.settleMs[name]),
+        });
+        let target: string;
+        let pass: boolean | null;
+        if (path === 'apiKey') {
+          apiKeyAdded = keptAdded;
+          target = `added <= ${FLOOR_RATIO}x floor + ${FLOOR_SLACK_MS} ms`;
+          pass = keptAdded <= FLOOR_RATIO * floorAdded + FLOOR_SLACK_MS;
+        } else {
+          target = `added <= ${BRIDGE_RATIO}x API-key path`;
+          pass = apiKeyAdded === null ? null : keptAdded <= BRIDGE_RATIO * apiKeyAdded;
+        }
+        const common = { rounds, block: spec.block, clientWaitsForIdle: false };
+        rows.push(
+          timeRow({
+            id: `${id}.floor`,
+            label: `${label}, floor: streaming Node proxy`,
+            direct: d,
+            through: floor,
+            details: common,
+          }),
+          timeRow({
+            id: `${id}.installed`,
+            label: `${label}, as installed, no wait`,
+            direct: d,
+            through: kept,
+            target,
+            pass,
+            details: {
+              ...common,
+              ...cpu('installed'),
+              floorAddedMs: floorAdded,
+              ratioToFloorAdded: keptAdded / floorAdded,
+            },
+          }),
+          timeRow({
+            id: `${id}.off`,
+            label: `${label}, gallery off, no wait`,
+            direct: d,
+            through: of('off'),
+            details: { ...common, ...cpu('off') },
+          }),
+          cpuRow(`${id}.cpu`, label, result),
+        );
+        ctx.log(
+          `${label} (no wait): direct ${d.p50.toFixed(1)}, floor ${floor.p50.toFixed(1)}, ` +
+            `installed ${kept.p50.toFixed(1)}, off ${of('off').p50.toFixed(1)} ms; gateway CPU ` +
+            `per image ${cpu('installed').gatewayCpuMsPerCall.toFixed(0)} ms installed, ` +
+            `${cpu('off').gatewayCpuMsPerCall.toFixed(0)} ms off`,
+        );
+      }
+    }
+  } finally {
+    await installed.close();
+    await off.close();
+  }
+  return rows;
+}
+
+/** Gateway CPU per request: gallery off against installed; the difference is the kept image. */
+function cpuRow(id: string, label: string, result: Blocks): Row {
+  const perCall = (name: VariantName) =>
+    distribution(
+      (result.cpuInMs[name] ?? []).map((inMs, i) => inMs + (result.cpuAfterMs[name]?.[i] ?? 0)),
+    );
+  const off = perCall('off');
+  const kept = perCall('installed');
+  return {
+    id,
+    label: `${label}, gateway CPU per image: gallery off / as installed`,
+    unit: 'ms',
+    direct: off,
+    through: kept,
+    addedMs: kept.p50 - off.p50,
+    ratio: off.p50 > 0 ? kept.p50 / off.p50 : null,
+    target: '-',
+    pass: null,
+    details: {
+      note: 'ms of gateway CPU per request, deferred work included; added = what keeping costs',
+    },
+  };
+}
+
+const median = (values: readonly number[] | undefined): number =>
+  values && values.length > 0 ? distribution(values).p50 : Number.NaN;
+
+/**
+ * Runs every variant's block once per round, in an order that turns each round and reverses
+ * every other one (ABBA over the rounds), so drift falls on all of them alike.
+ */
+async function runBlocks(variants: Variant[], rounds: number, block: number): Promise<Blocks> {
+  const result: Blocks = {
+    samples: { direct: [], floor: [], installed: [], off: [] },
+    cpuInMs: {},
+    cpuAfterMs: {},
+    settleMs: {},
+  };
+  for (let round = 0; round < rounds; round += 1) {
+    const turn = Math.floor(round / 2) % variants.length;
+    const order = [...variants.slice(turn), ...variants.slice(0, turn)];
+    if (round % 2 === 1) order.reverse();
+    for (const v of order) {
+      const before = v.gateway ? cpuMs(v.gateway.pid) : 0;
+      for (let i = 0; i < block; i += 1) result.samples[v.name].push(await timedPost(v.target));
+      if (!v.gateway) continue;
+      const during = cpuMs(v.gateway.pid) - before;
+      const settled =
+        v.name === 'installed'
+          ? await waitQuiet(v.gateway.pid, QUIET_WINDOW_MS, QUIET_MAX_CPU_MS)
+          : await waitIdle(v.gateway.pid);
+      const after = cpuMs(v.gateway.pid) - before - during;
+      (result.cpuInMs[v.name] ??= []).push(during / block);
+      (result.cpuAfterMs[v.name] ??= []).push(after / block);
+      (result.settleMs[v.name] ??= []).push(settled);
+    }
+  }
+  return result;
+}

@@ -1,0 +1,32 @@
+import type { BenchContext } from './context';
+import { startGatewayProcess, type GatewayProcess } from './processes';
+import { prepareDataDir, type BenchSetup } from './setup';
+
+export interface ExtraGateway {
+  gateway: GatewayProcess;
+  setup: BenchSetup;
+  close(): Promise<void>;
+}
+
+/**
+ * Another gateway child with its own fresh data folder, the gallery on (as installed) or off:
+ * for the cases that compare both in one run. Its CPU counts as the benchmark's own, not as
+ * other processes' load.
+ */
+export async function startExtraGateway(
+  ctx: BenchContext,
+  keepApiImages: boolean,
+): Promise<ExtraGateway> {
+  const setup = prepareDataDir(ctx.sim, { verbose: ctx.plan.verbose, keepApiImages });
+  const gateway = await startGatewayProcess(setup.gatewayConfig, { flags: ctx.plan.gatewayFlags });
+  ctx.ownPid(gateway.pid);
+  return {
+    gateway,
+    setup,
+    async close() {
+      ctx.forgetPid(gateway.pid);
+      await gateway.close();
+      setup.remove();
+    },
+  };
+}
