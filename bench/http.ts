@@ -29,12 +29,22 @@ export interface Timed {
 }
 
 async function send(target: Target) {
-  const res = await request(target.url, {
-    method: 'POST',
-    dispatcher: agent,
-    headers: { ...target.headers, 'content-length': String(target.body.length) },
-    body: target.body,
-  });
+  const post = () =>
+    request(target.url, {
+      method: 'POST',
+      dispatcher: agent,
+      headers: { ...target.headers, 'content-length': String(target.body.length) },
+      body: target.body,
+    });
+  let res;
+  try {
+    res = await post();
+  } catch (error) {
+    // A kept-alive socket the server closed just as it was reused (its idle timeout; on a loaded
+    // machine the window is wide): nothing was answered, so the request is sent once more.
+    if ((error as { code?: string }).code !== 'UND_ERR_SOCKET') throw error;
+    res = await post();
+  }
   if (res.statusCode !== 200) {
     const text = await res.body.text();
     throw new Error(`POST ${target.url} answered ${res.statusCode}: ${text.slice(0, 500)}`);
