@@ -28,6 +28,9 @@ export const USAGE_FIELDS = {
   deliveredSize: 'textOrNull',
   /** As requested (`auto` when the caller named none). */
   quality: 'textOrNull',
+  /** As the upstream made it: differs from `quality` after a ladder step (or `auto` resolved). */
+  deliveredQuality: 'textOrNull',
+  /** As requested; the format delivered when the request named none (a Responses image tool). */
   outputFormat: 'textOrNull',
   n: 'int',
   stream: 'bool',

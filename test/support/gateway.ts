@@ -151,6 +151,7 @@ export interface UsageRow {
   size: string | null;
   delivered_size: string | null;
   quality: string | null;
+  delivered_quality: string | null;
   output_format: string | null;
   n: number;
   stream: number;

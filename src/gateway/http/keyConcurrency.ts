@@ -33,7 +33,7 @@ export function keyConcurrency() {
     inFlight.set(key.id, current + 1);
     // The slot is held until the upstream work is over, not just until the client leaves.
     res.once('close', () => {
-      void Promise.resolve(res.locals.work as Promise<unknown> | undefined)
+      void Promise.resolve(res.locals.work)
         .catch(() => undefined)
         .then(() => {
           const left = (inFlight.get(key.id) ?? 1) - 1;

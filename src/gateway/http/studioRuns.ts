@@ -40,7 +40,7 @@ export function createStudioRuns(): StudioRuns {
       res.once('close', () => {
         // The work goes on after the socket closes (that is the point): keep the run
         // cancellable until it settles.
-        void Promise.resolve(res.locals.work as Promise<unknown> | undefined)
+        void Promise.resolve(res.locals.work)
           .catch(() => undefined)
           .then(() => {
             if (runs.get(runId) === controller) runs.delete(runId);

@@ -183,6 +183,8 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 4,
     name: 'usage_pending',
     up(db) {
+      // What was delivered beside what was asked, for quality as for size (a ladder step).
+      db.exec(`ALTER TABLE usage_records ADD COLUMN delivered_quality TEXT;`);
       // A request's usage while its upstream work runs, written when it is dispatched: a crash
       // (kill -9, power) leaves it here, and the next start records it as interrupted. `record`
       // is the usage record as known then (JSON of shared/usageRecord.ts's fields), so this table

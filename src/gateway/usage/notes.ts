@@ -39,6 +39,7 @@ export interface Delivered {
   /** The accounts that did the work; an empty list clears what dispatch noted. */
   accounts?: UpstreamAccount[];
   deliveredSize?: string | null;
+  deliveredQuality?: string | null;
   fallbackStep?: string | null;
 }
 
@@ -65,6 +66,7 @@ export class UsageNotes {
   private parts: PricedUsage[] = [];
   private images = 0;
   private deliveredSize: string | null = null;
+  private deliveredQuality: string | null = null;
   private fallbackStep: string | null = null;
   private streamFailure: StreamFailure | null = null;
   private calls = 0;
@@ -102,6 +104,7 @@ export class UsageNotes {
     this.images = outcome.images;
     if (outcome.accounts) this.accounts = unique(outcome.accounts);
     if (outcome.deliveredSize !== undefined) this.deliveredSize = outcome.deliveredSize;
+    if (outcome.deliveredQuality !== undefined) this.deliveredQuality = outcome.deliveredQuality;
     if (outcome.fallbackStep !== undefined) this.fallbackStep = outcome.fallbackStep;
   }
 
@@ -142,6 +145,7 @@ export class UsageNotes {
       endpoint: this.endpoint,
       ...this.asked,
       deliveredSize: this.deliveredSize,
+      deliveredQuality: this.deliveredQuality,
       status: final.status,
       errorCode: final.errorCode,
       errorMessage: final.errorMessage,

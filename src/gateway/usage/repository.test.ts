@@ -19,6 +19,7 @@ function record(overrides: Partial<NewUsageRecord> = {}): NewUsageRecord {
     size: '1024x1024',
     deliveredSize: '1024x1024',
     quality: 'high',
+    deliveredQuality: 'high',
     outputFormat: 'png',
     n: 1,
     stream: false,

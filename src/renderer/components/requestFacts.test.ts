@@ -9,6 +9,7 @@ const record: UsageRecord = {
   model: 'image-model-2',
   size: '3840x2160',
   deliveredSize: '1536x1024',
+  deliveredQuality: null,
   quality: 'high',
   outputFormat: 'png',
   n: 1,

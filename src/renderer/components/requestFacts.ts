@@ -51,6 +51,7 @@ export function requestFacts(r: UsageRecord): RequestFact[] {
       value:
         `${r.images} image${r.images === 1 ? '' : 's'}` +
         (r.deliveredSize ? ` at ${r.deliveredSize}` : '') +
+        (r.deliveredQuality ? `, ${r.deliveredQuality} quality` : '') +
         (r.fallbackStep ? ` (fallback: ${r.fallbackStep})` : ''),
     },
     {

@@ -68,6 +68,7 @@ const CSV_COLUMNS: Array<[string, (r: UsageView) => string | number | boolean | 
   ['size', (r) => r.size],
   ['delivered_size', (r) => r.deliveredSize],
   ['quality', (r) => r.quality],
+  ['delivered_quality', (r) => r.deliveredQuality],
   ['output_format', (r) => r.outputFormat],
   ['n', (r) => r.n],
   ['stream', (r) => r.stream],

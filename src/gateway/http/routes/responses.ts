@@ -31,7 +31,13 @@ export interface ResponsesDeps {
 interface ResponseShape {
   usage?: unknown;
   tool_usage?: { image_gen?: unknown };
-  output?: Array<{ type?: string; result?: unknown }>;
+  output?: Array<{
+    type?: string;
+    result?: unknown;
+    output_format?: unknown;
+    size?: unknown;
+    quality?: unknown;
+  }>;
   error?: { message?: string; code?: string } | null;
   incomplete_details?: { reason?: string } | null;
   status?: string;
@@ -89,6 +95,11 @@ function withImageTool(body: Record<string, unknown>): Record<string, unknown> {
   return { ...body, tools: [...tools, { type: 'image_generation' }] };
 }
 
+/** A value the upstream stated, unless it is missing or still `auto`. */
+function concrete(value: unknown): string | null {
+  return typeof value === 'string' && value !== '' && value !== 'auto' ? value.slice(0, 20) : null;
+}
+
 /** A failure after bytes went to the client: not retried or failed over (it would repeat output). */
 class RelayError extends Error {}
 
@@ -118,10 +129,19 @@ async function relay(
         usage: normaliseUsage(response.tool_usage?.image_gen, { imageModel: true }),
       },
     ];
-    const images = (response.output ?? []).filter(
+    const made = (response.output ?? []).filter(
       (item) => item.type === 'image_generation_call' && item.result,
-    ).length;
-    usage.delivered({ parts, images });
+    );
+    // What the first image really is, as the upstream describes it (the tool may name nothing).
+    const first = made[0];
+    usage.delivered({
+      parts,
+      images: made.length,
+      deliveredSize: first ? concrete(first.size) : null,
+      deliveredQuality: first ? concrete(first.quality) : null,
+    });
+    if (!tool?.outputFormat && first)
+      usage.requested({ outputFormat: concrete(first.output_format) });
   };
 
   const target = {

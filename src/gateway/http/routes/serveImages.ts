@@ -201,7 +201,7 @@ export async function serveImages(
           }
         : undefined,
     });
-    usage.delivered(deliveredNote(result.images, options.model, result.usage));
+    usage.delivered(deliveredNote(result.images, options.model, result.usage, requested.quality));
     const deliver = (images: DeliveredImage[]) =>
       deps.onImagesDelivered?.({
         res,
@@ -323,13 +323,21 @@ function concrete(value: string | null): string | null {
 }
 
 /** The usage note of a successful run: what was delivered, by which accounts and ladder steps. */
-function deliveredNote(images: DeliveredImage[], model: string, usage: TokenUsage): Delivered {
+function deliveredNote(
+  images: DeliveredImage[],
+  model: string,
+  usage: TokenUsage,
+  requestedQuality: string,
+): Delivered {
   const steps = images.map((i) => i.fallbackStep).filter((s) => s !== null);
+  const first = images[0];
   return {
     parts: [{ model, usage }],
     images: images.length,
     accounts: images.map((i) => i.account),
-    deliveredSize: images[0] ? formatSize(images[0].delivered) : null,
+    deliveredSize: first ? formatSize(first.delivered) : null,
+    // As the reply says it: the upstream's own word, else what was asked at the step that made it.
+    deliveredQuality: first ? (concrete(first.outcome.quality) ?? requestedQuality) : null,
     fallbackStep: steps.length > 0 ? steps.join(',') : null,
   };
 }
