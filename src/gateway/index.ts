@@ -30,7 +30,8 @@ import type { ImageUpstream } from './upstream/types';
 import { createApp } from './http/app';
 import { allowedHosts } from './http/hostGuard';
 import { openDatabase } from './storage/db';
-import { createKeysRepository } from './storage/keysRepository';
+import { createKeysRepository, type ApiKeyRecord } from './storage/keysRepository';
+import { createUsageLedger, KeyLimiter, limitsOf } from './limits';
 import { createPricesRepository } from './storage/pricesRepository';
 import { createUsageRepository } from './storage/usageRepository';
 import { createApiKeyUpstream } from './upstream/apiKeyImages';
@@ -113,6 +114,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
   const prices = createPricesRepository(db);
   const accounts = createAccountsRepository(db);
   const settings = createSettingsRepository(db);
+  const limiter = new KeyLimiter(createUsageLedger(db), (model) => prices.get(model));
   // One connection pool for all upstream calls. Timeouts are per request (they depend on size),
   // and the connection itself never times a long image out.
   const dispatcher = new Agent({
@@ -241,6 +243,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     events,
     loadOf: (id) => scheduler.loadOf(id),
     whenIdle: () => inflight.whenIdle(),
+    keyLimitUse: (record) => limiter.use({ id: record.id, limits: limitsOf(record) }, now()),
     simulatorOnly: () => simulator !== null && accounts.list().length === 0,
     ownOrigins: () => origins,
     server: () => ({ address: urlFor(port), host: config.host, port, dataDir: config.dataDir }),
@@ -255,6 +258,8 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
       insertUsage(draft, final, cost);
       events.emit('usage', draft.requestId);
     } finally {
+      // The row now holds what the request's limits reservation held (or it is lost anyway).
+      limiter.settle(draft.requestId);
       // Written or not, the request is over: its kept images may go to disk now.
       studio.images.settle(draft.requestId, cost);
     }
@@ -304,30 +309,11 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     },
     injectImageTool: () => settings.get(SETTINGS.injectImageTool),
     keys: {
-      authenticate: (presented) => {
-        const record = keys.authenticate(presented);
-        return record
-          ? {
-              id: record.id,
-              group: record.group,
-              fallbackLadder: record.fallbackLadder,
-              concurrencyLimit: record.concurrencyLimit,
-            }
-          : null;
-      },
+      authenticate: (presented) => authenticated(keys.authenticate(presented)),
       touch: (id, at) => keys.touch(id, at),
-      studioKey: () => {
-        const record = studio.studioKey.get();
-        return record
-          ? {
-              id: record.id,
-              group: record.group,
-              fallbackLadder: record.fallbackLadder,
-              concurrencyLimit: record.concurrencyLimit,
-            }
-          : null;
-      },
+      studioKey: () => authenticated(studio.studioKey.get()),
     },
+    limits: limiter,
     inflight,
     writeUsage,
     textModels: () => DEFAULT_TEXT_MODELS,
@@ -398,6 +384,13 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     },
   };
   return gateway;
+}
+
+/** What the request path needs of a key (its limits included). */
+function authenticated(record: ApiKeyRecord | null) {
+  if (!record) return null;
+  const { id, group, fallbackLadder, concurrencyLimit } = record;
+  return { id, group, fallbackLadder, concurrencyLimit, limits: limitsOf(record) };
 }
 
 /** A request's cost in micro-dollars: each part at its own model's price (none: free). */

@@ -37,6 +37,28 @@ export type CancelRunResponse = z.infer<typeof cancelRunResponseSchema>;
 
 // --- keys -----------------------------------------------------------------------------------
 
+export const BUDGET_PERIODS = ['day', 'month', 'total'] as const;
+const MAX_LIMIT_COUNT = 1_000_000;
+
+/**
+ * A key's own limits (docs/api.md, "Key limits"); null is none. The budget is in integer
+ * micro-dollars per `budgetPeriod` (a budget without a period is monthly); `expiresAt` is ms.
+ */
+const keyLimitFields = {
+  budgetMicros: z.number().int().min(1).max(1e15).nullable(),
+  budgetPeriod: z.enum(BUDGET_PERIODS).nullable(),
+  rpmLimit: z.number().int().min(1).max(MAX_LIMIT_COUNT).nullable(),
+  imagesPerDay: z.number().int().min(1).max(MAX_LIMIT_COUNT).nullable(),
+  expiresAt: z.number().int().min(0).max(253_402_214_400_000).nullable(),
+};
+const keyLimitInput = {
+  budgetMicros: keyLimitFields.budgetMicros.optional(),
+  budgetPeriod: keyLimitFields.budgetPeriod.optional(),
+  rpmLimit: keyLimitFields.rpmLimit.optional(),
+  imagesPerDay: keyLimitFields.imagesPerDay.optional(),
+  expiresAt: keyLimitFields.expiresAt.optional(),
+};
+
 export const keyViewSchema = z.object({
   id,
   name: z.string(),
@@ -53,6 +75,16 @@ export const keyViewSchema = z.object({
   costMicros: z.number().int(),
   /** The built-in Studio key: it cannot be disabled or deleted. */
   builtIn: z.boolean(),
+  ...keyLimitFields,
+  /** Use against the limits now (in-flight reservations included); UTC days and months. */
+  limitUse: z.object({
+    /** Spent in the budget's current period; null without a budget. */
+    budgetUsedMicros: nullableInt,
+    /** When the budget's period resets (ms); null without a budget or for a total one. */
+    budgetResetsAt: nullableInt,
+    imagesToday: z.number().int(),
+    requestsLastMinute: z.number().int(),
+  }),
 });
 export type KeyView = z.infer<typeof keyViewSchema>;
 
@@ -64,6 +96,7 @@ export const createKeyBodySchema = z.strictObject({
   group: label.optional(),
   concurrencyLimit: z.number().int().min(1).max(1000).nullable().optional(),
   fallbackLadder: z.boolean().optional(),
+  ...keyLimitInput,
 });
 export type CreateKeyBody = z.infer<typeof createKeyBodySchema>;
 
@@ -77,6 +110,7 @@ export const patchKeyBodySchema = z.strictObject({
   status: z.enum(['active', 'disabled']).optional(),
   concurrencyLimit: z.number().int().min(1).max(1000).nullable().optional(),
   fallbackLadder: z.boolean().optional(),
+  ...keyLimitInput,
 });
 export type PatchKeyBody = z.infer<typeof patchKeyBodySchema>;
 

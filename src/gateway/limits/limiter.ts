@@ -1,0 +1,174 @@
+import type { Prices } from '../billing/prices';
+import { imageDemand, NO_DEMAND, type Demand, type ImageDemandInput } from './demand';
+import type { KeyLimits } from './keyLimits';
+import type { UsageLedger } from './ledger';
+import {
+  budgetExceeded,
+  imagesPerDayExceeded,
+  keyExpired,
+  requestsPerMinuteExceeded,
+} from './limitErrors';
+import { periodBounds, RPM_WINDOW_MS } from './periods';
+
+/** A key as the limiter sees it. */
+export interface LimitedKey {
+  id: string;
+  limits: KeyLimits;
+}
+
+/** A request admitted under its key's limits whose usage row is not written yet. */
+interface Ticket {
+  keyId: string;
+  startedAt: number;
+  /** Reserved against the budget and the images per day; 0 until `reserve`. */
+  costMicros: number;
+  images: number;
+}
+
+/** A key's use against each of its limits, reservations included (for `keys list` and /keys). */
+export interface KeyLimitUse {
+  /** Spent (and reserved) in the budget's current period; null without a budget. */
+  budgetUsedMicros: number | null;
+  /** When the budget's period resets; null without a budget or for a total one. */
+  budgetResetsAt: number | null;
+  imagesToday: number;
+  requestsLastMinute: number;
+}
+
+/**
+ * Enforces a key's limits before any upstream work, exactly, across concurrent requests.
+ *
+ * What is settled comes from the usage log (ledger.ts); what is in flight lives here, one ticket
+ * per admitted request, holding the request's estimate until its usage row is written. A check
+ * and its reservation run in one synchronous step, so no two requests can both take the last of a
+ * budget; and since `settle` drops the ticket in the same step that wrote the row, a request is
+ * never counted twice nor missed. The real cost then replaces the estimate, so concurrent
+ * requests overshoot a budget by at most what their estimates fell short of the real cost.
+ */
+export class KeyLimiter {
+  private readonly tickets = new Map<string, Ticket>();
+
+  constructor(
+    private readonly ledger: UsageLedger,
+    /** The gateway's price for a model: the one its usage row will be billed at. */
+    private readonly priceFor: (model: string) => Prices | null,
+  ) {}
+
+  /** What a request needs of a key's limits; nothing countable for null. */
+  demandOf(request: ImageDemandInput | null): Demand {
+    return request ? imageDemand(request, this.priceFor) : NO_DEMAND;
+  }
+
+  /** Expiry (any request). Throws the 401 that says so. */
+  checkExpiry(key: LimitedKey, now: number): void {
+    const { expiresAt } = key.limits;
+    if (expiresAt !== null && now >= expiresAt) throw keyExpired(expiresAt);
+  }
+
+  /**
+   * Requests per minute, then a ticket: from here the request counts as in flight until `settle`.
+   * Throws a LimitError (nothing is taken) when the key is at its limit.
+   */
+  admit(requestId: string, key: LimitedKey, startedAt: number, now: number): void {
+    const { rpmLimit } = key.limits;
+    if (rpmLimit !== null) {
+      const since = now - RPM_WINDOW_MS;
+      const times = this.ledger.requestTimesSince(key.id, since);
+      for (const ticket of this.tickets.values()) {
+        if (ticket.keyId === key.id && ticket.startedAt > since) times.push(ticket.startedAt);
+      }
+      if (times.length >= rpmLimit) {
+        times.sort((a, b) => a - b);
+        // The window frees a place once the oldest request of the last `rpmLimit` leaves it.
+        const freedAt = times[times.length - rpmLimit]! + RPM_WINDOW_MS;
+        throw requestsPerMinuteExceeded(rpmLimit, times.length, freedAt, now);
+      }
+    }
+    this.tickets.set(requestId, { keyId: key.id, startedAt, costMicros: 0, images: 0 });
+  }
+
+  /**
+   * The budget and images per day against what the request needs; on success the need is
+   * reserved on the request's ticket. Throws a LimitError and reserves nothing otherwise.
+   */
+  reserve(requestId: string, key: LimitedKey, demand: Demand, now: number): void {
+    const ticket = this.tickets.get(requestId);
+    if (!ticket) return; // not admitted through the limits (a key without any)
+    const { budgetMicros, budgetPeriod, imagesPerDay } = key.limits;
+    if (budgetMicros !== null && budgetPeriod !== null) {
+      const period = periodBounds(budgetPeriod, now);
+      const used =
+        this.ledger.since(key.id, period.start).costMicros +
+        this.reserved(key.id, period.start, 'costMicros');
+      if (used >= budgetMicros || used + demand.costMicros > budgetMicros) {
+        throw budgetExceeded(
+          budgetPeriod,
+          budgetMicros,
+          used,
+          demand.costMicros,
+          period.resetsAt,
+          now,
+        );
+      }
+    }
+    if (imagesPerDay !== null) {
+      const day = periodBounds('day', now);
+      const used =
+        this.ledger.since(key.id, day.start).images + this.reserved(key.id, day.start, 'images');
+      if (used >= imagesPerDay || used + demand.images > imagesPerDay) {
+        throw imagesPerDayExceeded(imagesPerDay, used, demand.images, day.resetsAt!, now);
+      }
+    }
+    ticket.costMicros += demand.costMicros;
+    ticket.images += demand.images;
+  }
+
+  /** The request's usage row is written: the row now holds what the ticket reserved. */
+  settle(requestId: string): void {
+    this.tickets.delete(requestId);
+  }
+
+  /** What a key has used against its limits now (settled and reserved). */
+  use(key: LimitedKey, now: number): KeyLimitUse {
+    return keyLimitUse(this.ledger, key, now, (since, field) =>
+      this.reserved(key.id, since, field),
+    );
+  }
+
+  /** Requests admitted and not yet settled (tests, shutdown checks). */
+  get inFlight(): number {
+    return this.tickets.size;
+  }
+
+  private reserved(keyId: string, since: number, field: 'costMicros' | 'images'): number {
+    let sum = 0;
+    for (const ticket of this.tickets.values()) {
+      if (ticket.keyId === keyId && ticket.startedAt >= since) sum += ticket[field];
+    }
+    return sum;
+  }
+}
+
+/**
+ * A key's use from the usage log alone, plus what `reserved` adds (the CLI, a process of its own,
+ * sees no reservations: only what is settled).
+ */
+export function keyLimitUse(
+  ledger: UsageLedger,
+  key: LimitedKey,
+  now: number,
+  reserved: (since: number, field: 'costMicros' | 'images') => number = () => 0,
+): KeyLimitUse {
+  const { budgetMicros, budgetPeriod } = key.limits;
+  const day = periodBounds('day', now);
+  const budget =
+    budgetMicros !== null && budgetPeriod !== null ? periodBounds(budgetPeriod, now) : null;
+  return {
+    budgetUsedMicros: budget
+      ? ledger.since(key.id, budget.start).costMicros + reserved(budget.start, 'costMicros')
+      : null,
+    budgetResetsAt: budget?.resetsAt ?? null,
+    imagesToday: ledger.since(key.id, day.start).images + reserved(day.start, 'images'),
+    requestsLastMinute: ledger.requestTimesSince(key.id, now - RPM_WINDOW_MS).length,
+  };
+}
