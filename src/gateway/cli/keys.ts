@@ -1,5 +1,5 @@
 import { maskedKey } from '../keys/apiKeys';
-import { createUsageLedger, keyLimitUse, limitsOf } from '../limits';
+import { createUsageLedger, hasLimits, keyLimitUse, limitsOf } from '../limits';
 import {
   createKeysRepository,
   type ApiKeyRecord,
@@ -70,14 +70,15 @@ function create(argv: string[], io: CommandIo): number {
     }),
   );
   io.stdout(`Created key ${record.id} "${record.name}" in group "${record.group}".`);
-  const now = Date.now();
-  const unused = {
-    budgetUsedMicros: 0,
-    budgetResetsAt: null,
-    imagesToday: 0,
-    requestsLastMinute: 0,
-  };
-  io.stdout(`Limits: ${describeLimits(limitsOf(record), unused, now)}.`);
+  if (hasLimits(record)) {
+    const unused = {
+      budgetUsedMicros: 0,
+      budgetResetsAt: null,
+      imagesToday: 0,
+      requestsLastMinute: 0,
+    };
+    io.stdout(`Limits: ${describeLimits(limitsOf(record), unused, Date.now())}.`);
+  }
   io.stdout(
     'Copy it now: it is shown only this once and cannot be recovered (only its hash is stored).',
   );
