@@ -254,12 +254,15 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
 
   const writeUsage = (draft: UsageDraft, final: FinalStatus) => {
     const cost = priceOf(draft.parts, (model) => prices.get(model));
+    let written = false;
     try {
       insertUsage(draft, final, cost);
+      written = true;
       events.emit('usage', draft.requestId);
     } finally {
       // The row now holds what the request's limits reservation held (or it is lost anyway).
-      limiter.settle(draft.requestId);
+      for (const alert of limiter.settle(draft.requestId, written ? cost : null, now()))
+        events.emit('budget', alert);
       // Written or not, the request is over: its kept images may go to disk now.
       studio.images.settle(draft.requestId, cost);
     }

@@ -115,6 +115,26 @@ export const patchKeyBodySchema = z.strictObject({
 export type PatchKeyBody = z.infer<typeof patchKeyBodySchema>;
 
 export const keyResponseSchema = z.object({ record: keyViewSchema });
+
+/**
+ * `event: budget` on /api/admin/events: a key's spend in its budget period passed 50, 80 or 100 %
+ * of the budget (once per threshold and period).
+ */
+export const budgetAlertSchema = z.object({
+  apiKeyId: id,
+  /** The key's name when the event is sent. */
+  apiKeyName: z.string().nullable().optional(),
+  percent: z.union([z.literal(50), z.literal(80), z.literal(100)]),
+  period: z.enum(BUDGET_PERIODS),
+  budgetMicros: z.number().int(),
+  /** Settled spend in the period after the request that passed the threshold. */
+  spentMicros: z.number().int(),
+  periodStart: z.number().int(),
+  /** null for a total budget. */
+  resetsAt: z.number().int().nullable(),
+  at: z.number().int(),
+});
+export type BudgetAlert = z.infer<typeof budgetAlertSchema>;
 export type KeyResponse = z.infer<typeof keyResponseSchema>;
 
 // --- accounts -------------------------------------------------------------------------------

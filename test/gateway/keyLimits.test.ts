@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CreateKeyResponse, KeysResponse } from '../../src/shared/admin';
+import type { BudgetAlert, CreateKeyResponse, KeysResponse } from '../../src/shared/admin';
 import { estimateImageRequest } from '../../src/shared/costEstimate';
 import { createGateway, type Gateway } from '../../src/gateway';
 import { databasePath } from '../../src/gateway/dataDir';
@@ -323,6 +323,60 @@ describe('admin API', () => {
       const json = (await res.json()) as LimitBody;
       expect(json.error.param).toMatch(/budget|rpm/i);
     }
+  });
+});
+
+describe('budget alerts on the admin events stream', () => {
+  it('announces 50, 80 and 100 % of a budget once each, as the spend passes them', async () => {
+    const controller = new AbortController();
+    const res = await studio.fetch('/api/admin/events', { signal: controller.signal });
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = '';
+    const budgetEvents = () =>
+      buffer
+        .split('\n\n')
+        .filter((block) => block.startsWith('event: budget\n'))
+        .map((block) => JSON.parse(block.split('\n')[1]!.slice('data: '.length)) as BudgetAlert);
+    const until = async (test: () => boolean) => {
+      while (!test()) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`stream ended: ${buffer}`);
+        buffer += value;
+      }
+    };
+    await until(() => buffer.includes(': connected\n\n'));
+
+    const prompt = 'alerts: a silver bell';
+    const cost = estimateOf(prompt);
+    const { key, id } = t.newKey('alerts', { budgetMicros: cost * 4, budgetPeriod: 'month' });
+    const usageSeen = (requestId: string) => () => buffer.includes(requestId);
+    // 25 %: nothing; 50 %: the first alert.
+    for (let i = 0; i < 2; i++) {
+      const { requestId, status } = await generate(t.url, key, request(prompt));
+      expect(status).toBe(200);
+      await until(usageSeen(requestId));
+    }
+    expect(budgetEvents().map((e) => e.percent)).toEqual([50]);
+    // 75 %, then 100 %: 80 and 100 come with the request that passed both.
+    for (let i = 0; i < 2; i++) await generate(t.url, key, request(prompt));
+    await until(() => budgetEvents().length === 3);
+    const refused = await generate(t.url, key, request(prompt));
+    expect(refused.status).toBe(429);
+    await until(usageSeen(refused.requestId));
+    const events = budgetEvents();
+    expect(events.map((e) => e.percent)).toEqual([50, 80, 100]);
+    const d = new Date();
+    expect(events[2]).toMatchObject({
+      apiKeyId: id,
+      apiKeyName: 'alerts',
+      period: 'month',
+      budgetMicros: cost * 4,
+      spentMicros: cost * 4,
+      periodStart: Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1),
+      resetsAt: Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1),
+    });
+    expect(events[0]!.spentMicros).toBe(cost * 2);
+    controller.abort();
   });
 });
 

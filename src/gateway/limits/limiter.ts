@@ -1,4 +1,6 @@
+import type { BudgetAlert } from '../../shared/admin';
 import type { Prices } from '../billing/prices';
+import { budgetAlerts } from './budgetAlerts';
 import { imageDemand, NO_DEMAND, type Demand, type ImageDemandInput } from './demand';
 import type { KeyLimits } from './keyLimits';
 import type { UsageLedger } from './ledger';
@@ -19,6 +21,8 @@ export interface LimitedKey {
 /** A request admitted under its key's limits whose usage row is not written yet. */
 interface Ticket {
   keyId: string;
+  /** The key's limits when it was admitted (the settled cost is checked against its budget). */
+  limits: KeyLimits;
   startedAt: number;
   /** Reserved against the budget and the images per day; 0 until `reserve`. */
   costMicros: number;
@@ -84,7 +88,13 @@ export class KeyLimiter {
         throw requestsPerMinuteExceeded(rpmLimit, times.length, freedAt, now);
       }
     }
-    this.tickets.set(requestId, { keyId: key.id, startedAt, costMicros: 0, images: 0 });
+    this.tickets.set(requestId, {
+      keyId: key.id,
+      limits: key.limits,
+      startedAt,
+      costMicros: 0,
+      images: 0,
+    });
   }
 
   /**
@@ -123,9 +133,22 @@ export class KeyLimiter {
     ticket.images += demand.images;
   }
 
-  /** The request's usage row is written: the row now holds what the ticket reserved. */
-  settle(requestId: string): void {
+  /**
+   * The request's usage row is written (with `settledMicros`; null when writing it failed): the
+   * row now holds what the ticket reserved. Returns the budget alerts its cost raised.
+   */
+  settle(requestId: string, settledMicros: number | null, now: number): BudgetAlert[] {
+    const ticket = this.tickets.get(requestId);
+    if (!ticket) return [];
     this.tickets.delete(requestId);
+    if (settledMicros === null) return [];
+    return budgetAlerts(
+      { id: ticket.keyId, limits: ticket.limits },
+      settledMicros,
+      (since) => this.ledger.since(ticket.keyId, since).costMicros,
+      ticket.startedAt,
+      now,
+    );
   }
 
   /** What a key has used against its limits now (settled and reserved). */
