@@ -25,8 +25,8 @@ export interface SettledUse {
  */
 export interface UsageLedger {
   since(keyId: string, since: number): SettledUse;
-  /** Start times of the requests counted against requests per minute, oldest first. */
-  requestTimesSince(keyId: string, since: number): number[];
+  /** The requests counted against requests per minute that started after `since`. */
+  requestsSince(keyId: string, since: number): Array<{ requestId: string; createdAt: number }>;
 }
 
 export function createUsageLedger(db: Db): UsageLedger {
@@ -35,15 +35,13 @@ export function createUsageLedger(db: Db): UsageLedger {
      FROM usage_records WHERE api_key_id = ? AND created_at >= ?`,
   );
   const refusals = REFUSAL_CODES.map((code) => `'${code}'`).join(', ');
-  const times = db
-    .prepare(
-      `SELECT created_at FROM usage_records
-       WHERE api_key_id = ? AND created_at > ? AND (error_code IS NULL OR error_code NOT IN (${refusals}))
-       ORDER BY created_at`,
-    )
-    .pluck();
+  const requests = db.prepare(
+    `SELECT request_id AS requestId, created_at AS createdAt FROM usage_records
+     WHERE api_key_id = ? AND created_at > ? AND (error_code IS NULL OR error_code NOT IN (${refusals}))`,
+  );
   return {
     since: (keyId, since) => sums.get(keyId, since) as SettledUse,
-    requestTimesSince: (keyId, since) => times.all(keyId, since) as number[],
+    requestsSince: (keyId, since) =>
+      requests.all(keyId, since) as Array<{ requestId: string; createdAt: number }>,
   };
 }

@@ -77,10 +77,7 @@ export class KeyLimiter {
     const { rpmLimit } = key.limits;
     if (rpmLimit !== null) {
       const since = now - RPM_WINDOW_MS;
-      const times = this.ledger.requestTimesSince(key.id, since);
-      for (const ticket of this.tickets.values()) {
-        if (ticket.keyId === key.id && ticket.startedAt > since) times.push(ticket.startedAt);
-      }
+      const times = this.requestTimes(key.id, since);
       if (times.length >= rpmLimit) {
         times.sort((a, b) => a - b);
         // The window frees a place once the oldest request of the last `rpmLimit` leaves it.
@@ -153,14 +150,31 @@ export class KeyLimiter {
 
   /** What a key has used against its limits now (settled and reserved). */
   use(key: LimitedKey, now: number): KeyLimitUse {
-    return keyLimitUse(this.ledger, key, now, (since, field) =>
-      this.reserved(key.id, since, field),
-    );
+    return keyLimitUse(this.ledger, key, now, {
+      reserved: (since, field) => this.reserved(key.id, since, field),
+      requestTimes: (since) => this.requestTimes(key.id, since),
+    });
   }
 
   /** Requests admitted and not yet settled (tests, shutdown checks). */
   get inFlight(): number {
     return this.tickets.size;
+  }
+
+  /**
+   * Start times of the key's requests after `since`, each counted once: by its usage row once
+   * written, by its ticket until then (a row that exists while its ticket does, such as a pending
+   * one, is the ticket's).
+   */
+  private requestTimes(keyId: string, since: number): number[] {
+    const times = this.ledger
+      .requestsSince(keyId, since)
+      .filter((row) => !this.tickets.has(row.requestId))
+      .map((row) => row.createdAt);
+    for (const ticket of this.tickets.values()) {
+      if (ticket.keyId === keyId && ticket.startedAt > since) times.push(ticket.startedAt);
+    }
+    return times;
   }
 
   private reserved(keyId: string, since: number, field: 'costMicros' | 'images'): number {
@@ -180,8 +194,15 @@ export function keyLimitUse(
   ledger: UsageLedger,
   key: LimitedKey,
   now: number,
-  reserved: (since: number, field: 'costMicros' | 'images') => number = () => 0,
+  inFlight: {
+    reserved: (since: number, field: 'costMicros' | 'images') => number;
+    requestTimes: (since: number) => number[];
+  } = {
+    reserved: () => 0,
+    requestTimes: (since) => ledger.requestsSince(key.id, since).map((row) => row.createdAt),
+  },
 ): KeyLimitUse {
+  const { reserved } = inFlight;
   const { budgetMicros, budgetPeriod } = key.limits;
   const day = periodBounds('day', now);
   const budget =
@@ -192,6 +213,6 @@ export function keyLimitUse(
       : null,
     budgetResetsAt: budget?.resetsAt ?? null,
     imagesToday: ledger.since(key.id, day.start).images + reserved(day.start, 'images'),
-    requestsLastMinute: ledger.requestTimesSince(key.id, now - RPM_WINDOW_MS).length,
+    requestsLastMinute: inFlight.requestTimes(now - RPM_WINDOW_MS).length,
   };
 }
