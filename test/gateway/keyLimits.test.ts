@@ -250,6 +250,14 @@ describe('images per day', () => {
       name: 'images_per_day',
       used: 1,
     });
+    // A call that asks for no image is not limited by images per day.
+    const text = await fetch(`${t.url}/v1/responses`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'agent-model-1', input: 'say hello' }),
+    });
+    await text.arrayBuffer();
+    expect(text.status).toBe(200);
   });
 });
 

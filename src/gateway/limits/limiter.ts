@@ -118,11 +118,12 @@ export class KeyLimiter {
         );
       }
     }
-    if (imagesPerDay !== null) {
+    // A request that asks for no image (a Responses call without the image tool) is not one.
+    if (imagesPerDay !== null && demand.images > 0) {
       const day = periodBounds('day', now);
       const used =
         this.ledger.since(key.id, day.start).images + this.reserved(key.id, day.start, 'images');
-      if (used >= imagesPerDay || used + demand.images > imagesPerDay) {
+      if (used + demand.images > imagesPerDay) {
         throw imagesPerDayExceeded(imagesPerDay, used, demand.images, day.resetsAt!, now);
       }
     }
