@@ -1,4 +1,5 @@
 import type { EventEmitter } from 'node:events';
+import type { BudgetAlert } from '../shared/admin';
 
 /** What the gateway announces: the live request log and the gallery follow these. */
 export interface GatewayEventMap {
@@ -6,6 +7,8 @@ export interface GatewayEventMap {
   usage: [requestId: string];
   /** A kept image (and its thumbnail) is on disk and in the gallery. */
   image: [imageId: string, requestId: string];
+  /** A key's spend passed 50, 80 or 100 % of its budget in the period (limits/budgetAlerts.ts). */
+  budget: [alert: BudgetAlert];
 }
 
 export type GatewayEvents = EventEmitter<GatewayEventMap>;

@@ -35,7 +35,8 @@ import {
   type ClientTimeouts,
 } from './http/slowClients';
 import { openDatabase } from './storage/db';
-import { createKeysRepository } from './storage/keysRepository';
+import { createKeysRepository, type ApiKeyRecord } from './storage/keysRepository';
+import { createUsageLedger, KeyLimiter, limitsOf } from './limits';
 import { createPricesRepository } from './storage/pricesRepository';
 import { createApiKeyUpstream } from './upstream/apiKeyImages';
 import { createInflight } from './usage/inflight';
@@ -121,6 +122,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
   const prices = createPricesRepository(db);
   const accounts = createAccountsRepository(db);
   const settings = createSettingsRepository(db);
+  const limiter = new KeyLimiter(createUsageLedger(db), (model) => prices.get(model));
   // One connection pool for all upstream calls. Timeouts are per request (they depend on size),
   // and the connection itself never times a long image out.
   const dispatcher = new Agent({
@@ -252,6 +254,7 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     events,
     loadOf: (id) => scheduler.loadOf(id),
     whenIdle: () => inflight.whenIdle(),
+    keyLimitUse: (record) => limiter.use({ id: record.id, limits: limitsOf(record) }, now()),
     simulatorOnly: () => simulator !== null && accounts.list().length === 0,
     ownOrigins: () => origins,
     server: () => ({ address: urlFor(port), host: config.host, port, dataDir: config.dataDir }),
@@ -265,7 +268,12 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     priceFor: (model) => prices.get(model),
     events,
     rejected,
-    onWritten: (requestId, cost) => studio.images.settle(requestId, cost),
+    onWritten: (requestId, cost, recorded) => {
+      // The row now holds what the request's limits reservation held (or it is lost anyway).
+      for (const alert of limiter.settle(requestId, recorded ? cost : null, now()))
+        events.emit('budget', alert);
+      studio.images.settle(requestId, cost);
+    },
     now,
     log,
   });
@@ -284,30 +292,11 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     },
     injectImageTool: () => settings.get(SETTINGS.injectImageTool),
     keys: {
-      authenticate: (presented) => {
-        const record = keys.authenticate(presented);
-        return record
-          ? {
-              id: record.id,
-              group: record.group,
-              fallbackLadder: record.fallbackLadder,
-              concurrencyLimit: record.concurrencyLimit,
-            }
-          : null;
-      },
+      authenticate: (presented) => authenticated(keys.authenticate(presented)),
       touch: (id, at) => keys.touch(id, at),
-      studioKey: () => {
-        const record = studio.studioKey.get();
-        return record
-          ? {
-              id: record.id,
-              group: record.group,
-              fallbackLadder: record.fallbackLadder,
-              concurrencyLimit: record.concurrencyLimit,
-            }
-          : null;
-      },
+      studioKey: () => authenticated(studio.studioKey.get()),
     },
+    limits: limiter,
     inflight,
     usage: usageWriter,
     textModels: () => DEFAULT_TEXT_MODELS,
@@ -386,4 +375,11 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     },
   };
   return gateway;
+}
+
+/** What the request path needs of a key (its limits included). */
+function authenticated(record: ApiKeyRecord | null) {
+  if (!record) return null;
+  const { id, group, fallbackLadder, concurrencyLimit } = record;
+  return { id, group, fallbackLadder, concurrencyLimit, limits: limitsOf(record) };
 }

@@ -5,6 +5,7 @@ import type { AccountsRepository } from './accounts/repository';
 import type { GatewayEvents } from './events';
 import { imageKeeper, responsesImageKeeper } from './http/keptImages';
 import type { AppDeps } from './http/app';
+import type { KeysAdminDeps } from './http/admin/keys';
 import { createStudioSessions, studioGate } from './http/studioSession';
 import { createStudioRuns } from './http/studioRuns';
 import { createImageStore, type ImageStore } from './images/store';
@@ -63,6 +64,8 @@ export function composeStudio(deps: {
   oauthCallbackPort?: number;
   /** Resolves once no request is in flight (the gallery defers its heavy work until then). */
   whenIdle?: () => Promise<void>;
+  /** A key's use against its limits (limits/limiter.ts), for the keys page. */
+  keyLimitUse: KeysAdminDeps['keyLimitUse'];
   now: () => number;
   log: (line: string) => void;
 }): StudioParts {
@@ -105,6 +108,7 @@ export function composeStudio(deps: {
         usage: deps.usage,
         rejected: deps.rejected,
         studioKey: studio,
+        keyLimitUse: deps.keyLimitUse,
         events: deps.events,
         images: imagesRepo,
         store: images,

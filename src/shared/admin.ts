@@ -38,6 +38,28 @@ export type CancelRunResponse = z.infer<typeof cancelRunResponseSchema>;
 
 // --- keys -----------------------------------------------------------------------------------
 
+export const BUDGET_PERIODS = ['day', 'month', 'total'] as const;
+const MAX_LIMIT_COUNT = 1_000_000;
+
+/**
+ * A key's own limits (docs/api.md, "Key limits"); null is none. The budget is in integer
+ * micro-dollars per `budgetPeriod` (a budget without a period is monthly); `expiresAt` is ms.
+ */
+const keyLimitFields = {
+  budgetMicros: z.number().int().min(1).max(1e15).nullable(),
+  budgetPeriod: z.enum(BUDGET_PERIODS).nullable(),
+  rpmLimit: z.number().int().min(1).max(MAX_LIMIT_COUNT).nullable(),
+  imagesPerDay: z.number().int().min(1).max(MAX_LIMIT_COUNT).nullable(),
+  expiresAt: z.number().int().min(0).max(253_402_214_400_000).nullable(),
+};
+const keyLimitInput = {
+  budgetMicros: keyLimitFields.budgetMicros.optional(),
+  budgetPeriod: keyLimitFields.budgetPeriod.optional(),
+  rpmLimit: keyLimitFields.rpmLimit.optional(),
+  imagesPerDay: keyLimitFields.imagesPerDay.optional(),
+  expiresAt: keyLimitFields.expiresAt.optional(),
+};
+
 export const keyViewSchema = z.object({
   id,
   name: z.string(),
@@ -54,6 +76,16 @@ export const keyViewSchema = z.object({
   costMicros: z.number().int(),
   /** The built-in Studio key: it cannot be disabled or deleted. */
   builtIn: z.boolean(),
+  ...keyLimitFields,
+  /** Use against the limits now (in-flight reservations included); UTC days and months. */
+  limitUse: z.object({
+    /** Spent in the budget's current period; null without a budget. */
+    budgetUsedMicros: nullableInt,
+    /** When the budget's period resets (ms); null without a budget or for a total one. */
+    budgetResetsAt: nullableInt,
+    imagesToday: z.number().int(),
+    requestsLastMinute: z.number().int(),
+  }),
 });
 export type KeyView = z.infer<typeof keyViewSchema>;
 
@@ -65,6 +97,7 @@ export const createKeyBodySchema = z.strictObject({
   group: label.optional(),
   concurrencyLimit: z.number().int().min(1).max(1000).nullable().optional(),
   fallbackLadder: z.boolean().optional(),
+  ...keyLimitInput,
 });
 export type CreateKeyBody = z.infer<typeof createKeyBodySchema>;
 
@@ -78,10 +111,31 @@ export const patchKeyBodySchema = z.strictObject({
   status: z.enum(['active', 'disabled']).optional(),
   concurrencyLimit: z.number().int().min(1).max(1000).nullable().optional(),
   fallbackLadder: z.boolean().optional(),
+  ...keyLimitInput,
 });
 export type PatchKeyBody = z.infer<typeof patchKeyBodySchema>;
 
 export const keyResponseSchema = z.object({ record: keyViewSchema });
+
+/**
+ * `event: budget` on /api/admin/events: a key's spend in its budget period passed 50, 80 or 100 %
+ * of the budget (once per threshold and period).
+ */
+export const budgetAlertSchema = z.object({
+  apiKeyId: id,
+  /** The key's name when the event is sent. */
+  apiKeyName: z.string().nullable().optional(),
+  percent: z.union([z.literal(50), z.literal(80), z.literal(100)]),
+  period: z.enum(BUDGET_PERIODS),
+  budgetMicros: z.number().int(),
+  /** Settled spend in the period after the request that passed the threshold. */
+  spentMicros: z.number().int(),
+  periodStart: z.number().int(),
+  /** null for a total budget. */
+  resetsAt: z.number().int().nullable(),
+  at: z.number().int(),
+});
+export type BudgetAlert = z.infer<typeof budgetAlertSchema>;
 export type KeyResponse = z.infer<typeof keyResponseSchema>;
 
 // --- accounts -------------------------------------------------------------------------------

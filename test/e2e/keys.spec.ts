@@ -106,3 +106,74 @@ test('at 1024x700 every key shows its name, status, spend and its actions withou
   );
   await expect(page.getByRole('columnheader', { name: 'Group' })).toBeVisible();
 });
+
+test('the key form sets, shows and clears a key’s limits, and the gateway enforces them', async () => {
+  const { page } = studio;
+  await open(page, 'keys');
+  await page.getByTestId('create-key').click();
+  const form = page.getByTestId('key-form');
+  await page.getByTestId('key-name').fill('limited e2e');
+  await expect(page.getByTestId('key-budget-period')).toBeDisabled();
+  await page.getByTestId('key-budget').fill('ten');
+  await page.getByTestId('key-rpm').fill('0');
+  await page.getByTestId('key-submit').click();
+  await expect(form).toContainText('Dollars above zero');
+  await expect(form).toContainText('A whole number from 1');
+
+  await page.getByTestId('key-budget').fill('2.50');
+  await page.getByTestId('key-budget-period').selectOption('day');
+  await page.getByTestId('key-rpm').fill('1');
+  await page.getByTestId('key-images-per-day').fill('40');
+  await page.getByTestId('key-expires').fill('2031-03-01');
+  await page.getByTestId('key-submit').click();
+  const dialog = page.getByTestId('new-key');
+  const secret = await dialog.getByRole('textbox', { name: 'Your new API key' }).inputValue();
+  await dialog.getByTestId('new-key-done').click();
+  const keys = new KeysPage(page);
+  await expect(keys.row('limited e2e')).toBeVisible();
+
+  const listed = async () => {
+    const all = await page.evaluate(async () => {
+      const res = await fetch('/api/admin/keys', { headers: { 'x-atelier-studio': '1' } });
+      return ((await res.json()) as { keys: Array<Record<string, unknown>> }).keys;
+    });
+    return all.find((k) => k.name === 'limited e2e')!;
+  };
+  expect(await listed()).toMatchObject({
+    budgetMicros: 2_500_000,
+    budgetPeriod: 'day',
+    rpmLimit: 1,
+    imagesPerDay: 40,
+    expiresAt: Date.UTC(2031, 2, 1),
+  });
+
+  const body = {
+    model: 'image-model-2',
+    prompt: 'A lighthouse at dusk',
+    size: '1024x1024',
+    quality: 'low',
+  };
+  expect((await studio.v1('/images/generations', secret, body)).status).toBe(200);
+  const limited = await studio.v1('/images/generations', secret, body);
+  expect(limited.status).toBe(429);
+  expect(limited.json).toMatchObject({
+    error: { code: 'rate_limit_exceeded', limit: { name: 'requests_per_minute', limit: 1 } },
+  });
+
+  // The edit form shows the limits as set; emptying a field clears that limit.
+  await keys.row('limited e2e').getByTestId('key-edit').click();
+  await expect(page.getByTestId('key-budget')).toHaveValue('2.5');
+  await expect(page.getByTestId('key-budget-period')).toHaveValue('day');
+  await expect(page.getByTestId('key-expires')).toHaveValue('2031-03-01');
+  await page.getByTestId('key-rpm').fill('');
+  await page.getByTestId('key-budget').fill('');
+  await page.getByTestId('key-submit').click();
+  await expect(form).toHaveCount(0);
+  expect(await listed()).toMatchObject({
+    budgetMicros: null,
+    budgetPeriod: null,
+    rpmLimit: null,
+    imagesPerDay: 40,
+  });
+  expect((await studio.v1('/images/generations', secret, body)).status).toBe(200);
+});

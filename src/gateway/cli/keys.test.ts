@@ -55,11 +55,13 @@ describe('atelier keys', () => {
 
     const table = await keys(['list', '--data-dir', dir]);
     expect(table.code).toBe(0);
-    expect(table.stdout[0]).toMatch(/^ID\s+NAME\s+GROUP\s+KEY\s+STATUS\s+CREATED\s+LAST USED$/);
+    expect(table.stdout[0]).toMatch(
+      /^ID\s+NAME\s+GROUP\s+KEY\s+STATUS\s+CREATED\s+LAST USED\s+LIMITS \(USED OF LIMIT\)$/,
+    );
     expect(table.stdout).toHaveLength(3);
     expect(table.stdout[1]).toMatch(
       new RegExp(
-        `^key_[0-9a-f]{16}\\s+alpha\\s+default\\s+atl_${key.slice(4, 12)}…\\s+active\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d\\s+never$`,
+        `^key_[0-9a-f]{16}\\s+alpha\\s+default\\s+atl_${key.slice(4, 12)}…\\s+active\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d\\s+never\\s+none$`,
       ),
     );
     expect(table.stdout.join('\n')).not.toContain(key.slice(12));
@@ -145,6 +147,105 @@ describe('atelier keys', () => {
       code: 1,
       stdout: [],
       stderr: ['atelier keys: Key name must be 1 to 100 characters long.'],
+    });
+  });
+
+  it('creates a key with limits, changes them by name, clears them, and lists them with use', async () => {
+    const dir = tempDir();
+    const created = await keys([
+      'create',
+      '--name',
+      'render farm',
+      '--budget',
+      '12.50',
+      '--budget-period',
+      'day',
+      '--rpm',
+      '30',
+      '--images-per-day',
+      '200',
+      '--expires',
+      '2030-01-31',
+      '--data-dir',
+      dir,
+    ]);
+    expect(created.code).toBe(0);
+    expect(created.stdout[1]).toBe(
+      'Limits: $0.0000 of $12.50/day, 0/30 rpm, 0/200 images today, expires 2030-01-31.',
+    );
+    const key = created.stdout.at(-1) ?? '';
+    expect(authenticate(dir, key)).toMatchObject({
+      budgetMicros: 12_500_000,
+      budgetPeriod: 'day',
+      rpmLimit: 30,
+      imagesPerDay: 200,
+      expiresAt: Date.UTC(2030, 0, 31),
+    });
+
+    const changed = await keys([
+      'limit',
+      'render farm',
+      '--rpm',
+      'none',
+      '--budget',
+      '40',
+      '--data-dir',
+      dir,
+    ]);
+    expect(changed).toMatchObject({ code: 0, stderr: [] });
+    expect(changed.stdout[0]).toMatch(
+      /^Limits of key key_[0-9a-f]{16} "render farm": \$0\.0000 of \$40\.00\/day, 0\/200 images today, expires 2030-01-31\.$/,
+    );
+    expect(authenticate(dir, key)).toMatchObject({ rpmLimit: null, budgetMicros: 40_000_000 });
+
+    const table = await keys(['list', '--data-dir', dir]);
+    expect(table.stdout[1]).toMatch(
+      /\$0\.0000 of \$40\.00\/day, 0\/200 images today, expires 2030-01-31$/,
+    );
+    const json = JSON.parse(
+      (await keys(['list', '--json', '--data-dir', dir])).stdout.join('\n'),
+    ) as Array<Record<string, unknown>>;
+    expect(json[0]).toMatchObject({
+      budgetMicros: 40_000_000,
+      limitUse: { budgetUsedMicros: 0, imagesToday: 0, requestsLastMinute: 0 },
+    });
+
+    const id = authenticate(dir, key)?.id ?? '';
+    expect((await keys(['limit', id, '--none', '--data-dir', dir])).stdout).toEqual([
+      `Limits of key ${id} "render farm": none.`,
+    ]);
+    expect(authenticate(dir, key)).toMatchObject({
+      budgetMicros: null,
+      budgetPeriod: null,
+      rpmLimit: null,
+      imagesPerDay: null,
+      expiresAt: null,
+    });
+  });
+
+  it('refuses malformed limits with exit 2, and an unknown key with exit 1', async () => {
+    const dir = tempDir();
+    await keys(['create', '--name', 'app', '--data-dir', dir]);
+    const cases: [string[], RegExp][] = [
+      [['limit', 'app', '--budget', 'ten'], /--budget takes dollars/],
+      [['limit', 'app', '--budget', '0'], /--budget takes dollars/],
+      [['limit', 'app', '--budget-period', 'week'], /--budget-period is day, month or total/],
+      [['limit', 'app', '--rpm', '1.5'], /--rpm takes a whole number/],
+      [['limit', 'app', '--expires', '2026-02-30'], /--expires takes a date/],
+      [['limit', 'app', '--none', '--rpm', '3'], /--none clears every limit/],
+      [['limit', 'app'], /give a limit to set/],
+    ];
+    for (const [argv, message] of cases) {
+      const out = await keys([...argv, '--data-dir', dir]);
+      expect(out.code).toBe(2);
+      expect(out.stderr[0]).toMatch(message);
+    }
+    const period = await keys(['limit', 'app', '--budget-period', 'day', '--data-dir', dir]);
+    expect(period).toMatchObject({ code: 1, stderr: [expect.stringMatching(/needs a budget/)] });
+    const unknown = await keys(['limit', 'nobody', '--rpm', '3', '--data-dir', dir]);
+    expect(unknown).toMatchObject({
+      code: 1,
+      stderr: [expect.stringMatching(/no key with id 'nobody'/)],
     });
   });
 

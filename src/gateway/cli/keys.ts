@@ -1,10 +1,12 @@
 import { maskedKey } from '../keys/apiKeys';
+import { createUsageLedger, hasLimits, keyLimitUse, limitsOf } from '../limits';
 import {
   createKeysRepository,
   type ApiKeyRecord,
   type KeysRepository,
 } from '../storage/keysRepository';
 import { ArgsError, parseArgs } from './args';
+import { CLEAR_ALL_LIMITS, describeLimits, LIMIT_FLAGS, limitsFromFlags } from './keyLimitFlags';
 import {
   CommandError,
   expectPositionals,
@@ -17,10 +19,16 @@ import {
 
 const PROGRAM = 'atelier keys';
 const USAGE = `usage:
-  atelier keys create --name NAME [--group GROUP] [--concurrency N]   make a key (printed once)
-  atelier keys list [--all] [--json]                                  keys, never their secrets
+  atelier keys create --name NAME [--group GROUP] [--concurrency N] [LIMITS]   make a key (printed once)
+  atelier keys limit ID|NAME [LIMITS] [--none]                                 change a key's limits
+  atelier keys list [--all] [--json]                keys with their limits and use, never their secrets
   atelier keys disable ID | enable ID | delete ID
 
+  LIMITS: --budget USD [--budget-period day|month|total]   spend per period (default month)
+          --rpm N                                          requests in any 60 seconds
+          --images-per-day N                               images per UTC day
+          --expires YYYY-MM-DD                             the UTC day the key stops working
+  Any of them takes 'none' to clear it; --none clears them all. Days and months are UTC.
   --all lists deleted keys too. Every command takes --data-dir DIR (default: ATELIER_DATA_DIR,
   else the app-data folder the desktop app uses). A running gateway sees changes at once.`;
 
@@ -33,6 +41,7 @@ export async function runKeysCommand(argv: string[], io: CommandIo): Promise<num
   return runSubcommands(PROGRAM, USAGE, io, argv, {
     create,
     list,
+    limit,
     disable: (rest) => change('disable', rest, io),
     enable: (rest) => change('enable', rest, io),
     delete: (rest) => change('delete', rest, io),
@@ -44,20 +53,32 @@ function create(argv: string[], io: CommandIo): number {
     name: 'string',
     group: 'string',
     concurrency: 'string',
+    ...LIMIT_FLAGS,
     'data-dir': 'string',
   });
   expectPositionals(positionals, []);
   const name = flags.name;
   if (name === undefined) throw new ArgsError('--name is required');
   const concurrency = flags.concurrency === undefined ? null : Number(flags.concurrency);
+  const limits = limitsFromFlags(flags);
   const { key, record } = withDatabase(flags['data-dir'], io.env, (db) =>
     createKeysRepository(db).create({
       name,
       group: flags.group,
       concurrencyLimit: concurrency,
+      ...limits,
     }),
   );
   io.stdout(`Created key ${record.id} "${record.name}" in group "${record.group}".`);
+  if (hasLimits(record)) {
+    const unused = {
+      budgetUsedMicros: 0,
+      budgetResetsAt: null,
+      imagesToday: 0,
+      requestsLastMinute: 0,
+    };
+    io.stdout(`Limits: ${describeLimits(limitsOf(record), unused, Date.now())}.`);
+  }
   io.stdout(
     'Copy it now: it is shown only this once and cannot be recovered (only its hash is stored).',
   );
@@ -72,9 +93,16 @@ function list(argv: string[], io: CommandIo): number {
     'data-dir': 'string',
   });
   expectPositionals(positionals, []);
-  const records = withDatabase(flags['data-dir'], io.env, (db) =>
-    createKeysRepository(db).list({ includeDeleted: flags.all }),
-  );
+  const now = Date.now();
+  const records = withDatabase(flags['data-dir'], io.env, (db) => {
+    const ledger = createUsageLedger(db);
+    return createKeysRepository(db)
+      .list({ includeDeleted: flags.all })
+      .map((r) => ({
+        ...r,
+        limitUse: keyLimitUse(ledger, { id: r.id, limits: limitsOf(r) }, now),
+      }));
+  });
   if (flags.json) {
     io.stdout(JSON.stringify(records, null, 2));
   } else if (records.length === 0) {
@@ -88,15 +116,60 @@ function list(argv: string[], io: CommandIo): number {
       r.status,
       formatTime(r.createdAt),
       formatTime(r.lastUsedAt),
+      describeLimits(limitsOf(r), r.limitUse, now),
     ]);
     for (const line of formatTable(
-      ['ID', 'NAME', 'GROUP', 'KEY', 'STATUS', 'CREATED', 'LAST USED'],
+      ['ID', 'NAME', 'GROUP', 'KEY', 'STATUS', 'CREATED', 'LAST USED', 'LIMITS (USED OF LIMIT)'],
       rows,
     )) {
       io.stdout(line);
     }
   }
   return 0;
+}
+
+/** `keys limit ID|NAME [LIMITS] [--none]`: the flags given change, the others stay. */
+function limit(argv: string[], io: CommandIo): number {
+  const { flags, positionals } = parseArgs(argv, {
+    ...LIMIT_FLAGS,
+    none: 'boolean',
+    'data-dir': 'string',
+  });
+  const [idOrName = ''] = expectPositionals(positionals, ['ID|NAME']);
+  const patch = limitsFromFlags(flags);
+  if (flags.none && Object.keys(patch).length > 0)
+    throw new ArgsError('--none clears every limit: give it alone, or set limits without it');
+  if (!flags.none && Object.keys(patch).length === 0)
+    throw new ArgsError(
+      'give a limit to set (--budget, --rpm, --images-per-day, --expires) or --none',
+    );
+  const now = Date.now();
+  const { record, use } = withDatabase(flags['data-dir'], io.env, (db) => {
+    const keys = createKeysRepository(db);
+    const current = existing(keys, resolveKey(keys, idOrName));
+    const updated = keys.update(current.id, flags.none ? CLEAR_ALL_LIMITS : patch)!;
+    const use = keyLimitUse(
+      createUsageLedger(db),
+      { id: updated.id, limits: limitsOf(updated) },
+      now,
+    );
+    return { record: updated, use };
+  });
+  io.stdout(
+    `Limits of key ${record.id} "${record.name}": ${describeLimits(limitsOf(record), use, now)}.`,
+  );
+  return 0;
+}
+
+/** A key id, or the name of exactly one key that is not deleted. */
+function resolveKey(keys: KeysRepository, idOrName: string): string {
+  if (keys.get(idOrName)) return idOrName;
+  const named = keys.list().filter((k) => k.name === idOrName);
+  if (named.length > 1)
+    throw new CommandError(
+      `${named.length} keys are named '${idOrName}' (${named.map((k) => k.id).join(', ')}): give the id`,
+    );
+  return named[0]?.id ?? idOrName;
 }
 
 function change(action: 'disable' | 'enable' | 'delete', argv: string[], io: CommandIo): number {

@@ -22,6 +22,8 @@ import { modelsRouter } from './routes/models';
 import { responsesRouter } from './routes/responses';
 import type { ImageDelivery, ImagePolicy } from './routes/serveImages';
 import { keyConcurrency } from './keyConcurrency';
+import { keyLimitsGuard } from '../limits/middleware';
+import type { KeyLimiter } from '../limits/limiter';
 import { adminRouter, type AdminDeps } from './admin';
 import { parentImage } from './keptImages';
 import type { ResponsesImageDelivery } from './responsesImages';
@@ -33,6 +35,8 @@ export interface AppDeps {
   policy: ImagePolicy;
   injectImageTool: () => boolean;
   keys: KeyAuthenticator;
+  /** Each key's budget, rates and expiry, checked before any upstream call. */
+  limits: KeyLimiter;
   inflight: Inflight;
   /** Opens each request's usage notes and writes its record (usage/writer.ts). */
   usage: UsageWriter;
@@ -89,6 +93,7 @@ export function createApp(deps: AppDeps): Express {
   const v1 = express.Router();
   v1.use(usageRecorder({ inflight: deps.inflight, usage: deps.usage, now: deps.now }));
   v1.use(requireApiKey(deps.keys, deps.now, deps.studio.isStudio));
+  v1.use(keyLimitsGuard(deps.limits, deps.now));
   if (deps.studioRuns) v1.use(deps.studioRuns.track);
   v1.use(keyConcurrency());
   v1.use(parentImage(deps.imageExists));

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { invalidApiKey } from '../errors';
+import type { KeyLimits } from '../limits/keyLimits';
 import './usageContext';
 
 export interface AuthenticatedKey {
@@ -9,6 +10,8 @@ export interface AuthenticatedKey {
   fallbackLadder: boolean;
   /** Requests this key may have in flight at once; null for no cap. */
   concurrencyLimit: number | null;
+  /** Budget, requests per minute, images per day, expiry (enforced by limits/middleware.ts). */
+  limits: KeyLimits;
 }
 
 export interface KeyAuthenticator {

@@ -22,6 +22,11 @@ describe('keys repository', () => {
       lastUsedAt: null,
       concurrencyLimit: null,
       fallbackLadder: false,
+      budgetMicros: null,
+      budgetPeriod: null,
+      rpmLimit: null,
+      imagesPerDay: null,
+      expiresAt: null,
     });
     expect(keys.authenticate(key)).toEqual(record);
     expect(keys.get(record.id)).toEqual(record);
@@ -92,6 +97,11 @@ describe('keys repository', () => {
           'name',
           'prefix',
           'status',
+          'budgetMicros',
+          'budgetPeriod',
+          'rpmLimit',
+          'imagesPerDay',
+          'expiresAt',
         ].sort(),
       );
     }
@@ -208,5 +218,44 @@ describe('keys repository', () => {
       expect(bytes.includes(hashApiKey(key))).toBe(true);
       expect(bytes.includes(record.id)).toBe(true);
     }
+  });
+});
+
+describe('key limits', () => {
+  it('stores limits, patches them one at a time, and clears a budget with its period', () => {
+    const { db } = tempDatabase();
+    const keys = createKeysRepository(db);
+    const { record } = keys.create({ name: 'limited', budgetMicros: 5_000_000, rpmLimit: 3 });
+    expect(record).toMatchObject({ budgetMicros: 5_000_000, budgetPeriod: 'month', rpmLimit: 3 });
+    expect(keys.update(record.id, { imagesPerDay: 9, budgetPeriod: 'total' })).toMatchObject({
+      budgetMicros: 5_000_000,
+      budgetPeriod: 'total',
+      rpmLimit: 3,
+      imagesPerDay: 9,
+    });
+    expect(keys.update(record.id, { budgetMicros: null })).toMatchObject({
+      budgetMicros: null,
+      budgetPeriod: null,
+      imagesPerDay: 9,
+    });
+  });
+
+  it('names the parameter of a limit it refuses, and changes nothing', () => {
+    const { db } = tempDatabase();
+    const keys = createKeysRepository(db);
+    const { record } = keys.create({ name: 'k' });
+    const cases: Array<[Parameters<typeof keys.update>[1], string]> = [
+      [{ budgetMicros: 0 }, 'budget_micros'],
+      [{ budgetMicros: 1.5 }, 'budget_micros'],
+      [{ budgetPeriod: 'day' }, 'budget_period'],
+      [{ budgetMicros: 1, budgetPeriod: 'week' as 'day' }, 'budget_period'],
+      [{ rpmLimit: -1 }, 'rpm_limit'],
+      [{ imagesPerDay: 0 }, 'images_per_day'],
+      [{ expiresAt: Number.NaN }, 'expires_at'],
+    ];
+    for (const [patch, param] of cases) {
+      expect(() => keys.update(record.id, patch)).toThrow(expect.objectContaining({ param }));
+    }
+    expect(keys.get(record.id)).toEqual(record);
   });
 });

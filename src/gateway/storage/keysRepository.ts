@@ -7,12 +7,13 @@ import {
   keyDisplayPrefix,
   looksLikeApiKey,
 } from '../keys/apiKeys';
+import { applyLimits, NO_LIMITS, type KeyLimits, type KeyLimitsPatch } from '../limits/keyLimits';
 import type { Db } from './db';
 
 export type ApiKeyStatus = 'active' | 'disabled' | 'deleted';
 
 /** A key as everyone but its owner sees it: never the plaintext, never the hash. */
-export interface ApiKeyRecord {
+export interface ApiKeyRecord extends KeyLimits {
   id: string;
   name: string;
   group: string;
@@ -27,7 +28,7 @@ export interface ApiKeyRecord {
   fallbackLadder: boolean;
 }
 
-export interface NewApiKey {
+export interface NewApiKey extends KeyLimitsPatch {
   name: string;
   group?: string;
   concurrencyLimit?: number | null;
@@ -66,18 +67,26 @@ interface KeyRow {
   last_used_at: number | null;
   concurrency_limit: number | null;
   fallback_ladder: number;
+  budget_micros: number | null;
+  budget_period: KeyLimits['budgetPeriod'];
+  rpm_limit: number | null;
+  images_per_day: number | null;
+  expires_at: number | null;
 }
 
 const MAX_LABEL_LENGTH = 100;
 /** last_used_at is precise to a minute: one write per key per minute, not one per request. */
 const TOUCH_INTERVAL_MS = 60_000;
 const PUBLIC_COLUMNS =
-  'id, name, group_name, prefix, status, created_at, last_used_at, concurrency_limit, fallback_ladder';
+  'id, name, group_name, prefix, status, created_at, last_used_at, concurrency_limit, fallback_ladder, ' +
+  'budget_micros, budget_period, rpm_limit, images_per_day, expires_at';
 
 export function createKeysRepository(db: Db, clock: () => number = Date.now): KeysRepository {
   const insert = db.prepare(
-    `INSERT INTO api_keys (id, name, group_name, prefix, hash, status, created_at, concurrency_limit, fallback_ladder)
-     VALUES (@id, @name, @group_name, @prefix, @hash, 'active', @created_at, @concurrency_limit, @fallback_ladder)`,
+    `INSERT INTO api_keys (id, name, group_name, prefix, hash, status, created_at, concurrency_limit, fallback_ladder,
+       budget_micros, budget_period, rpm_limit, images_per_day, expires_at)
+     VALUES (@id, @name, @group_name, @prefix, @hash, 'active', @created_at, @concurrency_limit, @fallback_ladder,
+       @budget_micros, @budget_period, @rpm_limit, @images_per_day, @expires_at)`,
   );
   const selectOne = db.prepare(`SELECT ${PUBLIC_COLUMNS} FROM api_keys WHERE id = ?`);
   const selectAll = db.prepare(
@@ -86,7 +95,8 @@ export function createKeysRepository(db: Db, clock: () => number = Date.now): Ke
   const selectByHash = db.prepare(`SELECT ${PUBLIC_COLUMNS}, hash FROM api_keys WHERE hash = ?`);
   const updateLabels = db.prepare(
     `UPDATE api_keys SET name = @name, group_name = @group_name, concurrency_limit = @concurrency_limit,
-       fallback_ladder = @fallback_ladder
+       fallback_ladder = @fallback_ladder, budget_micros = @budget_micros, budget_period = @budget_period,
+       rpm_limit = @rpm_limit, images_per_day = @images_per_day, expires_at = @expires_at
      WHERE id = @id AND status != 'deleted'`,
   );
   const updateStatus = db.prepare(
@@ -118,6 +128,7 @@ export function createKeysRepository(db: Db, clock: () => number = Date.now): Ke
         lastUsedAt: null,
         concurrencyLimit: concurrency(input.concurrencyLimit ?? null),
         fallbackLadder: input.fallbackLadder ?? false,
+        ...applyLimits(NO_LIMITS, input),
       };
       insert.run({
         id: record.id,
@@ -128,6 +139,7 @@ export function createKeysRepository(db: Db, clock: () => number = Date.now): Ke
         created_at: record.createdAt,
         concurrency_limit: record.concurrencyLimit,
         fallback_ladder: record.fallbackLadder ? 1 : 0,
+        ...limitColumns(record),
       });
       return { key, record };
     },
@@ -150,6 +162,7 @@ export function createKeysRepository(db: Db, clock: () => number = Date.now): Ke
             ? current.concurrencyLimit
             : concurrency(patch.concurrencyLimit),
         fallback_ladder: (patch.fallbackLadder ?? current.fallbackLadder) ? 1 : 0,
+        ...limitColumns(applyLimits(current, patch)),
       });
       return get(id);
     },
@@ -194,6 +207,21 @@ function toRecord(row: KeyRow): ApiKeyRecord {
     lastUsedAt: row.last_used_at,
     concurrencyLimit: row.concurrency_limit,
     fallbackLadder: row.fallback_ladder === 1,
+    budgetMicros: row.budget_micros,
+    budgetPeriod: row.budget_period,
+    rpmLimit: row.rpm_limit,
+    imagesPerDay: row.images_per_day,
+    expiresAt: row.expires_at,
+  };
+}
+
+function limitColumns(limits: KeyLimits) {
+  return {
+    budget_micros: limits.budgetMicros,
+    budget_period: limits.budgetPeriod,
+    rpm_limit: limits.rpmLimit,
+    images_per_day: limits.imagesPerDay,
+    expires_at: limits.expiresAt,
   };
 }
 

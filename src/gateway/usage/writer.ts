@@ -13,8 +13,11 @@ export interface UsageWriterDeps {
   events: GatewayEvents;
   /** Counts requests that never got past the key check; they are not written. */
   rejected: RejectedCounter;
-  /** After the record is written (or failed to be): the gallery may settle the request's images. */
-  onWritten?: (requestId: string, costMicros: number) => void;
+  /**
+   * After the record is written (or failed to be; `recorded` says which): the key's limits
+   * settle their reservation, the gallery may settle the request's images.
+   */
+  onWritten?: (requestId: string, costMicros: number, recorded: boolean) => void;
   now: () => number;
   log: (line: string) => void;
 }
@@ -76,14 +79,16 @@ export function createUsageWriter(deps: UsageWriterDeps): UsageWriter {
         return;
       }
       const cost = priceOf(notes.pricedParts, deps.priceFor);
+      let recorded = false;
       try {
         deps.repository.complete(notes.record(final, cost));
+        recorded = true;
         deps.events.emit('usage', notes.requestId);
       } catch (error) {
         deps.log(`usage record for ${notes.requestId} could not be written: ${String(error)}`);
       } finally {
         // Written or not, the request is over: its kept images may go to disk now.
-        deps.onWritten?.(notes.requestId, cost);
+        deps.onWritten?.(notes.requestId, cost, recorded);
       }
     },
   };

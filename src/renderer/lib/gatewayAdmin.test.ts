@@ -38,6 +38,12 @@ const KEY = {
   requests: 0,
   costMicros: 0,
   builtIn: false,
+  budgetMicros: null,
+  budgetPeriod: null,
+  rpmLimit: null,
+  imagesPerDay: null,
+  expiresAt: null,
+  limitUse: { budgetUsedMicros: null, budgetResetsAt: null, imagesToday: 0, requestsLastMinute: 0 },
 };
 
 describe('admin client', () => {

@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import type { BudgetAlert } from '../../../shared/admin';
 import type { GatewayEvents } from '../../events';
 import type { ImagesRepository } from '../../storage/imagesRepository';
 import type { KeysRepository } from '../../storage/keysRepository';
@@ -16,7 +17,10 @@ export interface EventsAdminDeps {
   images: ImagesRepository;
 }
 
-/** GET /api/admin/events: the live request log (`usage`) and new gallery images (`image`). */
+/**
+ * GET /api/admin/events: the live request log (`usage`), new gallery images (`image`) and keys
+ * passing 50, 80 or 100 % of their budget (`budget`).
+ */
 export function eventsAdmin(deps: EventsAdminDeps): Router {
   const router = Router();
   router.get('/events', (_req, res) => {
@@ -36,8 +40,12 @@ export function eventsAdmin(deps: EventsAdminDeps): Router {
       const image = deps.images.get(imageId);
       if (image) send('image', imageView(image));
     };
+    const onBudget = (alert: BudgetAlert) => {
+      send('budget', { ...alert, apiKeyName: deps.keys.get(alert.apiKeyId)?.name ?? null });
+    };
     deps.events.on('usage', onUsage);
     deps.events.on('image', onImage);
+    deps.events.on('budget', onBudget);
     const keepalive = setInterval(() => {
       if (!res.destroyed) res.write(': keepalive\n\n');
     }, KEEPALIVE_MS);
@@ -48,6 +56,7 @@ export function eventsAdmin(deps: EventsAdminDeps): Router {
       clearInterval(keepalive);
       deps.events.off('usage', onUsage);
       deps.events.off('image', onImage);
+      deps.events.off('budget', onBudget);
     });
   });
   return router;

@@ -2,6 +2,7 @@ import { Router } from 'express';
 import { createKeyBodySchema, patchKeyBodySchema, type KeyView } from '../../../shared/admin';
 import { invalidParam } from '../../errors';
 import type { StudioKey } from '../../keys/studioKey';
+import type { KeyLimitUse } from '../../limits/limiter';
 import type { ApiKeyRecord, KeysRepository } from '../../storage/keysRepository';
 import type { UsageRepository } from '../../usage/repository';
 import { notFound, parse } from './parse';
@@ -10,6 +11,8 @@ export interface KeysAdminDeps {
   keys: KeysRepository;
   usage: UsageRepository;
   studioKey: StudioKey;
+  /** What a key has used against its limits now, reservations of requests in flight included. */
+  keyLimitUse: (record: ApiKeyRecord) => KeyLimitUse;
 }
 
 /** /api/admin/keys: the /keys page. The plaintext of a key is answered once, at creation. */
@@ -24,6 +27,7 @@ export function keysAdmin(deps: KeysAdminDeps): Router {
       requests: row?.requests ?? 0,
       costMicros: row?.costMicros ?? 0,
       builtIn: deps.studioKey.is(record.id),
+      limitUse: deps.keyLimitUse(record),
     };
   };
   const existing = (id: string) => {

@@ -9,6 +9,7 @@ import type { AuthenticatedKey } from '../auth';
 import { parseSplicedJson } from '../../upstream/jsonSplice';
 import { eventData } from '../../upstream/sseParser';
 import type { PricedUsage, UsageNotes } from '../../usage/notes';
+import { reserveKeyLimits } from '../../limits/middleware';
 import { checkPrompt, contentPolicyError, type FilterMode } from '../../policy/contentFilter';
 import { parseResponsesRequest } from '../../validation/responsesRequest';
 import { ResponsesImageTap, type ResponsesImageDelivery } from '../responsesImages';
@@ -67,6 +68,19 @@ export function responsesRouter(deps: ResponsesDeps): Router {
     // The pre-filter reads what the caller wrote (the text parts of `input` and `instructions`).
     const verdict = checkPrompt(inputText(parsed.body), deps.contentFilter());
     if (!verdict.allowed) throw contentPolicyError(verdict);
+    // A key's limits see the image the tool may make; the text model's tokens are not estimated.
+    const tool = parsed.imageTool;
+    reserveKeyLimits(
+      res,
+      tool && {
+        model: tool.model ?? IMAGE_MODELS[0],
+        prompt: inputText(parsed.body),
+        size: tool.size ?? 'auto',
+        quality: tool.quality,
+        n: 1,
+        partialImages: parsed.stream ? (tool.partialImages ?? 0) : 0,
+      },
+    );
     await track(res, relay(res, deps, parsed));
   });
   return router;

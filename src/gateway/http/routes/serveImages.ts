@@ -7,6 +7,7 @@ import { ImageRunError, runImages, type DeliveredImage } from '../../dispatch/ru
 import type { ImageJob, InputImage } from '../../upstream/types';
 import type { Delivered, UsageNotes } from '../../usage/notes';
 import type { ImageOptions } from '../../validation/imageOptions';
+import { reserveKeyLimits } from '../../limits/middleware';
 import type { AuthenticatedKey } from '../auth';
 import {
   imageEventPieces,
@@ -81,6 +82,16 @@ export async function serveImages(
   // Before anything goes upstream: a refused prompt costs no tokens and is recorded with none.
   const verdict = checkPrompt(options.prompt, deps.policy.contentFilter());
   if (!verdict.allowed) throw contentPolicyError(verdict);
+  // The key's budget and images per day, against the estimate: still before any upstream work.
+  reserveKeyLimits(res, {
+    model: options.model,
+    prompt: options.prompt,
+    size: options.size,
+    quality: options.quality,
+    n: options.n,
+    partialImages: options.stream ? options.partialImages : 0,
+    inputImages: input.images,
+  });
   const signal = res.locals.signal as AbortSignal;
   const key = res.locals.apiKey as AuthenticatedKey;
   const urlImages = options.responseFormat === 'url' ? deps.urlImages : undefined;

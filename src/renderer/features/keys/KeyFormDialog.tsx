@@ -1,12 +1,18 @@
 import { useState } from 'react';
 import type { KeyView } from '../../../shared/admin';
 import { Dialog } from '../../components/Dialog';
-import { CheckboxField } from '../../components/fields';
+import { CheckboxField, SelectField } from '../../components/fields';
 import { TextField } from '../../components/TextField';
 import { DialogForm } from '../../components/DialogForm';
 import { useFormSubmit } from '../../lib/formSubmit';
 import { admin } from '../../lib/gateway';
-import { checkKeyForm, EMPTY_KEY_FORM, keyFormFrom } from './keyForm';
+import {
+  checkKeyForm,
+  EMPTY_KEY_FORM,
+  KEY_FORM_FIELDS,
+  keyFormFrom,
+  type BudgetPeriodChoice,
+} from './keyForm';
 
 interface KeyFormDialogProps {
   /** The key to edit; null to create one. */
@@ -17,12 +23,16 @@ interface KeyFormDialogProps {
   onSaved: (record: KeyView) => void;
 }
 
-const FIELDS = ['name', 'group', 'concurrencyLimit'] as const;
+const PERIODS: Array<{ value: BudgetPeriodChoice; label: string }> = [
+  { value: 'day', label: 'per day' },
+  { value: 'month', label: 'per month' },
+  { value: 'total', label: 'in total' },
+];
 
-/** Create a key, or change one's name, group, cap and ladder opt-in. */
+/** Create a key, or change one's name, group, cap, ladder opt-in and limits. */
 export function KeyFormDialog({ editing, onClose, onCreated, onSaved }: KeyFormDialogProps) {
   const [values, setValues] = useState(() => (editing ? keyFormFrom(editing) : EMPTY_KEY_FORM));
-  const form = useFormSubmit(FIELDS);
+  const form = useFormSubmit(KEY_FORM_FIELDS);
   const { errors } = form;
   const set = (patch: Partial<typeof values>) => setValues((v) => ({ ...v, ...patch }));
 
@@ -89,6 +99,58 @@ export function KeyFormDialog({ editing, onClose, onCreated, onSaved }: KeyFormD
           hint="When a size or quality cannot be delivered, step down instead of failing"
           testId="key-fallback"
         />
+        <fieldset className="key-limits" data-testid="key-limits">
+          <legend>Limits</legend>
+          <p className="field-hint">
+            Empty means no limit. A request that would pass one is refused before it is sent. Days
+            and months are UTC.
+          </p>
+          <TextField
+            label="Budget (USD)"
+            value={values.budget}
+            onChange={(budget) => set({ budget })}
+            hint="Spend allowed, checked against each request's estimate"
+            inputMode="decimal"
+            placeholder="no budget"
+            error={errors.budget}
+            testId="key-budget"
+          />
+          <SelectField
+            label="Budget period"
+            value={values.budgetPeriod}
+            options={PERIODS}
+            onChange={(budgetPeriod) => set({ budgetPeriod })}
+            disabled={!values.budget.trim()}
+            testId="key-budget-period"
+          />
+          <TextField
+            label="Requests per minute"
+            value={values.rpmLimit}
+            onChange={(rpmLimit) => set({ rpmLimit })}
+            inputMode="numeric"
+            placeholder="no limit"
+            error={errors.rpmLimit}
+            testId="key-rpm"
+          />
+          <TextField
+            label="Images per day"
+            value={values.imagesPerDay}
+            onChange={(imagesPerDay) => set({ imagesPerDay })}
+            inputMode="numeric"
+            placeholder="no limit"
+            error={errors.imagesPerDay}
+            testId="key-images-per-day"
+          />
+          <TextField
+            label="Expires on"
+            type="date"
+            value={values.expires}
+            onChange={(expires) => set({ expires })}
+            hint="The key stops working at the start of this day (UTC)"
+            error={errors.expires}
+            testId="key-expires"
+          />
+        </fieldset>
       </DialogForm>
     </Dialog>
   );

@@ -1,0 +1,47 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { ImageDemandInput } from './demand';
+import { hasLimits } from './keyLimits';
+import type { KeyLimiter, LimitedKey } from './limiter';
+
+/** Set on `res.locals` for a request admitted under its key's limits. */
+const RESERVE = 'reserveKeyLimits';
+
+/** The images a request asks for, or null when it asks for none the gateway can count. */
+type Reserve = (request: ImageDemandInput | null) => void;
+
+/**
+ * The limits hook of /v1, after authentication: an expired key is refused (any method); a request
+ * that will have a usage row (every POST) is checked against requests per minute and admitted,
+ * and gets the means to reserve its estimate once its body is read (`reserveKeyLimits`).
+ */
+export function keyLimitsGuard(limiter: KeyLimiter, now: () => number) {
+  return (_req: Request, res: Response, next: NextFunction): void => {
+    const key = res.locals.apiKey as LimitedKey | undefined;
+    if (!key || !hasLimits(key.limits)) {
+      next();
+      return;
+    }
+    const at = now();
+    limiter.checkExpiry(key, at);
+    // Only requests the usage recorder will write (and so settle) may hold a ticket.
+    if (res.locals.usage === undefined) {
+      next();
+      return;
+    }
+    const requestId = String(res.locals.requestId);
+    limiter.admit(requestId, key, Number(res.locals.startedAt), at);
+    res.locals[RESERVE] = ((request) =>
+      limiter.reserve(requestId, key, limiter.demandOf(request), now())) as Reserve;
+    next();
+  };
+}
+
+/**
+ * Called by a handler once it has read what the request asks for, before any upstream call:
+ * throws the 429 of the limit it would pass, else reserves its estimate. A no-op for a key
+ * without limits (the estimate is not even computed).
+ */
+export function reserveKeyLimits(res: Response, request: ImageDemandInput | null): void {
+  const reserve = res.locals[RESERVE] as Reserve | undefined;
+  if (reserve) reserve(request);
+}
