@@ -1,3 +1,4 @@
+import type { CooldownSettings } from './dispatch/cooldownPolicy';
 import type { SecretStore } from './secrets/types';
 
 /** Everything a gateway instance needs, resolved by its entry point (CLI or Electron main). */
@@ -25,6 +26,8 @@ export interface GatewayConfig {
    * (what the public client registered); tests pass 0 for a free one.
    */
   oauthCallbackPort?: number;
+  /** Cooldown rules, where not the defaults of docs/dispatch.md (tests lengthen the outage rest). */
+  cooldowns?: Partial<CooldownSettings>;
   /** Where log lines go; defaults to stderr. Never receives secrets. */
   log?: (line: string) => void;
 }
