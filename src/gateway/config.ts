@@ -1,4 +1,5 @@
 import type { ClientTimeouts } from './http/slowClients';
+import type { CooldownSettings } from './dispatch/cooldownPolicy';
 import type { SecretStore } from './secrets/types';
 
 /** Everything a gateway instance needs, resolved by its entry point (CLI or Electron main). */
@@ -28,6 +29,8 @@ export interface GatewayConfig {
   oauthCallbackPort?: number;
   /** Bounds on slow and idle clients (http/slowClients.ts); tests shorten them. */
   clientTimeouts?: Partial<ClientTimeouts>;
+  /** Cooldown rules, where not the defaults of docs/dispatch.md (tests lengthen the outage rest). */
+  cooldowns?: Partial<CooldownSettings>;
   /** Where log lines go; defaults to stderr. Never receives secrets. */
   log?: (line: string) => void;
 }

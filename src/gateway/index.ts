@@ -14,6 +14,7 @@ import { createAccountsRepository } from './accounts/repository';
 import { signInIssuers } from './accounts/signInIssuers';
 import { BUILTIN, type AccountRecord } from './accounts/types';
 import type { Dispatcher } from './dispatch/dispatchCall';
+import { DEFAULT_COOLDOWNS } from './dispatch/cooldownPolicy';
 import { createUpstreamPool } from './dispatch/pool';
 import { DEFAULT_RETRIES, RetryBudget } from './dispatch/retryPolicy';
 import { Scheduler } from './dispatch/scheduler';
@@ -216,7 +217,14 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
     );
   };
 
-  const pool = createUpstreamPool({ accounts, fallback, makeUpstream, now, log });
+  const pool = createUpstreamPool({
+    accounts,
+    fallback,
+    makeUpstream,
+    cooldowns: { ...DEFAULT_COOLDOWNS, ...config.cooldowns },
+    now,
+    log,
+  });
   const scheduler = new Scheduler({ maxWaitMs: 30_000, maxQueue: 256, headPriorityMs: 2_000 });
   const dispatch: Dispatcher = {
     pool,

@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 
 const BIN = path.resolve('bin/atelier.mjs');
@@ -12,6 +12,27 @@ export function runCli(
     env: { ...process.env, ...env },
   });
   return { status: res.status ?? -1, stdout: res.stdout, stderr: res.stderr };
+}
+
+/**
+ * runCli without blocking this process: for tests that also hold HTTP connections, which a
+ * stalled event loop can leave pooled after their server closed them (ECONNRESET on reuse).
+ */
+export function runCliAsync(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ status: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { encoding: 'utf8', env: { ...process.env, ...env } },
+      (error, stdout, stderr) => {
+        const status = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+        resolve({ status, stdout, stderr });
+      },
+    );
+  });
 }
 
 export interface ServeProcess {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import OpenAI from 'openai';
-import { createGateway, type Gateway } from '../../src/gateway';
+import { createGateway, type Gateway, type GatewayConfig } from '../../src/gateway';
 import { databasePath } from '../../src/gateway/dataDir';
 import { openDatabase, type Db } from '../../src/gateway/storage/db';
 import { createKeysRepository, type NewApiKey } from '../../src/gateway/storage/keysRepository';
@@ -26,7 +26,11 @@ export function tempDir(prefix = 'atelier-test-'): string {
 
 /** A real gateway on a free loopback port with the built-in simulator at full speed. */
 export async function startTestGateway(
-  opts: { allowedOrigins?: string[]; simulatorSpeed?: number } = {},
+  opts: {
+    allowedOrigins?: string[];
+    simulatorSpeed?: number;
+    cooldowns?: GatewayConfig['cooldowns'];
+  } = {},
 ): Promise<TestGateway> {
   const dataDir = tempDir();
   const db = openDatabase(databasePath(dataDir));
@@ -39,6 +43,7 @@ export async function startTestGateway(
     dataDir,
     simulatorSpeed: opts.simulatorSpeed ?? 0,
     allowedOrigins: opts.allowedOrigins,
+    cooldowns: opts.cooldowns,
     // Sign-ins started from the studio listen on a free port, so suites never collide.
     oauthCallbackPort: 0,
     log: (line) => {
