@@ -128,7 +128,10 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
   // account is configured, and backs accounts of kind 'simulator'.
   const simulator = config.upstreamBaseUrl
     ? null
-    : await startSimulator({ speed: config.simulatorSpeed ?? 1 });
+    : await startSimulator({
+        speed: config.simulatorSpeed ?? 1,
+        controlToken: config.simulatorControlToken,
+      });
   const fallback = implicitAccount(config, simulator);
   let secrets: Promise<SecretStore> | null = null;
   const secretStore = () =>
