@@ -10,6 +10,7 @@ import type { GatewayEventMap, GatewayEvents } from './events';
 import { composeStudio } from './studio';
 import type { GatewayConfig } from './config';
 import { databasePath } from './dataDir';
+import { makeDataDirPrivate } from './privateFiles';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createAccountsRepository } from './accounts/repository';
 import { BUILTIN, type AccountRecord } from './accounts/types';
@@ -109,6 +110,7 @@ function implicitAccount(config: GatewayConfig, simulator: Simulator | null): Ac
 export async function createGateway(config: GatewayConfig): Promise<Gateway> {
   const log = config.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const now = () => Date.now();
+  makeDataDirPrivate(config.dataDir);
   const db = openDatabase(databasePath(config.dataDir));
   const keys = createKeysRepository(db);
   const usage = createUsageRepository(db);

@@ -46,7 +46,8 @@ describe('simulator guards', () => {
   });
 
   it('refuses the control routes without the credential, and with a wrong one', async () => {
-    for (const headers of [{}, { [CONTROL_HEADER]: 'guess' }]) {
+    const attempts: Array<Record<string, string>> = [{}, { [CONTROL_HEADER]: 'guess' }];
+    for (const headers of attempts) {
       expect((await fetch(`${sim.url}/__sim/calls`, { headers })).status).toBe(401);
       const faults = await postJson(
         `${sim.url}/__sim/faults`,
