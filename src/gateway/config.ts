@@ -20,6 +20,11 @@ export interface GatewayConfig {
   upstreamApiKey?: string;
   /** Simulator latency multiplier when the gateway starts it (0 = no artificial delay). */
   simulatorSpeed?: number;
+  /**
+   * The credential of the simulator's control routes; omitted, a random one per run that only
+   * this process knows (tests that start `atelier serve` choose it to script faults).
+   */
+  simulatorControlToken?: string;
   /** The secret store; by default the OS keychain, opened on first use (tests inject their own). */
   secrets?: SecretStore;
   /**

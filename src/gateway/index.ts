@@ -9,6 +9,7 @@ import type { GatewayEventMap, GatewayEvents } from './events';
 import { composeStudio } from './studio';
 import type { GatewayConfig } from './config';
 import { databasePath } from './dataDir';
+import { makeDataDirPrivate } from './privateFiles';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createAccountsRepository } from './accounts/repository';
 import { signInIssuers } from './accounts/signInIssuers';
@@ -117,6 +118,7 @@ function implicitAccount(config: GatewayConfig, simulator: Simulator | null): Ac
 export async function createGateway(config: GatewayConfig): Promise<Gateway> {
   const log = config.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const now = () => Date.now();
+  makeDataDirPrivate(config.dataDir);
   const db = openDatabase(databasePath(config.dataDir));
   const keys = createKeysRepository(db);
   const usage = createUsageRepository(db);
@@ -137,7 +139,10 @@ export async function createGateway(config: GatewayConfig): Promise<Gateway> {
   // account is configured, and backs accounts of kind 'simulator'.
   const simulator = config.upstreamBaseUrl
     ? null
-    : await startSimulator({ speed: config.simulatorSpeed ?? 1 });
+    : await startSimulator({
+        speed: config.simulatorSpeed ?? 1,
+        controlToken: config.simulatorControlToken,
+      });
   const fallback = implicitAccount(config, simulator);
   let secrets: Promise<SecretStore> | null = null;
   const secretStore = () =>

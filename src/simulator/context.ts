@@ -13,7 +13,17 @@ export interface SimState {
   revoked: Set<string>;
   /** Set once listening; the OAuth issuer and JWT `iss`. */
   url: string;
+  /** The Host values it answers to (its own loopback host:port), set once listening. */
+  hosts: Set<string>;
+  /** This run's credential for the control routes (`/__sim/*`). */
+  controlToken: string;
 }
+
+/**
+ * The call log keeps the latest calls only: it holds prompts, and a long run would otherwise
+ * grow it without end (300 calls of long prompts were 9.6 million characters).
+ */
+export const MAX_LOGGED_CALLS = 500;
 
 export interface Ctx {
   req: IncomingMessage;
@@ -39,7 +49,10 @@ export function recordCall(ctx: Ctx, kind: SimCallKind): SimCall {
     at: Date.now(),
   };
   ctx.call = call;
-  ctx.state.calls.push(call);
+  const calls = ctx.state.calls;
+  calls.push(call);
+  // In place: in-process holders of `sim.calls` keep seeing the live log.
+  if (calls.length > MAX_LOGGED_CALLS) calls.splice(0, calls.length - MAX_LOGGED_CALLS);
   ctx.res.once('finish', () => {
     call.status = ctx.res.statusCode;
   });

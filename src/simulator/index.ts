@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { loopbackHosts } from './guard';
 import { FaultScriptImpl } from './faults';
 import { OAuthStore } from './oauthStore';
 import { createSimServer } from './server';
@@ -18,6 +20,7 @@ export type {
   SimulatorOptions,
 } from './types';
 export { AUTH_CLAIMS, decodeJwt } from './jwt';
+export { CONTROL_HEADER } from './guard';
 
 const DEFAULTS: ResolvedOptions = {
   host: '127.0.0.1',
@@ -36,7 +39,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const given = Object.fromEntries(
     Object.entries(options).filter(([, value]) => value !== undefined),
   );
-  const opts: ResolvedOptions = { ...DEFAULTS, ...given };
+  const { controlToken = randomBytes(32).toString('base64url'), ...rest } =
+    given as SimulatorOptions;
+  const opts: ResolvedOptions = { ...DEFAULTS, ...rest };
   const state: SimState = {
     opts,
     faults: new FaultScriptImpl(),
@@ -44,6 +49,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     oauth: new OAuthStore(opts.planType, opts.accessTokenTtlSeconds),
     revoked: new Set<string>(),
     url: '',
+    hosts: new Set<string>(),
+    controlToken,
   };
   const closing = new AbortController();
   const server = createSimServer(state, closing.signal);
@@ -57,11 +64,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const { port } = server.address() as AddressInfo;
   const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
   state.url = `http://${host}:${port}`;
+  state.hosts = loopbackHosts(opts.host, port);
   return {
     url: state.url,
     port,
     faults: state.faults,
     calls: state.calls,
+    controlToken,
     revoke: (token) => state.revoked.add(token),
     oauth: {
       setRefreshTokenState: (token, refreshState) =>

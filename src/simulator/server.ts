@@ -12,6 +12,7 @@ import {
   setRefreshTokenState,
 } from './control';
 import { SimHttpError, SocketReset } from './errors';
+import { guardRequest } from './guard';
 import { newId, sendJson } from './http';
 import { listModels } from './modelsRoute';
 import { nativeEdits, nativeGenerations } from './nativeImages';
@@ -66,6 +67,7 @@ async function dispatch(
     signal: AbortSignal.any([client.signal, closing]),
   };
   try {
+    guardRequest(ctx);
     const route = ROUTES[ctx.url.pathname];
     if (!route)
       throw new SimHttpError(

@@ -15,9 +15,14 @@ export interface SimulatorOptions {
   planType?: string;
   /** Lifetime of issued access tokens. Default 3600; 0 issues already-expired tokens. */
   accessTokenTtlSeconds?: number;
+  /**
+   * The credential of the control routes (`/__sim/*`, header `x-atelier-sim-control`). Default:
+   * a random one per run, readable only as `Simulator.controlToken`.
+   */
+  controlToken?: string;
 }
 
-export type ResolvedOptions = Required<SimulatorOptions>;
+export type ResolvedOptions = Required<Omit<SimulatorOptions, 'controlToken'>>;
 
 export type SimCallKind =
   | 'images.generate'
@@ -134,8 +139,10 @@ export interface Simulator {
   url: string;
   port: number;
   faults: FaultScript;
-  /** Log of calls, newest last. Cleared in place by DELETE /__sim/calls. */
+  /** Log of the latest calls, newest last. Cleared in place by DELETE /__sim/calls. */
   calls: SimCall[];
+  /** This run's credential for the control routes: send it as `x-atelier-sim-control`. */
+  controlToken: string;
   /** Bearer tokens (API keys or access tokens) answered with 401 from now on. */
   revoke(token: string): void;
   oauth: OAuthControl;

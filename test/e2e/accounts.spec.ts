@@ -26,7 +26,7 @@ test('an account rests after a scripted 429, and the page says why and for how l
   // The simulator answers this account's next image call with a usage limit, reset in 10 min.
   const fault = await fetch(`${server.simUrl}/__sim/faults`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...server.simControl },
     body: JSON.stringify({
       faults: [{ kind: 'usage_limit', resetsInSeconds: 600, match: { accountId: `sim-${id}` } }],
     }),

@@ -15,6 +15,7 @@ import {
   usageRow,
   type StudioClient,
   type TestGateway,
+  simInit,
 } from '../support/gateway';
 
 // Runs against the real keychain (gnome-keyring under scripts/with-keyring.sh, as `npm test` does).
@@ -27,7 +28,7 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   await clearFaults(t.simUrl);
-  await fetch(`${t.simUrl}/__sim/calls`, { method: 'DELETE' });
+  await fetch(`${t.simUrl}/__sim/calls`, simInit(t.simUrl, { method: 'DELETE' }));
 });
 afterAll(async () => {
   await t.close();
@@ -35,7 +36,7 @@ afterAll(async () => {
 
 async function simCalls(): Promise<Array<{ accountId?: string }>> {
   return (
-    (await (await fetch(`${t.simUrl}/__sim/calls`)).json()) as {
+    (await (await fetch(`${t.simUrl}/__sim/calls`, simInit(t.simUrl))).json()) as {
       calls: Array<{ accountId?: string }>;
     }
   ).calls;

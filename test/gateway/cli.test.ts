@@ -3,7 +3,7 @@ import OpenAI, { toFile } from 'openai';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, startServe, type ServeProcess } from '../support/cli';
-import { tempDir } from '../support/gateway';
+import { tempDir, simInit } from '../support/gateway';
 import { decodeB64, diffByRegion, rectMask, testPicture } from '../support/images';
 
 const dataDir = tempDir('atelier-cli-');
@@ -194,7 +194,9 @@ describe('atelier serve says where images go', () => {
 async function waitForSimulatorCall(server: ServeProcess): Promise<void> {
   const simUrl = /Offline simulator \(.*\) at (http:\/\/\S+)/.exec(server.output())![1]!;
   for (;;) {
-    const { calls } = (await (await fetch(`${simUrl}/__sim/calls`)).json()) as { calls: unknown[] };
+    const { calls } = (await (await fetch(`${simUrl}/__sim/calls`, simInit(simUrl))).json()) as {
+      calls: unknown[];
+    };
     if (calls.length > 0) return;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }

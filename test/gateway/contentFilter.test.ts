@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SETTINGS } from '../../src/gateway/settings';
 import { createSettingsRepository } from '../../src/gateway/storage/settingsRepository';
-import { startTestGateway, usageRow, type TestGateway } from '../support/gateway';
+import { startTestGateway, usageRow, type TestGateway, simInit } from '../support/gateway';
 
 let t: TestGateway;
 beforeAll(async () => {
@@ -23,8 +23,11 @@ function refusedPrompt(category: string): string {
 }
 
 async function simCallCount(): Promise<number> {
-  return ((await (await fetch(`${t.simUrl}/__sim/calls`)).json()) as { calls: unknown[] }).calls
-    .length;
+  return (
+    (await (await fetch(`${t.simUrl}/__sim/calls`, simInit(t.simUrl))).json()) as {
+      calls: unknown[];
+    }
+  ).calls.length;
 }
 
 async function generate(prompt: string) {
@@ -41,7 +44,7 @@ async function generate(prompt: string) {
 
 describe('the content pre-filter (spec 8.3.4) in front of the upstream', () => {
   it('refuses a clearly disallowed prompt with a 400 naming the category; nothing goes upstream; zero tokens recorded', async () => {
-    await fetch(`${t.simUrl}/__sim/calls`, { method: 'DELETE' });
+    await fetch(`${t.simUrl}/__sim/calls`, simInit(t.simUrl, { method: 'DELETE' }));
     const { res, body } = await generate(refusedPrompt('explicit_sexual'));
     expect(res.status).toBe(400);
     expect(body.error).toMatchObject({ code: 'content_policy_violation', param: 'prompt' });

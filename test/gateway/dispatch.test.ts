@@ -14,6 +14,7 @@ import {
   startTestGateway,
   usageRow,
   type TestGateway,
+  simInit,
 } from '../support/gateway';
 
 let t: TestGateway;
@@ -48,7 +49,7 @@ async function simCalls(): Promise<
   Array<{ accountId?: string; status?: number; size?: string; quality?: string }>
 > {
   return (
-    (await (await fetch(`${t.simUrl}/__sim/calls`)).json()) as {
+    (await (await fetch(`${t.simUrl}/__sim/calls`, simInit(t.simUrl))).json()) as {
       calls: Array<{ accountId?: string }>;
     }
   ).calls;
@@ -92,7 +93,7 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   await clearFaults(t.simUrl);
-  await fetch(`${t.simUrl}/__sim/calls`, { method: 'DELETE' });
+  await fetch(`${t.simUrl}/__sim/calls`, simInit(t.simUrl, { method: 'DELETE' }));
   for (const a of Object.values(made)) accounts.setCooldown(a.id, null, null);
   createSettingsRepository(t.db).reset(SETTINGS.strictDelivery);
 });
@@ -171,7 +172,7 @@ describe('429 usage_limit_reached: cool down, fail over, explain', () => {
     expect(alpha.cooldownReason).toMatch(/usage limit reached/);
 
     // While alpha cools, requests go straight to beta.
-    await fetch(`${t.simUrl}/__sim/calls`, { method: 'DELETE' });
+    await fetch(`${t.simUrl}/__sim/calls`, simInit(t.simUrl, { method: 'DELETE' }));
     await post(gen);
     expect((await simCalls()).map((c) => c.accountId)).toEqual([simKey(made.beta!)]);
   });
@@ -188,7 +189,7 @@ describe('429 usage_limit_reached: cool down, fail over, explain', () => {
     expect(retryAfter).toBeGreaterThan(110);
     expect(retryAfter).toBeLessThanOrEqual(121);
     // The pool is now empty: the next request is answered without calling the upstream.
-    await fetch(`${t.simUrl}/__sim/calls`, { method: 'DELETE' });
+    await fetch(`${t.simUrl}/__sim/calls`, simInit(t.simUrl, { method: 'DELETE' }));
     const second = await post(gen);
     expect(second.res.status).toBe(429);
     expect(second.json.error!.message).toMatch(/cooling down/);

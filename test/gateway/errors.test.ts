@@ -9,6 +9,7 @@ import {
   usageCount,
   usageRow,
   type TestGateway,
+  simInit,
 } from '../support/gateway';
 
 let t: TestGateway;
@@ -240,7 +241,7 @@ describe('upstream failures', () => {
   }
 
   it('retries a single transient failure inside the gateway: the caller sees 200', async () => {
-    await fetch(`${t.simUrl}/__sim/calls`, { method: 'DELETE' });
+    await fetch(`${t.simUrl}/__sim/calls`, simInit(t.simUrl, { method: 'DELETE' }));
     await scriptFaults(t.simUrl, [{ kind: 'http_error', status: 503 }]);
     const res = await fetch(`${t.url}/v1/images/generations`, {
       method: 'POST',
@@ -248,17 +249,21 @@ describe('upstream failures', () => {
       body: JSON.stringify(base),
     });
     expect(res.status).toBe(200);
-    const { calls } = (await (await fetch(`${t.simUrl}/__sim/calls`)).json()) as {
+    const { calls } = (await (
+      await fetch(`${t.simUrl}/__sim/calls`, simInit(t.simUrl))
+    ).json()) as {
       calls: Array<{ status: number }>;
     };
     expect(calls.map((c) => c.status)).toEqual([503, 200]);
   });
 
   it('does not retry a plain 500 (spec 7.2 retries only 502/503/504 and transport failures)', async () => {
-    await fetch(`${t.simUrl}/__sim/calls`, { method: 'DELETE' });
+    await fetch(`${t.simUrl}/__sim/calls`, simInit(t.simUrl, { method: 'DELETE' }));
     await scriptFaults(t.simUrl, [{ kind: 'http_error', status: 500 }]);
     expect((await generate(base)).status).toBe(502);
-    const { calls } = (await (await fetch(`${t.simUrl}/__sim/calls`)).json()) as {
+    const { calls } = (await (
+      await fetch(`${t.simUrl}/__sim/calls`, simInit(t.simUrl))
+    ).json()) as {
       calls: unknown[];
     };
     expect(calls).toHaveLength(1);
@@ -276,11 +281,13 @@ describe('upstream failures', () => {
     const settings = createSettingsRepository(t.db);
     settings.set(SETTINGS.timeoutNormalMs, 1_000);
     try {
-      await fetch(`${t.simUrl}/__sim/calls`, { method: 'DELETE' });
+      await fetch(`${t.simUrl}/__sim/calls`, simInit(t.simUrl, { method: 'DELETE' }));
       await scriptFaults(t.simUrl, [{ kind: 'slow', delayMs: 1_600 }]);
       const r = await generate(base);
       expect([r.status, r.error.code]).toEqual([502, 'upstream_timeout']);
-      const { calls } = (await (await fetch(`${t.simUrl}/__sim/calls`)).json()) as {
+      const { calls } = (await (
+        await fetch(`${t.simUrl}/__sim/calls`, simInit(t.simUrl))
+      ).json()) as {
         calls: unknown[];
       };
       expect(calls).toHaveLength(1);

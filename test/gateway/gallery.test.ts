@@ -16,6 +16,7 @@ import {
   usageRow,
   type StudioClient,
   type TestGateway,
+  simInit,
 } from '../support/gateway';
 
 let t: TestGateway;
@@ -196,7 +197,7 @@ describe('images kept', () => {
       t.gateway.events.on('usage', onUsage);
     });
     await scriptFaults(t.simUrl, [{ kind: 'slow', delayMs: 400 }]);
-    await fetch(`${t.simUrl}/__sim/calls`, { method: 'DELETE' });
+    await fetch(`${t.simUrl}/__sim/calls`, simInit(t.simUrl, { method: 'DELETE' }));
     const controller = new AbortController();
     const client = new OpenAI({ apiKey: leaving.key, baseURL: `${t.url}/v1`, maxRetries: 0 });
     const pending = client.images
@@ -204,7 +205,11 @@ describe('images kept', () => {
       .catch((e: unknown) => e);
     // Leave once the upstream call is under way (the simulator's call log is the signal).
     const calls = async () =>
-      ((await (await fetch(`${t.simUrl}/__sim/calls`)).json()) as { calls: unknown[] }).calls;
+      (
+        (await (await fetch(`${t.simUrl}/__sim/calls`, simInit(t.simUrl))).json()) as {
+          calls: unknown[];
+        }
+      ).calls;
     while ((await calls()).length === 0) await new Promise((r) => setTimeout(r, 10));
     controller.abort();
     expect(await pending).toBeInstanceOf(Error);

@@ -2,7 +2,7 @@ import http from 'node:http';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testPicture } from '../support/images';
-import { startTestGateway, usageRow, type TestGateway } from '../support/gateway';
+import { startTestGateway, usageRow, type TestGateway, simInit } from '../support/gateway';
 
 /**
  * Requests an attacker holding a key (or none) would send to take the gateway down. Each one must
@@ -245,7 +245,11 @@ describe('numbers that pass as numbers', () => {
 
 describe('input images are checked before anything goes upstream', () => {
   const calls = async () =>
-    ((await (await fetch(`${t.simUrl}/__sim/calls`)).json()) as { calls: unknown[] }).calls.length;
+    (
+      (await (await fetch(`${t.simUrl}/__sim/calls`, simInit(t.simUrl))).json()) as {
+        calls: unknown[];
+      }
+    ).calls.length;
 
   async function edit(image: Buffer) {
     const before = await calls();

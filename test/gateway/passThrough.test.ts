@@ -19,6 +19,7 @@ import {
   tempDir,
   usageRow,
   type TestGateway,
+  simInit,
 } from '../support/gateway';
 
 /**
@@ -44,7 +45,7 @@ describe('with the simulator', () => {
   });
   afterEach(async () => {
     await clearFaults(t.simUrl);
-    await fetch(`${t.simUrl}/__sim/calls`, { method: 'DELETE' });
+    await fetch(`${t.simUrl}/__sim/calls`, simInit(t.simUrl, { method: 'DELETE' }));
   });
   afterAll(async () => {
     await t.close();
@@ -98,7 +99,9 @@ describe('with the simulator', () => {
     const requestId = String(res.headers['x-request-id']);
     const row = await usageRow(t, requestId);
     expect(row).toMatchObject({ status: 502 });
-    const calls = (await (await fetch(`${t.simUrl}/__sim/calls`)).json()) as { calls: unknown[] };
+    const calls = (await (await fetch(`${t.simUrl}/__sim/calls`, simInit(t.simUrl))).json()) as {
+      calls: unknown[];
+    };
     expect(calls.calls).toHaveLength(1);
     // The half-written gallery copy went with it.
     expect(fs.readdirSync(spoolDir).filter((file) => !before.has(file))).toEqual([]);
@@ -113,7 +116,9 @@ describe('with the simulator', () => {
     expect(res.statusCode).toBe(200);
     const json = (await res.body.json()) as { data: Array<{ b64_json: string }> };
     expect(json.data[0]!.b64_json.length).toBeGreaterThan(1000);
-    const calls = (await (await fetch(`${t.simUrl}/__sim/calls`)).json()) as { calls: unknown[] };
+    const calls = (await (await fetch(`${t.simUrl}/__sim/calls`, simInit(t.simUrl))).json()) as {
+      calls: unknown[];
+    };
     expect(calls.calls).toHaveLength(2);
   });
 

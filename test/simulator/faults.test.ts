@@ -7,6 +7,7 @@ import {
   login,
   postJson,
   readSse,
+  simControl,
   subscriptionHeaders,
   tokenForm,
 } from './helpers';
@@ -245,20 +246,30 @@ describe('scripted faults', () => {
 describe('control API over HTTP', () => {
   it('adds, lists and clears faults; lists and clears calls', async () => {
     const faults: Fault[] = [{ kind: 'http_error', status: 500, times: 3 }];
-    const added = await postJson(`${sim.url}/__sim/faults`, { faults }, {});
+    const added = await postJson(`${sim.url}/__sim/faults`, { faults }, simControl(sim));
     expect(added.status).toBe(200);
-    const listed = (await (await fetch(`${sim.url}/__sim/faults`)).json()) as { pending: Fault[] };
+    const listed = (await (
+      await fetch(`${sim.url}/__sim/faults`, { headers: simControl(sim) })
+    ).json()) as { pending: Fault[] };
     expect(listed.pending).toEqual([{ kind: 'http_error', status: 500, times: 3 }]);
     expect((await postJson(images, imageBody())).status).toBe(500);
-    expect((await fetch(`${sim.url}/__sim/faults`, { method: 'DELETE' })).status).toBe(200);
+    expect(
+      (await fetch(`${sim.url}/__sim/faults`, { method: 'DELETE', headers: simControl(sim) }))
+        .status,
+    ).toBe(200);
     expect((await postJson(images, imageBody())).status).toBe(200);
 
-    const calls = (await (await fetch(`${sim.url}/__sim/calls`)).json()) as { calls: SimCall[] };
+    const calls = (await (
+      await fetch(`${sim.url}/__sim/calls`, { headers: simControl(sim) })
+    ).json()) as { calls: SimCall[] };
     expect(calls.calls.map((c) => [c.kind, c.status, c.fault])).toEqual([
       ['images.generate', 500, 'http_error'],
       ['images.generate', 200, undefined],
     ]);
-    expect((await fetch(`${sim.url}/__sim/calls`, { method: 'DELETE' })).status).toBe(200);
+    expect(
+      (await fetch(`${sim.url}/__sim/calls`, { method: 'DELETE', headers: simControl(sim) }))
+        .status,
+    ).toBe(200);
     expect(sim.calls).toHaveLength(0);
   });
 
@@ -266,7 +277,7 @@ describe('control API over HTTP', () => {
     const response = await postJson(
       `${sim.url}/__sim/faults`,
       { faults: [{ kind: 'explode' }] },
-      {},
+      simControl(sim),
     );
     expect(response.status).toBe(400);
     expect(sim.faults.pending).toHaveLength(0);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/simulator';
 import type { Simulator } from '../../src/simulator';
-import { API_KEY, decode, meanDiff, postJson, readSse } from './helpers';
+import { API_KEY, decode, meanDiff, postJson, readSse, simControl } from './helpers';
 
 let sim: Simulator;
 let url: string;
@@ -160,7 +160,11 @@ describe('POST /v1/images/generations', () => {
   it('requires a bearer token and refuses revoked ones', async () => {
     const missing = await postJson(url, { model: 'image-model-2', prompt: 'p' }, {});
     expect(missing.status).toBe(401);
-    const revoke = await postJson(`${sim.url}/__sim/revoke`, { token: 'sk-revoked' }, {});
+    const revoke = await postJson(
+      `${sim.url}/__sim/revoke`,
+      { token: 'sk-revoked' },
+      simControl(sim),
+    );
     expect(revoke.status).toBe(200);
     const revoked = await postJson(
       url,

@@ -1,11 +1,16 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { decodeJwt, AUTH_CLAIMS } from '../../src/simulator';
+import { decodeJwt, AUTH_CLAIMS, CONTROL_HEADER } from '../../src/simulator';
 import type { Simulator } from '../../src/simulator';
 import { decodeB64 } from '../support/images';
 
 /** Helpers for the simulator's own tests: real HTTP, real SSE parsing, real image decoding. */
 
 export const API_KEY = 'sk-test-simulator';
+
+/** Headers for the control API (`/__sim/*`): the run's credential. */
+export function simControl(sim: Simulator): Record<string, string> {
+  return { [CONTROL_HEADER]: sim.controlToken };
+}
 
 export async function postJson(
   url: string,

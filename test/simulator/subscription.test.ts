@@ -10,6 +10,7 @@ import {
   pkcePair,
   postJson,
   rectMask,
+  simControl,
   subscriptionHeaders,
   testPicture,
   toLogin,
@@ -123,7 +124,7 @@ describe('OAuth (authorization code with PKCE)', () => {
     const control = await postJson(
       `${sim.url}/__sim/refresh-token-state`,
       { refresh_token: b.refreshToken, state: 'invalidated' },
-      {},
+      simControl(sim),
     );
     expect(control.status).toBe(200);
     const failed = await refresh(b.refreshToken);

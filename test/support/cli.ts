@@ -1,5 +1,7 @@
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { registerSimulator } from './gateway';
 
 const BIN = path.resolve('bin/atelier.mjs');
 
@@ -44,8 +46,10 @@ export interface ServeProcess {
 
 /** Starts `atelier serve` and resolves once it prints its listening line. */
 export function startServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
+  // The simulator's control routes need this run's credential: the test chooses it.
+  const controlToken = randomBytes(24).toString('base64url');
   const child = spawn(process.execPath, [BIN, 'serve', ...args], {
-    env: { ...process.env, ...env },
+    env: { ...process.env, ATELIER_SIMULATOR_CONTROL_TOKEN: controlToken, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -56,7 +60,10 @@ export function startServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match) resolve({ child, url: match[1]!, output: () => output, exited });
+      if (!match) return;
+      const simUrl = /Offline simulator \(.*\) at (http:\/\/\S+)/.exec(output)?.[1];
+      if (simUrl) registerSimulator(simUrl, controlToken);
+      resolve({ child, url: match[1]!, output: () => output, exited });
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import OpenAI from 'openai';
 import { createGateway, type Gateway, type GatewayConfig } from '../../src/gateway';
+import { CONTROL_HEADER } from '../../src/simulator';
 import { databasePath } from '../../src/gateway/dataDir';
 import { openDatabase, type Db } from '../../src/gateway/storage/db';
 import { createKeysRepository, type NewApiKey } from '../../src/gateway/storage/keysRepository';
@@ -52,6 +53,7 @@ export async function startTestGateway(
     },
   });
   const url = await gateway.listen();
+  registerSimulator(gateway.simulator!.url, gateway.simulator!.controlToken);
   const client = new OpenAI({ apiKey: key, baseURL: `${url}/v1`, maxRetries: 0, timeout: 60_000 });
   return {
     gateway,
@@ -132,21 +134,43 @@ export function keptImages(t: TestGateway, requestId: string, count = 1): Promis
   });
 }
 
+/** Each running simulator's control credential, by its URL (registered when it starts). */
+const simulatorTokens = new Map<string, string>();
+
+export function registerSimulator(simUrl: string, controlToken: string): void {
+  simulatorTokens.set(simUrl, controlToken);
+}
+
+/**
+ * A fetch init for the simulator's control routes (`/__sim/*`): they answer only with the run's
+ * credential in `x-atelier-sim-control`.
+ */
+export function simInit(simUrl: string, init: RequestInit = {}): RequestInit {
+  const token = simulatorTokens.get(simUrl);
+  if (!token) throw new Error(`no control credential registered for the simulator at ${simUrl}`);
+  const headers = new Headers(init.headers);
+  headers.set(CONTROL_HEADER, token);
+  return { ...init, headers };
+}
+
 /** Scripts the simulator's next replies (its control API over HTTP). */
 export async function scriptFaults(
   simUrl: string,
   faults: Array<Record<string, unknown>>,
 ): Promise<void> {
-  const res = await fetch(`${simUrl}/__sim/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ faults }),
-  });
+  const res = await fetch(
+    `${simUrl}/__sim/faults`,
+    simInit(simUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ faults }),
+    }),
+  );
   if (!res.ok) throw new Error(`scripting faults failed: ${res.status} ${await res.text()}`);
 }
 
 export async function clearFaults(simUrl: string): Promise<void> {
-  await fetch(`${simUrl}/__sim/faults`, { method: 'DELETE' });
+  await fetch(`${simUrl}/__sim/faults`, simInit(simUrl, { method: 'DELETE' }));
 }
 
 export interface UsageRow {

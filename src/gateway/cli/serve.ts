@@ -20,7 +20,9 @@ const USAGE = `usage: atelier serve [--host HOST] [--port PORT] [--data-dir DIR]
   --oauth-callback-port (or ATELIER_OAUTH_CALLBACK_PORT): where account sign-ins started from the
   studio wait for the browser, http://localhost:PORT/auth/callback. The default 1455 is the
   redirect the default sign-in client is registered with; change it only when that port is taken
-  by another program or your issuer accepts another redirect. 0 picks a free port.`;
+  by another program or your issuer accepts another redirect. 0 picks a free port.
+  The simulator's control routes (/__sim/*, for tests) need a credential that is random per run;
+  a test that starts serve may choose it with ATELIER_SIMULATOR_CONTROL_TOKEN.`;
 
 /** The built studio sits beside the bundled CLI (out/node/cli.mjs -> out/renderer). */
 function studioDir(): string {
@@ -126,6 +128,7 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
     upstreamApiKey: io.env.ATELIER_UPSTREAM_API_KEY,
     simulatorSpeed: args.simulatorSpeed,
     oauthCallbackPort: args.oauthCallbackPort,
+    simulatorControlToken: io.env.ATELIER_SIMULATOR_CONTROL_TOKEN || undefined,
     log: (line) => io.stderr(line),
   });
   const url = await gateway.listen();

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { makeFilePrivate } from '../privateFiles';
 import { runMigrations } from './migrations';
 
 export type Db = Database.Database;
@@ -15,6 +16,8 @@ export function openDatabase(file: string): Db {
   if (!inMemory) fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true, mode: 0o700 });
 
   const db = new Database(file);
+  // 0600 before WAL is switched on: SQLite gives the -wal and -shm files the database's mode.
+  if (!inMemory) makeFilePrivate(file);
   try {
     // The CLI and the running app can write at the same moment: wait for the lock, don't fail.
     // First, because switching to WAL itself needs the lock.

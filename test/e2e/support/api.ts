@@ -68,7 +68,7 @@ export async function scriptFaults(
 ): Promise<void> {
   const response = await fetch(`${studio.server.simUrl}/__sim/faults`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...studio.server.simControl },
     body: JSON.stringify({ faults }),
   });
   expect(response.ok, 'the simulator took the faults').toBe(true);
@@ -78,7 +78,9 @@ export async function scriptFaults(
 export async function upstreamReceived(studio: Studio, marker: string): Promise<void> {
   await expect
     .poll(async () => {
-      const response = await fetch(`${studio.server.simUrl}/__sim/calls`);
+      const response = await fetch(`${studio.server.simUrl}/__sim/calls`, {
+        headers: studio.server.simControl,
+      });
       const { calls } = (await response.json()) as { calls: Array<{ prompt?: string }> };
       return calls.some((call) => call.prompt?.includes(marker) === true);
     })

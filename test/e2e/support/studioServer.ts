@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,6 +13,8 @@ export interface StudioServer {
   loginUrl: string;
   /** The simulator's base URL (its control API is `${simUrl}/__sim/...`). */
   simUrl: string;
+  /** Headers for the simulator's control API: this run's credential, chosen by the test. */
+  simControl: Record<string, string>;
   dataDir: string;
   /** Everything the server wrote to stderr (its log), for a failing test's report. */
   log(): string;
@@ -32,6 +35,7 @@ export async function startStudioServer(
   options: { dataDir?: string; simulatorSpeed?: number; env?: Record<string, string> } = {},
 ): Promise<StudioServer> {
   const dataDir = options.dataDir ?? tempDir('data');
+  const controlToken = randomBytes(24).toString('base64url');
   const child = spawn(
     process.execPath,
     [
@@ -51,7 +55,12 @@ export async function startStudioServer(
     {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, ...options.env, NO_COLOR: '1' },
+      env: {
+        ...process.env,
+        ATELIER_SIMULATOR_CONTROL_TOKEN: controlToken,
+        ...options.env,
+        NO_COLOR: '1',
+      },
     },
   );
   let stderr = '';
@@ -87,6 +96,7 @@ export async function startStudioServer(
     url: seen.url,
     loginUrl: seen.loginUrl,
     simUrl: seen.simUrl,
+    simControl: { 'x-atelier-sim-control': controlToken },
     dataDir,
     log: () => stderr,
     stop: () => stopChild(child),
