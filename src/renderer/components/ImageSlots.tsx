@@ -75,10 +75,7 @@ export function ImageSlots(props: ImageSlotsProps) {
               ) : (
                 <div className="slot-empty">
                   {phase === 'running' ? (
-                    <>
-                      <span className="spinner" aria-hidden="true" /> Waiting for{' '}
-                      {label.toLowerCase()}
-                    </>
+                    <span className="slot-waiting">{label}: on its way</span>
                   ) : phase === 'cancelled' ? (
                     `${label}: cancelled`
                   ) : (
