@@ -307,3 +307,27 @@ test('waiting shows the time against the usual for this size and quality, and th
   await expect(generate.status()).toHaveAttribute('data-phase', 'done', { timeout: 30_000 });
   await expect(expected).toContainText(/Took \d+\.\d s; usually about \d+\.\d s\./);
 });
+
+test('the structure fields take long text: full width, growing, and the prompt sent is readable', async () => {
+  const { page } = studio;
+  await open(page, 'generate');
+  const composer = page.locator('details.structure');
+  if (!(await composer.evaluate((d) => (d as HTMLDetailsElement).open))) {
+    await composer.locator('summary').click();
+  }
+  const subject = page.getByTestId('prompt-subject');
+  const long =
+    'An old lighthouse keeper in a yellow oilskin coat, holding a brass lantern, ' +
+    'his dog beside him, both looking out to sea where a storm is gathering over the rocks';
+  await subject.fill(long);
+  const box = (await subject.boundingBox())!;
+  const form = (await page.locator('.compose-panel').boundingBox())!;
+  // As wide as the form, and tall enough that nothing typed is cut off.
+  expect(box.width).toBeGreaterThan(form.width * 0.8);
+  expect(await subject.evaluate((e) => e.scrollHeight - e.clientHeight)).toBeLessThanOrEqual(1);
+  expect(box.height).toBeGreaterThan(45);
+  const composed = page.getByTestId('composed-prompt');
+  await expect(composed).toContainText(long);
+  expect(await composed.evaluate((e) => e.scrollHeight - e.clientHeight)).toBeLessThanOrEqual(1);
+  await subject.fill('');
+});
