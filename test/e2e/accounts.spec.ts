@@ -96,3 +96,23 @@ test('the sidebar badge catches up with accounts changed elsewhere when the stud
   await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
   await expect(badge).toHaveText('2 of 2 accounts ready');
 });
+
+test('the account form asks what the account is first, and routing in plain words after', async () => {
+  const { page } = studio;
+  await open(page, 'accounts');
+  await page.getByTestId('add-account-open').click();
+  const dialog = page.getByTestId('add-account');
+  await page
+    .getByTestId('account-kind')
+    .locator('label', { has: page.locator('input[value="api_key"]') })
+    .click();
+  const labels = await dialog.locator('.form-grid label').allTextContents();
+  const order = (label: string) => labels.findIndex((l) => l.includes(label));
+  expect(order('Name')).toBe(0);
+  expect(order('Base URL')).toBeLessThan(order('Priority'));
+  expect(order('API key')).toBeLessThan(order('Images at once'));
+  expect(labels.join(' ')).not.toMatch(/\bTier\b|Capacity/);
+  // The engineer's word stays, in the hint.
+  await expect(dialog.getByTestId('account-capacity').locator('..')).toContainText('Capacity');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+});

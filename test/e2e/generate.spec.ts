@@ -272,3 +272,62 @@ test('a run that goes on while the person is elsewhere shows in the sidebar and 
     'A lighthouse finished in the background',
   );
 });
+
+test('waiting shows the time against the usual for this size and quality, and the previews so far', async () => {
+  const { page } = studio;
+  await open(page, 'generate');
+  const generate = new GeneratePage(page);
+  await generate.size().selectOption('1024x1536');
+  await generate.choose('param-quality', 'low');
+  // The first run of this size and quality has nothing to be timed against.
+  await generate.prompt().fill('A tall lighthouse, timed');
+  await generate.submit().click();
+  await expect(page.getByTestId('expected-time')).toContainText('No earlier run');
+  await expect(generate.status()).toHaveAttribute('data-phase', 'done', { timeout: 30_000 });
+  // Its usage record (written just after the reply) is what the next run is timed against.
+  await expect
+    .poll(async () => {
+      const { records } = await studio.admin<{
+        records: Array<{ size: string | null; quality: string | null; status: number }>;
+      }>('GET', '/api/admin/usage?status=success&limit=20');
+      return records.some((r) => r.size === '1024x1536' && r.quality === 'low');
+    })
+    .toBe(true);
+
+  // The second is: a bar of its elapsed time against the first one's, and its previews counted.
+  await scriptFaults(studio, [{ kind: 'slow', delayMs: 3_000 }]);
+  await generate.submit().click();
+  await expect(generate.status()).toHaveAttribute('data-phase', 'running');
+  const expected = page.getByTestId('expected-time');
+  await expect(expected).toContainText(/of about \d+\.\d s/);
+  expect(Number(await expected.getAttribute('data-expected-ms'))).toBeGreaterThan(0);
+  await expect(expected.getByRole('progressbar')).toBeVisible();
+  await expect(page.getByTestId('previews')).toContainText(/\d of \d+ previews/);
+  await expect(page.getByTestId('image-slot').first()).toContainText('on its way');
+  await expect(generate.status()).toHaveAttribute('data-phase', 'done', { timeout: 30_000 });
+  await expect(expected).toContainText(/Took \d+\.\d s; usually about \d+\.\d s\./);
+});
+
+test('the structure fields take long text: full width, growing, and the prompt sent is readable', async () => {
+  const { page } = studio;
+  await open(page, 'generate');
+  const composer = page.locator('details.structure');
+  if (!(await composer.evaluate((d) => (d as HTMLDetailsElement).open))) {
+    await composer.locator('summary').click();
+  }
+  const subject = page.getByTestId('prompt-subject');
+  const long =
+    'An old lighthouse keeper in a yellow oilskin coat, holding a brass lantern, ' +
+    'his dog beside him, both looking out to sea where a storm is gathering over the rocks';
+  await subject.fill(long);
+  const box = (await subject.boundingBox())!;
+  const form = (await page.locator('.compose-panel').boundingBox())!;
+  // As wide as the form, and tall enough that nothing typed is cut off.
+  expect(box.width).toBeGreaterThan(form.width * 0.8);
+  expect(await subject.evaluate((e) => e.scrollHeight - e.clientHeight)).toBeLessThanOrEqual(1);
+  expect(box.height).toBeGreaterThan(45);
+  const composed = page.getByTestId('composed-prompt');
+  await expect(composed).toContainText(long);
+  expect(await composed.evaluate((e) => e.scrollHeight - e.clientHeight)).toBeLessThanOrEqual(1);
+  await subject.fill('');
+});

@@ -50,22 +50,22 @@ export function ImageSlots(props: ImageSlotsProps) {
               data-testid="slot-frame"
             >
               {slot.url ? (
-                props.onSelect && slot.state === 'done' ? (
+                props.onSelect || props.onView ? (
+                  // One element from the first preview to the final image: swapping a bare <img>
+                  // for a button at the end would drop an image still loading a revoked preview.
                   <button
                     type="button"
                     className="slot-select"
-                    aria-pressed={props.selected === slot.index}
-                    aria-label={`Compare ${label.toLowerCase()} with the source`}
-                    onClick={() => props.onSelect?.(slot.index)}
-                  >
-                    <SlotImage slot={slot} label={label} partialImages={props.partialImages} />
-                  </button>
-                ) : props.onView && slot.state === 'done' ? (
-                  <button
-                    type="button"
-                    className="slot-select"
-                    aria-label={`View ${label.toLowerCase()} full window`}
-                    onClick={() => props.onView?.(slot)}
+                    disabled={slot.state !== 'done'}
+                    aria-pressed={props.onSelect ? props.selected === slot.index : undefined}
+                    aria-label={
+                      props.onSelect
+                        ? `Compare ${label.toLowerCase()} with the source`
+                        : `View ${label.toLowerCase()} full window`
+                    }
+                    onClick={() =>
+                      props.onSelect ? props.onSelect(slot.index) : props.onView?.(slot)
+                    }
                   >
                     <SlotImage slot={slot} label={label} partialImages={props.partialImages} />
                   </button>
@@ -75,10 +75,7 @@ export function ImageSlots(props: ImageSlotsProps) {
               ) : (
                 <div className="slot-empty">
                   {phase === 'running' ? (
-                    <>
-                      <span className="spinner" aria-hidden="true" /> Waiting for{' '}
-                      {label.toLowerCase()}
-                    </>
+                    <span className="slot-waiting">{label}: on its way</span>
                   ) : phase === 'cancelled' ? (
                     `${label}: cancelled`
                   ) : (

@@ -34,14 +34,18 @@ export function ImageViewer(props: ImageViewerProps) {
   const stageRef = useRef<HTMLDivElement>(null);
   const [zoom, setZoom] = useState<Zoom>('fit');
   const [offset, setOffset] = useState({ x: 0, y: 0 });
-  const [natural, setNatural] = useState<{ w: number; h: number } | null>(null);
+  const [loaded, setNatural] = useState<{ url: string; w: number; h: number } | null>(null);
+  // The size of the image in view: a size measured for the previous image does not count.
+  const natural = loaded && loaded.url === item?.url ? loaded : null;
   const [stage, setStage] = useState({ w: 0, h: 0 });
   const candidates = (props.against ?? items).filter((c) => c.key !== item?.key);
   const [againstKey, setAgainstKey] = useState<string | null>(props.initialAgainst ?? null);
   const against = candidates.find((c) => c.key === againstKey) ?? null;
   const [mode, setMode] = useState<Mode>('wipe');
   const [wipe, setWipe] = useState(50);
-  const [diff, setDiff] = useState<Difference | null>(null);
+  const [computed, setDiff] = useState<{ key: string; diff: Difference } | null>(null);
+  const diffKey = item && against ? `${item.url}\n${against.url}` : '';
+  const diff = computed?.key === diffKey ? computed.diff : null;
   const drag = useRef<{ x: number; y: number; ox: number; oy: number } | null>(null);
   const againstId = useId();
 
@@ -59,25 +63,18 @@ export function ImageViewer(props: ImageViewerProps) {
     return () => observer.disconnect();
   }, []);
 
-  // Another image: fit it again, centred.
-  useEffect(() => {
-    setNatural(null);
-    setOffset({ x: 0, y: 0 });
-    setDiff(null);
-  }, [item?.url]);
-
   useEffect(() => {
     if (mode !== 'difference' || !against || !item) return;
     let live = true;
     let url: string | null = null;
-    setDiff(null);
+    const key = `${item.url}\n${against.url}`;
     differenceOf(item.url, against.url).then(
       (d) => {
         if (!live) return URL.revokeObjectURL(d.url);
         url = d.url;
-        setDiff(d);
+        setDiff({ key, diff: d });
       },
-      () => live && setDiff(null),
+      () => undefined,
     );
     return () => {
       live = false;
@@ -87,6 +84,8 @@ export function ImageViewer(props: ImageViewerProps) {
 
   const step = (by: number) => {
     if (items.length === 0) return;
+    // Another image: fit it again, centred.
+    setOffset({ x: 0, y: 0 });
     onIndex((index + by + items.length) % items.length);
   };
 
@@ -266,7 +265,11 @@ export function ImageViewer(props: ImageViewerProps) {
             className={showDiff ? 'viewer-hidden' : undefined}
             style={against && mode === 'wipe' ? { clipPath: `inset(0 0 0 ${wipe}%)` } : undefined}
             onLoad={(e) =>
-              setNatural({ w: e.currentTarget.naturalWidth, h: e.currentTarget.naturalHeight })
+              setNatural({
+                url: item.url,
+                w: e.currentTarget.naturalWidth,
+                h: e.currentTarget.naturalHeight,
+              })
             }
             data-testid="viewer-image"
           />

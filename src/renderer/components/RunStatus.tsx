@@ -1,7 +1,8 @@
 import { formatUsd } from '../../shared/costEstimate';
 import type { TokenUsage } from '../../shared/imageParams';
 import type { RunPhase } from '../stores/run';
-import { ElapsedTime } from './ElapsedTime';
+import { useNow } from '../lib/hooks';
+import { ElapsedTime, formatElapsed } from './ElapsedTime';
 
 interface RunStatusProps {
   phase: RunPhase;
@@ -15,6 +16,11 @@ interface RunStatusProps {
   requestId: string | null;
   /** After Cancel: whether the gateway stopped the upstream work (null while unknown). */
   upstreamStopped?: boolean | null;
+  /** The usual time of a run of this size and quality (median of earlier ones), if known. */
+  expected?: { ms: number; basis: number } | null;
+  /** Partial previews received so far, of those asked for (0 when not streaming). */
+  previews?: number;
+  previewsAsked?: number;
   onCancel: () => void;
   onRetry: () => void;
 }
@@ -36,11 +42,17 @@ export function RunStatus(props: RunStatusProps) {
       <div className="run-line" aria-live="polite">
         <span className="run-phase">
           {phase === 'running' && <span className="spinner" aria-hidden="true" />}
-          {PHASE_TEXT[phase]}
+          <span>{PHASE_TEXT[phase]}</span>
         </span>
         <ElapsedTime startedAt={startedAt} finishedAt={finishedAt} />
         <span className="muted">
           {received} of {n} image{n === 1 ? '' : 's'}
+          {phase === 'running' && props.previewsAsked ? (
+            <span data-testid="previews">
+              {' '}
+              · {props.previews ?? 0} of {props.previewsAsked} previews
+            </span>
+          ) : null}
         </span>
         {phase === 'running' && (
           <button
@@ -60,6 +72,13 @@ export function RunStatus(props: RunStatusProps) {
           </button>
         )}
       </div>
+      {(phase === 'running' || phase === 'done') && (
+        <ExpectedTime
+          expected={props.expected ?? null}
+          startedAt={startedAt}
+          finishedAt={finishedAt}
+        />
+      )}
       {phase === 'cancelled' && (
         <p
           className="muted run-cancel-note"
@@ -85,6 +104,66 @@ export function RunStatus(props: RunStatusProps) {
           {props.requestId && <span className="muted"> · request {props.requestId}</span>}
         </p>
       )}
+    </div>
+  );
+}
+
+/**
+ * Elapsed time against the usual time for this size and quality: a bar while it runs ("12 s of
+ * about 20 s"), then how this run compared. Without an earlier run to go by it says so.
+ */
+function ExpectedTime(props: {
+  expected: { ms: number; basis: number } | null;
+  startedAt: number;
+  finishedAt: number | null;
+}) {
+  const { expected, startedAt, finishedAt } = props;
+  const now = useNow(250, finishedAt === null);
+  const elapsed = (finishedAt ?? Math.max(now, startedAt)) - startedAt;
+  if (!expected) {
+    if (finishedAt !== null) return null;
+    return (
+      <p className="run-expected muted" data-testid="expected-time" data-expected-ms="">
+        No earlier run of this size and quality to time it against yet.
+      </p>
+    );
+  }
+  const share = Math.min(1, elapsed / Math.max(1, expected.ms));
+  const basis = `the median of ${expected.basis} earlier run${expected.basis === 1 ? '' : 's'} of this size and quality`;
+  if (finishedAt !== null) {
+    return (
+      <p
+        className="run-expected muted"
+        data-testid="expected-time"
+        data-expected-ms={expected.ms}
+        title={basis}
+      >
+        Took {formatElapsed(elapsed)}; usually about {formatElapsed(expected.ms)}.
+      </p>
+    );
+  }
+  const over = elapsed > expected.ms * 1.25;
+  return (
+    <div
+      className="run-expected"
+      data-testid="expected-time"
+      data-expected-ms={expected.ms}
+      title={basis}
+    >
+      <div
+        className={`run-bar ${over ? 'is-over' : ''}`}
+        role="progressbar"
+        aria-label="Time against the usual"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={Math.round(share * 100)}
+      >
+        <span style={{ width: `${share * 100}%` }} />
+      </div>
+      <span className="muted">
+        {formatElapsed(elapsed)} of about {formatElapsed(expected.ms)}
+        {over ? ': longer than usual' : ''}
+      </span>
     </div>
   );
 }

@@ -184,35 +184,6 @@ export function AddAccountDialog({ onClose, onAdded }: AddAccountDialogProps) {
               autoFocus
               testId="account-name"
             />
-            {kind !== 'login' && (
-              <TextField
-                label="Tier"
-                value={values.tier}
-                onChange={(tier) => set({ tier })}
-                placeholder="api"
-                hint="Higher tiers are chosen first for large images"
-                error={errors.tier}
-                testId="account-tier"
-              />
-            )}
-            <TextField
-              label="Group"
-              value={values.group}
-              onChange={(group) => set({ group })}
-              placeholder="default"
-              hint="Keys of this group are served by it"
-              error={errors.group}
-              testId="account-group"
-            />
-            <TextField
-              label="Capacity"
-              value={values.capacity}
-              onChange={(capacity) => set({ capacity })}
-              inputMode="numeric"
-              hint="Weight units at once (a 1024 image weighs 1)"
-              error={errors.capacity}
-              testId="account-capacity"
-            />
             {kind === 'api_key' && (
               <>
                 <TextField
@@ -257,6 +228,36 @@ export function AddAccountDialog({ onClose, onAdded }: AddAccountDialogProps) {
                 />
               </>
             )}
+            {/* Routing comes after what the account is: the engineer's word is in each hint. */}
+            {kind !== 'login' && (
+              <TextField
+                label="Priority"
+                value={values.tier}
+                onChange={(tier) => set({ tier })}
+                placeholder="api"
+                hint="Tier: a higher one is chosen first for large images"
+                error={errors.tier}
+                testId="account-tier"
+              />
+            )}
+            <TextField
+              label="Group"
+              value={values.group}
+              onChange={(group) => set({ group })}
+              placeholder="default"
+              hint="It serves the keys of this group"
+              error={errors.group}
+              testId="account-group"
+            />
+            <TextField
+              label="Images at once"
+              value={values.capacity}
+              onChange={(capacity) => set({ capacity })}
+              inputMode="numeric"
+              hint="Capacity in weight units: a 1024x1024 image weighs 1"
+              error={errors.capacity}
+              testId="account-capacity"
+            />
           </div>
         </DialogForm>
       )}

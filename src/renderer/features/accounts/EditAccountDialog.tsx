@@ -57,7 +57,13 @@ export function EditAccountDialog({ account, onClose, onSaved }: EditAccountDial
         failure={form.failure?.message}
       >
         <div className="form-grid">
-          <TextField label="Tier" value={values.tier} onChange={set('tier')} error={errors.tier} />
+          <TextField
+            label="Priority"
+            value={values.tier}
+            onChange={set('tier')}
+            hint="Tier: a higher one is chosen first for large images"
+            error={errors.tier}
+          />
           <TextField
             label="Group"
             value={values.group}
@@ -65,9 +71,10 @@ export function EditAccountDialog({ account, onClose, onSaved }: EditAccountDial
             error={errors.group}
           />
           <TextField
-            label="Capacity"
+            label="Images at once"
             value={values.capacity}
             onChange={set('capacity')}
+            hint="Capacity in weight units: a 1024x1024 image weighs 1"
             inputMode="numeric"
             error={errors.capacity}
             testId="edit-account-capacity"

@@ -65,8 +65,11 @@ export function PromptComposer({
           {STRUCTURE_FIELDS.map(({ key, label, hint: example }) => (
             <div className="field" key={key}>
               <label htmlFor={`${id}-${key}`}>{label}</label>
-              <input
+              {/* Multi-line and growing with its text: a field never hides what was typed. */}
+              <textarea
                 id={`${id}-${key}`}
+                rows={1}
+                className="grow-field"
                 value={draft[key]}
                 placeholder={example}
                 onChange={(e) => onChange({ [key]: e.target.value })}

@@ -11,6 +11,17 @@ import { RunStatus } from '../../components/RunStatus';
 import { imageFileName, saveBlob } from '../../lib/files';
 import { formatCombo, isMacPlatform } from '../../lib/shortcuts';
 import type { ImageSlot, RunState } from '../../stores/run';
+import { useExpectedTime } from './expectedTime';
+
+/** Partial images asked per image (streams only). */
+function partialsOf(run: RunState): number {
+  const body = run.request?.call.body;
+  if (!body) return 0;
+  const get = (name: string) => (body instanceof FormData ? body.get(name) : body[name]);
+  const stream = get('stream');
+  if (stream !== true && stream !== 'true') return 0;
+  return Number(get('partial_images') ?? 0) || 0;
+}
 
 interface SendBarProps {
   estimate: Estimate | null;
@@ -62,6 +73,8 @@ interface RunProgressProps {
 /** A run's status line (elapsed, progress, cancel, retry, real cost) and its error. */
 export function RunProgress({ run, price, estimate }: RunProgressProps) {
   const retry = () => void run.retry();
+  const expected = useExpectedTime(run);
+  const partialsAsked = partialsOf(run);
   return (
     <>
       <RunStatus
@@ -75,6 +88,12 @@ export function RunProgress({ run, price, estimate }: RunProgressProps) {
         estimateMicros={estimate?.costMicros ?? null}
         requestId={run.requestId}
         upstreamStopped={run.upstreamStopped}
+        expected={expected}
+        previews={run.slots.reduce(
+          (n, s) => n + (s.state === 'done' ? partialsAsked : s.partials),
+          0,
+        )}
+        previewsAsked={partialsAsked * run.slots.length}
         onCancel={run.cancel}
         onRetry={retry}
       />

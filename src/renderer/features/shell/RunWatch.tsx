@@ -52,16 +52,16 @@ export function RunWatch() {
         ]);
       }),
     );
+    // Going to the page is reading the notice.
+    unsubscribers.push(
+      useRouteStore.subscribe(({ path }) =>
+        setLanded((all) =>
+          all.some((l) => PATHS[l.kind] === path) ? all.filter((l) => PATHS[l.kind] !== path) : all,
+        ),
+      ),
+    );
     return () => unsubscribers.forEach((u) => u());
   }, []);
-
-  // Going to the page is reading the notice.
-  const path = useRouteStore((s) => s.path);
-  useEffect(() => {
-    setLanded((all) =>
-      all.some((l) => PATHS[l.kind] === path) ? all.filter((l) => PATHS[l.kind] !== path) : all,
-    );
-  }, [path]);
 
   const count = Number(generating) + Number(editing);
   return (
