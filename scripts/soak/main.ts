@@ -13,6 +13,7 @@ import { databasePath } from '../../src/gateway/dataDir';
 import { openDatabase } from '../../src/gateway/storage/db';
 import { createKeysRepository } from '../../src/gateway/storage/keysRepository';
 import { parseSseEvents, type SoakRequest, planRequests } from './plan';
+import { CONTROL_HEADER } from '../../src/simulator/guard';
 
 const { values } = parseArgs({
   options: {
@@ -47,7 +48,7 @@ interface Memory {
 
 interface Child {
   process: ChildProcess;
-  ready: Promise<{ url: string; pid?: number }>;
+  ready: Promise<{ url: string; pid?: number; controlToken?: string }>;
   ask(type: string): Promise<Memory>;
   exited: Promise<number | null>;
 }
@@ -62,10 +63,14 @@ function startChild(file: string, args: string[], execArgv: string[] = []): Chil
     errors = (errors + chunk.toString()).slice(-20_000);
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const ready = new Promise<{ url: string; pid?: number }>((resolve, reject) => {
-    child.once('message', (m) => resolve(m as { url: string; pid?: number }));
-    void exited.then((code) => reject(new Error(`${file} exited with ${code}:\n${errors}`)));
-  });
+  const ready = new Promise<{ url: string; pid?: number; controlToken?: string }>(
+    (resolve, reject) => {
+      child.once('message', (m) =>
+        resolve(m as { url: string; pid?: number; controlToken?: string }),
+      );
+      void exited.then((code) => reject(new Error(`${file} exited with ${code}:\n${errors}`)));
+    },
+  );
   return {
     process: child,
     ready,
@@ -156,11 +161,14 @@ function responseImages(response: object): number {
     .length;
 }
 
+/** The simulator child's control credential (its control routes need it). */
+let simControl = '';
+
 async function scriptFault(simUrl: string, request: SoakRequest): Promise<void> {
   if (!request.fault) return;
   const res = await fetch(`${simUrl}/__sim/faults`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', [CONTROL_HEADER]: simControl },
     body: JSON.stringify({
       faults: [{ ...request.fault, match: { promptIncludes: request.marker } }],
     }),
@@ -198,7 +206,8 @@ async function main(): Promise<number> {
   const plan = planRequests(opts, `data:image/png;base64,${picture.toString('base64')}`);
 
   const simulator = startChild('simulatorChild.mjs', [String(opts.speed)]);
-  const simUrl = (await simulator.ready).url;
+  const { url: simUrl, controlToken } = await simulator.ready;
+  simControl = controlToken ?? '';
   const gatewayChild = startChild('gatewayChild.mjs', [dataDir, `${simUrl}/v1`], ['--expose-gc']);
   const { url } = await gatewayChild.ready;
   const rows = () => db.prepare('SELECT COUNT(*) FROM usage_records').pluck().get() as number;

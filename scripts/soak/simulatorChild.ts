@@ -14,4 +14,5 @@ process.on('message', (message: { type: string }) => {
   if (message.type === 'close') void simulator.close().finally(() => process.exit(0));
 });
 process.on('disconnect', () => process.exit(0));
-process.send!({ type: 'ready', url: simulator.url });
+// The control credential goes to the parent, which scripts faults with it (src/simulator/guard.ts).
+process.send!({ type: 'ready', url: simulator.url, controlToken: simulator.controlToken });

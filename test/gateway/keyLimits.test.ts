@@ -8,6 +8,7 @@ import { openDatabase } from '../../src/gateway/storage/db';
 import { createKeysRepository, type NewApiKey } from '../../src/gateway/storage/keysRepository';
 import { createPricesRepository } from '../../src/gateway/storage/pricesRepository';
 import {
+  simInit,
   startTestGateway,
   studioLogin,
   tempDir,
@@ -68,7 +69,7 @@ async function generate(url: string, key: string, body: Record<string, unknown>)
 
 /** Calls the simulator received with this prompt (each test uses its own prompt). */
 async function upstreamCalls(simUrl: string, prompt: string): Promise<number> {
-  const res = await fetch(`${simUrl}/__sim/calls`);
+  const res = await fetch(`${simUrl}/__sim/calls`, simInit(simUrl));
   const { calls } = (await res.json()) as { calls: Array<{ prompt?: string }> };
   return calls.filter((c) => c.prompt === prompt).length;
 }

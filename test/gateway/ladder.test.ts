@@ -10,6 +10,7 @@ import { decodeB64 } from '../support/images';
 import {
   clearFaults,
   scriptFaults,
+  simInit,
   startTestGateway,
   usageCount,
   usageRow,
@@ -82,7 +83,11 @@ interface SimCall {
 }
 
 async function simCalls(): Promise<SimCall[]> {
-  return ((await (await fetch(`${t.simUrl}/__sim/calls`)).json()) as { calls: SimCall[] }).calls;
+  return (
+    (await (await fetch(`${t.simUrl}/__sim/calls`, simInit(t.simUrl))).json()) as {
+      calls: SimCall[];
+    }
+  ).calls;
 }
 
 /** Each call as [account name, size, quality, status]. */
@@ -130,7 +135,7 @@ function withGateway(): void {
   });
   afterEach(async () => {
     await clearFaults(t.simUrl);
-    await fetch(`${t.simUrl}/__sim/calls`, { method: 'DELETE' });
+    await fetch(`${t.simUrl}/__sim/calls`, simInit(t.simUrl, { method: 'DELETE' }));
     const settings = createSettingsRepository(t.db);
     settings.reset(SETTINGS.timeoutNormalMs);
     settings.reset(SETTINGS.timeoutLargeMs);

@@ -10,6 +10,7 @@ import { runCliAsync } from '../support/cli';
 import {
   clearFaults,
   scriptFaults,
+  simInit,
   startTestGateway,
   studioLogin,
   usageRow,
@@ -41,8 +42,11 @@ async function post() {
 }
 
 async function simCallCount(): Promise<number> {
-  return ((await (await fetch(`${t.simUrl}/__sim/calls`)).json()) as { calls: unknown[] }).calls
-    .length;
+  return (
+    (await (await fetch(`${t.simUrl}/__sim/calls`, simInit(t.simUrl))).json()) as {
+      calls: unknown[];
+    }
+  ).calls.length;
 }
 
 const outages = (times: number) => [
@@ -81,7 +85,7 @@ beforeAll(async () => {
 beforeEach(() => freshAccount());
 afterEach(async () => {
   await clearFaults(t.simUrl);
-  await fetch(`${t.simUrl}/__sim/calls`, { method: 'DELETE' });
+  await fetch(`${t.simUrl}/__sim/calls`, simInit(t.simUrl, { method: 'DELETE' }));
 });
 afterAll(async () => {
   await t.close();
