@@ -148,9 +148,9 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
   // person at this terminal, without restarting (and cutting off) the gateway.
   const stopLines = io.onTerminalLine?.(() => printLogin()) ?? null;
   if (stopLines) io.stdout('  (press Enter here for a new studio login link)');
-  io.stdout(`Atelier gateway listening on ${url}`);
-
-  return new Promise<number>((resolve) => {
+  // Signals are handled before the listening line goes out: a script that stops the gateway as
+  // soon as it reads that line (tests, supervisors) must find the graceful stop already in place.
+  const stopped = new Promise<number>((resolve) => {
     let stopping = false;
     const stop = (signal: string) => {
       if (stopping) {
@@ -169,4 +169,6 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
     io.onSignal('SIGINT', () => stop('SIGINT'));
     io.onSignal('SIGTERM', () => stop('SIGTERM'));
   });
+  io.stdout(`Atelier gateway listening on ${url}`);
+  return stopped;
 }
