@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import { LIMITS } from '../../shared/imageParams';
 import { DEFAULT_PARAMS, type ImageParams } from '../features/generate/params';
 import type { ImageFormat } from '../features/edit/imageFiles';
+import { createObjectUrl, retireObjectUrl } from '../lib/objectUrls';
 
 /** A reference image of an edit. The first one is the image the mask applies to. */
 export interface ReferenceImage {
@@ -60,8 +61,8 @@ export interface EditDeps {
 }
 
 const browserDeps: EditDeps = {
-  createUrl: (blob) => URL.createObjectURL(blob),
-  revokeUrl: (url) => URL.revokeObjectURL(url),
+  createUrl: createObjectUrl,
+  revokeUrl: retireObjectUrl,
 };
 
 export function createEditStore(deps: EditDeps = browserDeps) {

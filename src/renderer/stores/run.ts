@@ -9,6 +9,7 @@ import {
   type ImageCallHandlers,
   type ImageCallResult,
 } from '../lib/gateway';
+import { createObjectUrl, retireObjectUrl } from '../lib/objectUrls';
 
 /**
  * One image request at a time (Generate has one, Edit has one): its image slots filling with
@@ -76,8 +77,8 @@ const browserDeps: RunDeps = {
   cancelUpstream: (runId) => admin.cancelRun(runId),
   newRunId: () => crypto.randomUUID(),
   now: () => Date.now(),
-  createUrl: (blob) => URL.createObjectURL(blob),
-  revokeUrl: (url) => URL.revokeObjectURL(url),
+  createUrl: createObjectUrl,
+  revokeUrl: retireObjectUrl,
 };
 
 function waitingSlots(n: number): ImageSlot[] {

@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import type { RunState } from './run';
+import { createObjectUrl, retireObjectUrl } from '../lib/objectUrls';
 
 /**
  * Every Generate run of this session (memory only, newest first), so a person can go back to an
@@ -46,8 +47,8 @@ export const MAX_SESSION_RUNS = 60;
 
 export function createSessionRunsStore(
   deps: SessionRunsDeps = {
-    createUrl: (blob) => URL.createObjectURL(blob),
-    revokeUrl: (url) => URL.revokeObjectURL(url),
+    createUrl: createObjectUrl,
+    revokeUrl: retireObjectUrl,
   },
 ) {
   let seq = 0;
