@@ -2,6 +2,15 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ImageRecord } from '../../../shared/admin';
 import { gateway, type GatewayErrorInfo, type ImageQuery } from '../../lib/gateway';
 import { errorInfo } from '../../lib/hooks';
+import { whenIdle } from '../../lib/idle';
+import {
+  cachedList,
+  pendingList,
+  prefetchList,
+  rememberList,
+  stillCurrent,
+  type CachedList,
+} from './galleryListCache';
 
 /** Per request: the most the API allows, so a long scroll asks few times. */
 const PAGE = 200;
@@ -44,6 +53,24 @@ function query(f: GalleryFilters): ImageQuery {
   };
 }
 
+/** The cache's key for a filter set: the query it sends, so equal queries share an entry. */
+function listKey(f: GalleryFilters): string {
+  return JSON.stringify(query(f));
+}
+
+async function firstPage(f: GalleryFilters, signal?: AbortSignal): Promise<CachedList> {
+  const page = await gateway.listImages(query(f), signal);
+  return { images: page.images, next: page.nextBefore };
+}
+
+/** The filters a visit to the gallery starts with. */
+export const DEFAULT_FILTERS: GalleryFilters = { q: '', favourite: false, source: '' };
+
+/** Loads the gallery's first page ahead of a visit (the studio calls it when idle). */
+export function prefetchGallery(): void {
+  prefetchList(listKey(DEFAULT_FILTERS), () => firstPage(DEFAULT_FILTERS));
+}
+
 interface State {
   key: string;
   images: ImageRecord[];
@@ -52,40 +79,73 @@ interface State {
   error: GatewayErrorInfo | null;
 }
 
+function fromHeld(key: string, held: CachedList): State {
+  return { key, images: held.images, next: held.next, loaded: true, error: null };
+}
+
+function initialState(key: string): State {
+  return shownFor(null, key) ?? { key, images: [], next: null, loaded: false, error: null };
+}
+
+/** The state for `key`: its own once loaded, else what the cache holds for it (or nothing). */
+function shownFor(state: State | null, key: string): State | null {
+  if (state?.key === key) return state;
+  const held = cachedList(listKey(JSON.parse(key) as GalleryFilters));
+  return held ? fromHeld(key, held) : null;
+}
+
 /** The gallery's images for the filters, page by page as the grid scrolls (cursor paging). */
 export function useGalleryList(filters: GalleryFilters): GalleryList {
   const key = JSON.stringify(filters);
-  const [state, setState] = useState<State>({
-    key,
-    images: [],
-    next: null,
-    loaded: false,
-    error: null,
-  });
+  const [state, setState] = useState<State>(() => initialState(key));
   const loading = useRef(false);
 
   useEffect(() => {
     const controller = new AbortController();
     const f = JSON.parse(key) as GalleryFilters;
+    // What is held shows at once (see `current` below); the first page is asked again all the
+    // same, and replaces it only if the gallery changed meanwhile. With a held list on screen,
+    // asking waits for the page to be idle, so the thumbnails in view are fetched first.
     loading.current = true;
-    gateway.listImages(query(f), controller.signal).then(
-      (page) => {
-        loading.current = false;
-        setState({ key, images: page.images, next: page.nextBefore, loaded: true, error: null });
-      },
-      (e: unknown) => {
-        if (controller.signal.aborted) return;
-        loading.current = false;
-        setState({ key, images: [], next: null, loaded: true, error: errorInfo(e) });
-      },
-    );
+    const revalidate = () =>
+      (pendingList(listKey(f)) ?? firstPage(f, controller.signal)).then(
+        (fresh) => {
+          if (controller.signal.aborted) return;
+          loading.current = false;
+          setState((previous) => {
+            const s = shownFor(previous, key);
+            if (s?.loaded && !s.error && stillCurrent(s, fresh)) {
+              return fresh.next === null ? s : { ...s, next: s.next ?? fresh.next };
+            }
+            return { key, images: fresh.images, next: fresh.next, loaded: true, error: null };
+          });
+        },
+        (e: unknown) => {
+          if (controller.signal.aborted) return;
+          loading.current = false;
+          setState({ key, images: [], next: null, loaded: true, error: errorInfo(e) });
+        },
+      );
+    const cancelIdle = cachedList(listKey(f)) ? whenIdle(() => void revalidate(), 1_000) : null;
+    if (!cancelIdle) void revalidate();
     return () => {
+      cancelIdle?.();
       controller.abort();
       loading.current = false;
     };
   }, [key]);
 
-  const current = state.key === key ? state : null;
+  // What the grid shows is what a revisit starts from (new, changed and deleted images included).
+  useEffect(() => {
+    if (state.loaded && !state.error) {
+      rememberList(listKey(JSON.parse(state.key) as GalleryFilters), {
+        images: state.images,
+        next: state.next,
+      });
+    }
+  }, [state]);
+
+  const current = shownFor(state, key);
   const next = current?.next ?? null;
 
   const loadMore = useCallback(() => {

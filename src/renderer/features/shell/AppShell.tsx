@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import type { GatewayStatus } from '../../lib/gateway';
+import { whenIdle } from '../../lib/idle';
 import { pollWhileVisible } from '../../lib/visiblePoll';
 import { useRouteStore } from '../../stores/route';
 import { useStatusStore } from '../../stores/status';
@@ -27,6 +28,9 @@ export function AppShell({ status }: { status: GatewayStatus | null }) {
   useEffect(() => listen(), [listen]);
   const refreshStatus = useStatusStore((s) => s.refresh);
   useEffect(() => pollWhileVisible(() => void refreshStatus(), STATUS_POLL_MS), [refreshStatus]);
+  // Once the studio is idle after starting, pages load what they show first (the gallery's list),
+  // so a first visit paints without waiting for it.
+  useEffect(() => whenIdle(() => ROUTES.forEach((route) => route.prefetch?.())), []);
 
   const handlers: ShortcutHandlers = { help: () => setHelpOpen(!helpOpen) };
   for (const route of ROUTES) handlers[route.shortcut] = () => navigate(route.path);

@@ -6,10 +6,12 @@ interface NavLinkProps {
   children: ReactNode;
   className?: string;
   testId?: string;
+  /** Called when the person shows intent (pointer over the link, or focus on it). */
+  onIntent?: () => void;
 }
 
 /** A real link (middle-click and copy work) that navigates in place on a plain click. */
-export function NavLink({ to, children, className, testId }: NavLinkProps) {
+export function NavLink({ to, children, className, testId, onIntent }: NavLinkProps) {
   const path = useRouteStore((s) => s.path);
   const navigate = useRouteStore((s) => s.navigate);
   const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
@@ -24,6 +26,8 @@ export function NavLink({ to, children, className, testId }: NavLinkProps) {
       className={className}
       aria-current={path === to ? 'page' : undefined}
       onClick={onClick}
+      onPointerEnter={onIntent}
+      onFocus={onIntent}
       data-testid={testId}
     >
       {children}

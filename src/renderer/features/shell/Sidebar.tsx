@@ -39,6 +39,7 @@ export function Sidebar({ status }: { status: GatewayStatus | null }) {
                     to={route.path}
                     className="nav-link"
                     testId={`nav-${route.label.toLowerCase()}`}
+                    onIntent={route.prefetch}
                   >
                     {route.label}
                     {(route.path === '/generate' || route.path === '/edit') && (
