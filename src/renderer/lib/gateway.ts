@@ -13,6 +13,7 @@ import {
   accountLoginStateSchema,
   accountResponseSchema,
   accountsResponseSchema,
+  budgetAlertSchema,
   cancelRunResponseSchema,
   createKeyResponseSchema,
   imageDetailSchema,
@@ -31,6 +32,7 @@ import {
   usageRecordSchema,
   usageTotalsResponseSchema,
   type AccountLoginBody,
+  type BudgetAlert,
   type CreateAccountBody,
   type CreateKeyBody,
   type ImageRecord,
@@ -623,6 +625,11 @@ export function createAdminClient(
           `/api/admin/runs/${encodeURIComponent(runId)}/cancel`,
         )
       ).cancelled,
+
+    // --- issue 15: the studio budget and spend at a glance ---
+    /** The built-in Studio key (made if the studio has not used /v1 yet): its budget is the studio's. */
+    studioKey: async (signal?: AbortSignal) =>
+      (await call(keyResponseSchema, 'GET', '/api/admin/keys/studio', undefined, signal)).record,
   };
 }
 
@@ -634,12 +641,14 @@ export const admin = createAdminClient();
 export interface AdminEventHandlers {
   onUsage?: (record: UsageRecord) => void;
   onImage?: (image: ImageRecord) => void;
+  /** A key (the Studio key included) passed 50, 80 or 100 % of its budget. */
+  onBudget?: (alert: BudgetAlert) => void;
   /** true once the stream is live (again); false while the browser reconnects. */
   onConnection?: (live: boolean) => void;
 }
 
 /**
- * Subscribes to GET /api/admin/events (the live request log and new gallery images). The
+ * Subscribes to GET /api/admin/events (the live request log, new gallery images, budget alerts). The
  * browser reconnects by itself after a drop. Returns the unsubscribe function.
  */
 export function subscribeAdminEvents(handlers: AdminEventHandlers): () => void {
@@ -665,6 +674,10 @@ export function subscribeAdminEvents(handlers: AdminEventHandlers): () => void {
   source.addEventListener('image', (event) => {
     const image = read(imageRecordSchema, (event as MessageEvent<string>).data);
     if (image) handlers.onImage?.(image);
+  });
+  source.addEventListener('budget', (event) => {
+    const alert = read(budgetAlertSchema, (event as MessageEvent<string>).data);
+    if (alert) handlers.onBudget?.(alert);
   });
   return () => source.close();
 }

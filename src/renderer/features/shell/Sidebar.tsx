@@ -1,4 +1,5 @@
 import { Badge } from '../../components/Badge';
+import { BudgetRing } from '../budget/BudgetRing';
 import type { GatewayStatus } from '../../lib/gateway';
 import { useUiStore } from '../../stores/ui';
 import { NavLink } from './NavLink';
@@ -51,6 +52,7 @@ export function Sidebar({ status }: { status: GatewayStatus | null }) {
           </div>
         ))}
       </nav>
+      <BudgetRing />
       <RunWatch />
       <div className="sidebar-footer">
         <ThemeSwitch />
