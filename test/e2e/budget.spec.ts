@@ -88,7 +88,7 @@ test('a monthly studio budget: the ring, the confirmation above the threshold (c
   await settled(studio, 'usage', before + 1);
   const notice = page.locator('[data-testid="budget-notice"][data-scope="studio"]');
   await expect(notice.first()).toContainText(
-    /The studio passed (50|80) % of its budget: \$0\.\d\d of \$0\.60 this month\./,
+    /The studio passed (50|80) % of its budget: \$0\.\d+ of \$0\.60 this month\./,
   );
   const spent = (await studioKey()).limitUse.budgetUsedMicros!;
   const percent = Math.floor((spent / 600_000) * 100);
@@ -128,4 +128,61 @@ test('a session budget is the studio’s: it counts this session’s spend and s
   // No budget: the ring offers to set one again.
   await setBudget(page, 'none', '', '');
   await expect(page.getByTestId('budget-ring')).toContainText('Set a studio budget');
+});
+
+test('another key passing its budget is a notice too, and the Usage page shows budgets, latency and success, and filters by account', async () => {
+  const { page } = studio;
+  // An account of its own (the simulator again), so the account filter has two to tell apart.
+  const { account } = await studio.admin<{ account: { id: string } }>(
+    'POST',
+    '/api/admin/accounts',
+    { kind: 'simulator', name: 'sim-e2e', tier: 'pro', capacity: 4 },
+  );
+  const capped = await studio.admin<{ key: string; record: { id: string } }>(
+    'POST',
+    '/api/admin/keys',
+    { name: 'capped app', budgetMicros: 20_000, budgetPeriod: 'day' },
+  );
+  // Two low 1024x1024 images cost about $0.016: past 50 and 80 % of $0.02 in one request.
+  const made = await studio.v1('/images/generations', capped.key, {
+    model: 'image-model-2',
+    prompt: 'A kite over a hill',
+    size: '1024x1024',
+    quality: 'low',
+    n: 2,
+  });
+  expect(made.status).toBe(200);
+  const keyNotices = page.locator('[data-testid="budget-notice"][data-scope="key"]');
+  // One notice per budget and period: the highest threshold passed (80 %, not 50 and 80).
+  await expect(keyNotices).toHaveCount(1);
+  await expect(keyNotices).toHaveAttribute('data-percent', '80');
+  await expect(keyNotices).toContainText(
+    /Key “capped app” passed 80 % of its budget: \$0\.01\d+ of \$0\.02 today\./,
+  );
+
+  await open(page, 'usage');
+  const budget = page.locator(`[data-testid="usage-budget"][data-key="${capped.record.id}"]`);
+  await expect(budget.getByTestId('usage-budget-label')).toContainText('of $0.02 today');
+  expect(Number(await budget.getAttribute('data-percent'))).toBeGreaterThanOrEqual(80);
+  const performance = page.getByTestId('usage-performance-table');
+  const keyRow = performance.locator(
+    `[data-testid="usage-performance-row"][data-key="${capped.record.id}"]`,
+  );
+  await expect(keyRow).toContainText('capped app');
+  await expect(keyRow.getByTestId('usage-performance-success')).toHaveText('100 %');
+  await studio.screenshot('usage-budgets-performance');
+
+  // One account: only its request in the table, and only it when grouped by account.
+  await page.getByTestId('usage-filter-account').selectOption(account.id);
+  await expect(page.getByTestId('usage-table')).toHaveAttribute('data-total', '1');
+  await choose(page, 'usage-performance-group', 'account');
+  const rows = performance.getByTestId('usage-performance-row');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toHaveAttribute('data-key', account.id);
+  await expect(rows.first()).toContainText('sim-e2e');
+  // The built-in simulator served everything before.
+  await page.getByTestId('usage-filter-account').selectOption('simulator');
+  await expect(rows.first()).toHaveAttribute('data-key', 'simulator');
+  // The first test's two studio requests (the cancelled one was never sent).
+  await expect(page.getByTestId('usage-table')).toHaveAttribute('data-total', '2');
 });

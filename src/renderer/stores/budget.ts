@@ -3,6 +3,7 @@ import type { BudgetAlert, KeyView, PatchKeyBody } from '../../shared/admin';
 import {
   alertNotice,
   markShown,
+  mergeNotices,
   NO_BUDGET_PREFS,
   parseBudgetPrefs,
   sessionNotices,
@@ -66,7 +67,10 @@ export function createBudgetStore(deps: BudgetDeps) {
     );
     if (fresh.length === 0) return current;
     deps.write(SHOWN_KEY, shown);
-    return [...current, ...due.filter((n) => fresh.includes(n.id))];
+    return mergeNotices(
+      current,
+      due.filter((n) => fresh.includes(n.id)),
+    );
   };
   let refreshing: Promise<void> | null = null;
 

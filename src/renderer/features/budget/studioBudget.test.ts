@@ -10,7 +10,9 @@ import {
   confirmationQuestion,
   costPerKeptImage,
   markShown,
+  mergeNotices,
   money,
+  moneyFor,
   needsConfirmation,
   NO_BUDGET_PREFS,
   parseBudgetPrefs,
@@ -94,6 +96,17 @@ describe('the ring', () => {
     expect(money(1_200_000)).toBe('$1.20');
   });
 
+  it('gives a budget under a dollar the places it needs, so 82 % never reads as all of it', () => {
+    expect(moneyFor(16_400, 20_000)).toBe('$0.0164');
+    expect(moneyFor(20_000, 20_000)).toBe('$0.02');
+    expect(moneyFor(413_000, 200_000)).toBe('$0.413');
+    expect(moneyFor(0, 600_000)).toBe('$0.00');
+    expect(moneyFor(420_000, 5_000_000)).toBe('$0.42');
+    expect(budgetLabel({ ...sessionBudget(16_400, 20_000), period: 'day' })).toBe(
+      '$0.0164 of $0.02 today',
+    );
+  });
+
   it('steps its tone at 50, 80 and 100 %', () => {
     expect(
       [0, 999_999, 1_000_000, 1_600_000, 2_000_000, 2_600_000].map((s) =>
@@ -168,6 +181,19 @@ describe('notices', () => {
       ).fresh,
     ).toHaveLength(1);
     expect(sessionNotices(studioBudgetOf(monthlyKey, NO_BUDGET_PREFS, session, NOW))).toEqual([]);
+  });
+
+  it('shows one notice per budget and period, the highest threshold passed', () => {
+    const due = sessionNotices(sessionBudget(2_000_000));
+    expect(mergeNotices([], due).map((n) => n.percent)).toEqual([100]);
+    const other = { id: 'key_b:0:50', scope: 'key' as const, percent: 50 as const, text: 'b' };
+    const fifty = due[0]!;
+    // A higher one replaces the lower one on screen; a lower one after a higher is not shown.
+    expect(mergeNotices([fifty, other], [due[1]!]).map((n) => n.id)).toEqual([
+      other.id,
+      due[1]!.id,
+    ]);
+    expect(mergeNotices([due[1]!], [fifty]).map((n) => n.id)).toEqual([due[1]!.id]);
   });
 
   it('keeps a bounded list of shown notices', () => {

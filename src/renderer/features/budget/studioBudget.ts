@@ -108,9 +108,21 @@ export function money(micros: number): string {
   return `$${dollars.toFixed(4)}`;
 }
 
+/**
+ * Dollars at the precision a budget needs: cents for a budget of a dollar or more, up to four
+ * places under that (trailing zeros after the cents dropped), so $0.0164 of a $0.02 budget does
+ * not read as all of it.
+ */
+export function moneyFor(micros: number, budgetMicros: number): string {
+  if (budgetMicros >= 1_000_000) return `$${(micros / 1_000_000).toFixed(2)}`;
+  const text = (micros / 1_000_000).toFixed(4);
+  return `$${text.replace(/(\.\d\d\d?)0+$/, '$1').replace(/(\.\d\d)0$/, '$1')}`;
+}
+
 /** "$0.42 of $5.00 this month" */
 export function budgetLabel(budget: StudioBudget): string {
-  return `${money(budget.spentMicros)} of ${money(budget.budgetMicros)} ${PERIOD_WORDS[budget.period]}`;
+  const { spentMicros, budgetMicros } = budget;
+  return `${moneyFor(spentMicros, budgetMicros)} of ${moneyFor(budgetMicros, budgetMicros)} ${PERIOD_WORDS[budget.period]}`;
 }
 
 /** Whole percent of the budget spent (may pass 100: a request's real cost can beat its estimate). */
@@ -177,7 +189,33 @@ export interface BudgetNotice {
 }
 
 export function noticeId(scope: string, periodStart: number, percent: number): string {
-  return `${scope}:${periodStart}:${percent}`;
+  return `${noticeGroup(scope, periodStart)}:${percent}`;
+}
+
+/** Whose budget and which period a notice is about (its id without the threshold). */
+export function noticeGroup(scope: string, periodStart: number): string {
+  return `${scope}:${periodStart}`;
+}
+
+const groupOf = (id: string) => id.slice(0, id.lastIndexOf(':'));
+
+/**
+ * The notices to show once `fresh` ones are due: one per budget and period, the highest
+ * threshold passed (a request that passes 50 and 80 % at once says 80 %, and an 80 % notice
+ * replaces the 50 % one still on screen).
+ */
+export function mergeNotices(
+  current: readonly BudgetNotice[],
+  fresh: readonly BudgetNotice[],
+): BudgetNotice[] {
+  let next = [...current];
+  for (const notice of fresh) {
+    const group = groupOf(notice.id);
+    const shown = next.find((n) => groupOf(n.id) === group);
+    if (shown && shown.percent >= notice.percent) continue;
+    next = [...next.filter((n) => groupOf(n.id) !== group), notice];
+  }
+  return next;
 }
 
 /** The notices due for the studio's session budget (the key budgets come as gateway events). */

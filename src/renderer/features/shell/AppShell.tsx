@@ -4,7 +4,6 @@ import { pollWhileVisible } from '../../lib/visiblePoll';
 import { useRouteStore } from '../../stores/route';
 import { useStatusStore } from '../../stores/status';
 import { useUiStore } from '../../stores/ui';
-import { BudgetNotices } from '../budget/BudgetNotices';
 import { NotFoundPage } from './NotFoundPage';
 import { ROUTES, routeFor } from './routes';
 import { ShortcutsHelp } from './ShortcutsHelp';
@@ -45,7 +44,6 @@ export function AppShell({ status }: { status: GatewayStatus | null }) {
         {Current ? <Current key={route.path} /> : <NotFoundPage path={path} />}
       </main>
       <ShortcutsHelp />
-      <BudgetNotices />
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import { Badge } from '../../components/Badge';
+import { BudgetNotices } from '../budget/BudgetNotices';
 import { BudgetRing } from '../budget/BudgetRing';
 import type { GatewayStatus } from '../../lib/gateway';
 import { useUiStore } from '../../stores/ui';
@@ -53,6 +54,7 @@ export function Sidebar({ status }: { status: GatewayStatus | null }) {
         ))}
       </nav>
       <BudgetRing />
+      <BudgetNotices />
       <RunWatch />
       <div className="sidebar-footer">
         <ThemeSwitch />
