@@ -31,6 +31,7 @@ import {
   usageListResponseSchema,
   usageRecordSchema,
   usageTotalsResponseSchema,
+  usagePerformanceResponseSchema,
   type AccountLoginBody,
   type BudgetAlert,
   type CreateAccountBody,
@@ -468,6 +469,8 @@ export interface UsageFilters {
   since?: number;
   until?: number;
   apiKeyId?: string;
+  /** An upstream account's id (`simulator` for the built-in simulator). */
+  account?: string;
   model?: string;
   endpoint?: string;
   status?: 'success' | 'error' | number;
@@ -581,7 +584,13 @@ export function createAdminClient(
         signal,
       ),
     usageTotals: async (
-      query: { groupBy?: UsageGroupBy; since?: number; until?: number; utcOffsetMinutes?: number },
+      query: {
+        groupBy?: UsageGroupBy;
+        since?: number;
+        until?: number;
+        utcOffsetMinutes?: number;
+        account?: string;
+      },
       signal?: AbortSignal,
     ) =>
       (
@@ -630,6 +639,26 @@ export function createAdminClient(
     /** The built-in Studio key (made if the studio has not used /v1 yet): its budget is the studio's. */
     studioKey: async (signal?: AbortSignal) =>
       (await call(keyResponseSchema, 'GET', '/api/admin/keys/studio', undefined, signal)).record,
+    /** Latency percentiles and success rate over time, by key or account. */
+    usagePerformance: (
+      query: {
+        groupBy?: 'key' | 'account';
+        bucket?: 'hour' | 'day';
+        since?: number;
+        until?: number;
+        apiKeyId?: string;
+        account?: string;
+        utcOffsetMinutes?: number;
+      },
+      signal?: AbortSignal,
+    ) =>
+      call(
+        usagePerformanceResponseSchema,
+        'GET',
+        `/api/admin/usage/performance${queryString({ ...query })}`,
+        undefined,
+        signal,
+      ),
   };
 }
 
