@@ -3,6 +3,7 @@ import type { KeyResponse } from '../../src/shared/admin';
 import {
   startTestGateway,
   studioLogin,
+  usageRow,
   type StudioClient,
   type TestGateway,
 } from '../support/gateway';
@@ -30,6 +31,7 @@ const studioGenerate = async (quality = 'low') => {
     }),
   });
   return {
+    requestId: res.headers.get('x-request-id')!,
     status: res.status,
     body: (await res.json()) as { error?: { code: string; limit?: unknown } },
   };
@@ -44,10 +46,26 @@ describe('the studio budget on the Studio key', () => {
       status: 'active',
       budgetMicros: null,
     });
-    expect((await studioGenerate()).status).toBe(200);
+    const made = await studioGenerate();
+    expect(made.status).toBe(200);
+    const row = await usageRow(t, made.requestId);
+    // Another app's spend is not the studio's.
+    const other = await fetch(`${t.url}/v1/images/generations`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'image-model-2',
+        prompt: 'x',
+        size: '1024x1024',
+        quality: 'low',
+      }),
+    });
+    await other.arrayBuffer();
+    await usageRow(t, other.headers.get('x-request-id')!);
     const again = (await studio.json<KeyResponse>('/api/admin/keys/studio')).record;
     expect(again.id).toBe(first.id);
     expect(again.requests).toBe(1);
+    expect(again.costMicros).toBe(row.cost_micros);
   });
 
   it('a monthly budget set on it is enforced on the studio’s own requests, before the upstream call', async () => {

@@ -589,6 +589,7 @@ export function createAdminClient(
         since?: number;
         until?: number;
         utcOffsetMinutes?: number;
+        apiKeyId?: string;
         account?: string;
       },
       signal?: AbortSignal,

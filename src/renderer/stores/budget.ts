@@ -73,6 +73,7 @@ export function createBudgetStore(deps: BudgetDeps) {
     );
   };
   let refreshing: Promise<void> | null = null;
+  let again = false;
 
   return create<BudgetState>()((set, get) => {
     const recompute = (patch: Partial<BudgetState>) => {
@@ -99,10 +100,21 @@ export function createBudgetStore(deps: BudgetDeps) {
       budget: null,
       notices: [],
       refresh: () => {
-        // One read at a time; a refresh asked for meanwhile is served by the one under way.
-        refreshing ??= load()
-          .catch(() => undefined)
-          .finally(() => (refreshing = null));
+        // One read at a time. A refresh asked for meanwhile (another request was just logged)
+        // runs once more after it, so the last read always starts after the last request.
+        if (refreshing) {
+          again = true;
+          return refreshing;
+        }
+        const run = (): Promise<void> =>
+          load()
+            .catch(() => undefined)
+            .then(() => {
+              if (!again) return;
+              again = false;
+              return run();
+            });
+        refreshing = run().finally(() => (refreshing = null));
         return refreshing;
       },
       save: async (keyPatch, prefs) => {
@@ -136,7 +148,7 @@ export const useBudgetStore = createBudgetStore({
   studioKey: (signal?: AbortSignal) => admin.studioKey(signal),
   updateKey: (id, patch) => admin.updateKey(id, patch),
   spentSince: async (keyId, since) => {
-    const rows = await admin.usageTotals({ groupBy: 'key', since });
+    const rows = await admin.usageTotals({ groupBy: 'key', since, apiKeyId: keyId });
     return rows.find((row) => row.key === keyId)?.costMicros ?? 0;
   },
   now: () => Date.now(),

@@ -58,7 +58,9 @@ export function keysAdmin(deps: KeysAdminDeps): Router {
         code: ERROR_CODES.notFound,
       });
     }
-    res.json({ record: view(record) });
+    // This key's spend only (its index), not every key's: the studio reads it after each request.
+    const own = deps.usage.totals({ groupBy: 'key', apiKeyId: record.id });
+    res.json({ record: view(record, new Map(own.map((row) => [row.key, row] as const))) });
   });
 
   router.post('/keys', (req, res) => {

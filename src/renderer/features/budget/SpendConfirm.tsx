@@ -58,7 +58,6 @@ export function useSpendGuard(estimateMicros: number | null) {
                 className="primary"
                 onClick={() => reply(true)}
                 data-testid="spend-send"
-                autoFocus
               >
                 Send
               </button>
