@@ -245,6 +245,8 @@ const usageFilterFields = {
   since: queryInt(0, Number.MAX_SAFE_INTEGER).optional(),
   until: queryInt(0, Number.MAX_SAFE_INTEGER).optional(),
   apiKeyId: id.optional(),
+  /** An upstream account's id (`simulator` for the built-in simulator). */
+  account: id.optional(),
   model: z.string().min(1).max(100).optional(),
   endpoint: z.string().min(1).max(100).optional(),
   status: z
@@ -274,6 +276,8 @@ export const usageTotalsQuerySchema = z.object({
   groupBy: z.enum(USAGE_GROUPS).optional(),
   since: usageFilterFields.since,
   until: usageFilterFields.until,
+  apiKeyId: usageFilterFields.apiKeyId,
+  account: usageFilterFields.account,
   /** East positive (`-new Date().getTimezoneOffset()`), so days break at the user's midnight. */
   utcOffsetMinutes: z.coerce.number().int().min(-840).max(840).optional(),
 });
@@ -300,6 +304,50 @@ export type UsageTotal = z.infer<typeof usageTotalSchema>;
 
 export const usageTotalsResponseSchema = z.object({ rows: z.array(usageTotalSchema) });
 export type UsageTotalsResponse = z.infer<typeof usageTotalsResponseSchema>;
+
+export const PERFORMANCE_GROUPS = ['key', 'account'] as const;
+export const PERFORMANCE_BUCKETS = ['hour', 'day'] as const;
+
+/** GET /api/admin/usage/performance: latency percentiles and success rate over time. */
+export const usagePerformanceQuerySchema = z.object({
+  /** Absent: every request together, per bucket. */
+  groupBy: z.enum(PERFORMANCE_GROUPS).optional(),
+  bucket: z.enum(PERFORMANCE_BUCKETS).optional(),
+  since: usageFilterFields.since,
+  until: usageFilterFields.until,
+  apiKeyId: usageFilterFields.apiKeyId,
+  account: usageFilterFields.account,
+  utcOffsetMinutes: usageTotalsQuerySchema.shape.utcOffsetMinutes,
+});
+export type UsagePerformanceQuery = z.input<typeof usagePerformanceQuerySchema>;
+
+export const usagePerformanceRowSchema = z.object({
+  /** `YYYY-MM-DD`, or `YYYY-MM-DDTHH` for hours, in the caller's offset. */
+  bucket: z.string(),
+  /** Key or account id; null without groupBy (or for rows without one). */
+  key: z.string().nullable(),
+  label: z.string().nullable(),
+  requests: z.number().int(),
+  /** Requests answered below 400. */
+  successes: z.number().int(),
+  /** successes / requests, 0 to 1. */
+  successRate: z.number(),
+  /** Nearest-rank percentiles of the successful requests' latency (ms); null without one. */
+  p50Ms: z.number().int().nullable(),
+  p95Ms: z.number().int().nullable(),
+  p99Ms: z.number().int().nullable(),
+});
+export type UsagePerformanceRow = z.infer<typeof usagePerformanceRowSchema>;
+
+export const usagePerformanceResponseSchema = z.object({
+  rows: z.array(usagePerformanceRowSchema),
+  /** More rows matched than one answer holds (MAX_PERFORMANCE_ROWS): narrow the range. */
+  truncated: z.boolean(),
+});
+export type UsagePerformanceResponse = z.infer<typeof usagePerformanceResponseSchema>;
+
+/** The most rows one answer of /usage/performance holds. */
+export const MAX_PERFORMANCE_ROWS = 5000;
 
 // --- settings -------------------------------------------------------------------------------
 

@@ -1,6 +1,11 @@
 import type { TokenUsage } from '../../shared/imageParams';
 import type { StoredUsage } from '../../shared/usageRecord';
 import type { Db } from '../storage/db';
+import {
+  usagePerformance,
+  type UsagePerformanceQuery,
+  type UsagePerformanceRow,
+} from './performance';
 import { COLUMNS, FIELDS, SELECT_FIELDS, fromRow, toParams } from './row';
 
 /** One request as the usage log keeps it (spec 2.2): the fields of shared/usageRecord.ts. */
@@ -42,6 +47,8 @@ export interface UsageFilter {
   /** Exclusive, ms. */
   until?: number;
   apiKeyId?: string;
+  /** The upstream account that served it (`simulator` for the built-in simulator). */
+  accountId?: string;
   model?: string;
   endpoint?: string;
   /** An exact HTTP status, or every 2xx/3xx ('success') or every >= 400 ('error'). */
@@ -55,6 +62,8 @@ export type UsageGroupBy = 'day' | 'model' | 'key' | 'account';
 export interface UsageTotalsQuery {
   since?: number;
   until?: number;
+  apiKeyId?: string;
+  accountId?: string;
   /** Absent: one row over everything. */
   groupBy?: UsageGroupBy;
   /**
@@ -81,6 +90,11 @@ export interface UsageRepository {
   list(filter?: UsageFilter & { limit?: number; offset?: number }): UsageRecord[];
   count(filter?: UsageFilter): number;
   totals(query?: UsageTotalsQuery): UsageTotal[];
+  /** Latency percentiles and success rate per time bucket, by key or account (SQL-side). */
+  performance(query: UsagePerformanceQuery): {
+    rows: UsagePerformanceRow[];
+    truncated: boolean;
+  };
   /** The newest row id (0 when empty), for `throughId`. */
   lastId(): number;
   /** Writes or replaces the request's pending row. */
@@ -192,7 +206,8 @@ export function createUsageRepository(db: Db): UsageRepository {
     },
 
     totals(query = {}) {
-      const { where, params } = whereClause({ since: query.since, until: query.until });
+      const { since, until, apiKeyId, accountId } = query;
+      const { where, params } = whereClause({ since, until, apiKeyId, accountId });
       const group = query.groupBy ? GROUP_EXPRESSIONS[query.groupBy] : null;
       const sums = SUMMED_FIELDS.map((f) => `COALESCE(SUM(u.${COLUMNS[f]}), 0) AS ${f}`).join(', ');
       const order = query.groupBy === 'day' ? 'key ASC' : 'costMicros DESC, requests DESC, key ASC';
@@ -210,6 +225,7 @@ export function createUsageRepository(db: Db): UsageRepository {
     },
 
     lastId: () => selectLastId.get() as number,
+    performance: (query) => usagePerformance(db, query),
   };
 }
 
@@ -236,6 +252,8 @@ function whereClause(filter: UsageFilter): { where: string; params: Record<strin
   if (filter.since !== undefined) add('u.created_at >= @since', 'since', filter.since);
   if (filter.until !== undefined) add('u.created_at < @until', 'until', filter.until);
   if (filter.apiKeyId !== undefined) add('u.api_key_id = @apiKeyId', 'apiKeyId', filter.apiKeyId);
+  if (filter.accountId !== undefined)
+    add('u.upstream_account_id = @accountId', 'accountId', filter.accountId);
   if (filter.model !== undefined) add('u.model = @model', 'model', filter.model);
   if (filter.endpoint !== undefined) add('u.endpoint = @endpoint', 'endpoint', filter.endpoint);
   if (filter.throughId !== undefined) add('u.id <= @throughId', 'throughId', filter.throughId);

@@ -2,6 +2,7 @@ import { formatUsd } from '../../shared/costEstimate';
 import type { TokenUsage } from '../../shared/imageParams';
 import type { RunPhase } from '../stores/run';
 import { useNow } from '../lib/hooks';
+import { costPerKeptImage } from '../features/budget/studioBudget';
 import { ElapsedTime, formatElapsed } from './ElapsedTime';
 
 interface RunStatusProps {
@@ -37,6 +38,7 @@ const PHASE_TEXT: Record<RunPhase, string> = {
 export function RunStatus(props: RunStatusProps) {
   const { phase, startedAt, finishedAt, n, received, usage, costMicros, estimateMicros } = props;
   if (phase === 'idle' || startedAt === null) return null;
+  const perImage = costMicros === null ? null : costPerKeptImage(costMicros, received);
   return (
     <div className={`run-status run-${phase}`} data-testid="run-status" data-phase={phase}>
       <div className="run-line" aria-live="polite">
@@ -98,6 +100,12 @@ export function RunStatus(props: RunStatusProps) {
           {usage.total_tokens.toLocaleString('en-US')} tokens (
           {usage.input_tokens.toLocaleString('en-US')} in,{' '}
           {usage.output_tokens.toLocaleString('en-US')} out)
+          {perImage !== null && (
+            <span className="per-image" data-testid="cost-per-image" data-cost-micros={perImage}>
+              {' '}
+              · {formatUsd(perImage)} per kept image
+            </span>
+          )}
           {estimateMicros !== null && (
             <span className="muted"> · estimated {formatUsd(estimateMicros)}</span>
           )}

@@ -13,6 +13,7 @@ import {
   accountLoginStateSchema,
   accountResponseSchema,
   accountsResponseSchema,
+  budgetAlertSchema,
   cancelRunResponseSchema,
   createKeyResponseSchema,
   imageDetailSchema,
@@ -30,7 +31,9 @@ import {
   usageListResponseSchema,
   usageRecordSchema,
   usageTotalsResponseSchema,
+  usagePerformanceResponseSchema,
   type AccountLoginBody,
+  type BudgetAlert,
   type CreateAccountBody,
   type CreateKeyBody,
   type ImageRecord,
@@ -466,6 +469,8 @@ export interface UsageFilters {
   since?: number;
   until?: number;
   apiKeyId?: string;
+  /** An upstream account's id (`simulator` for the built-in simulator). */
+  account?: string;
   model?: string;
   endpoint?: string;
   status?: 'success' | 'error' | number;
@@ -579,7 +584,14 @@ export function createAdminClient(
         signal,
       ),
     usageTotals: async (
-      query: { groupBy?: UsageGroupBy; since?: number; until?: number; utcOffsetMinutes?: number },
+      query: {
+        groupBy?: UsageGroupBy;
+        since?: number;
+        until?: number;
+        utcOffsetMinutes?: number;
+        apiKeyId?: string;
+        account?: string;
+      },
       signal?: AbortSignal,
     ) =>
       (
@@ -623,6 +635,31 @@ export function createAdminClient(
           `/api/admin/runs/${encodeURIComponent(runId)}/cancel`,
         )
       ).cancelled,
+
+    // --- issue 15: the studio budget and spend at a glance ---
+    /** The built-in Studio key (made if the studio has not used /v1 yet): its budget is the studio's. */
+    studioKey: async (signal?: AbortSignal) =>
+      (await call(keyResponseSchema, 'GET', '/api/admin/keys/studio', undefined, signal)).record,
+    /** Latency percentiles and success rate over time, by key or account. */
+    usagePerformance: (
+      query: {
+        groupBy?: 'key' | 'account';
+        bucket?: 'hour' | 'day';
+        since?: number;
+        until?: number;
+        apiKeyId?: string;
+        account?: string;
+        utcOffsetMinutes?: number;
+      },
+      signal?: AbortSignal,
+    ) =>
+      call(
+        usagePerformanceResponseSchema,
+        'GET',
+        `/api/admin/usage/performance${queryString({ ...query })}`,
+        undefined,
+        signal,
+      ),
   };
 }
 
@@ -634,12 +671,14 @@ export const admin = createAdminClient();
 export interface AdminEventHandlers {
   onUsage?: (record: UsageRecord) => void;
   onImage?: (image: ImageRecord) => void;
+  /** A key (the Studio key included) passed 50, 80 or 100 % of its budget. */
+  onBudget?: (alert: BudgetAlert) => void;
   /** true once the stream is live (again); false while the browser reconnects. */
   onConnection?: (live: boolean) => void;
 }
 
 /**
- * Subscribes to GET /api/admin/events (the live request log and new gallery images). The
+ * Subscribes to GET /api/admin/events (the live request log, new gallery images, budget alerts). The
  * browser reconnects by itself after a drop. Returns the unsubscribe function.
  */
 export function subscribeAdminEvents(handlers: AdminEventHandlers): () => void {
@@ -665,6 +704,10 @@ export function subscribeAdminEvents(handlers: AdminEventHandlers): () => void {
   source.addEventListener('image', (event) => {
     const image = read(imageRecordSchema, (event as MessageEvent<string>).data);
     if (image) handlers.onImage?.(image);
+  });
+  source.addEventListener('budget', (event) => {
+    const alert = read(budgetAlertSchema, (event as MessageEvent<string>).data);
+    if (alert) handlers.onBudget?.(alert);
   });
   return () => source.close();
 }

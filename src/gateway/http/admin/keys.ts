@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { createKeyBodySchema, patchKeyBodySchema, type KeyView } from '../../../shared/admin';
-import { invalidParam } from '../../errors';
+import { ERROR_CODES, ERROR_TYPES } from '../../../shared/errors';
+import { ApiError, invalidParam } from '../../errors';
 import type { StudioKey } from '../../keys/studioKey';
 import type { KeyLimitUse } from '../../limits/limiter';
 import type { ApiKeyRecord, KeysRepository } from '../../storage/keysRepository';
@@ -43,6 +44,23 @@ export function keysAdmin(deps: KeysAdminDeps): Router {
   router.get('/keys', (_req, res) => {
     const totals = spend();
     res.json({ keys: deps.keys.list().map((record) => view(record, totals)) });
+  });
+
+  /**
+   * The built-in Studio key (made here if the studio has not called /v1 yet), so the studio can
+   * set its own budget on it: the gateway enforces it as it does any key's.
+   */
+  router.get('/keys/studio', (_req, res) => {
+    const record = deps.studioKey.get();
+    if (!record) {
+      throw new ApiError(404, 'The Studio key is disabled: enable it on the Keys page first.', {
+        type: ERROR_TYPES.notFound,
+        code: ERROR_CODES.notFound,
+      });
+    }
+    // This key's spend only (its index), not every key's: the studio reads it after each request.
+    const own = deps.usage.totals({ groupBy: 'key', apiKeyId: record.id });
+    res.json({ record: view(record, new Map(own.map((row) => [row.key, row] as const))) });
   });
 
   router.post('/keys', (req, res) => {

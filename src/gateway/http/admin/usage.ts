@@ -1,5 +1,7 @@
 import { Router, type Response } from 'express';
 import {
+  MAX_PERFORMANCE_ROWS,
+  usagePerformanceQuerySchema,
   usageQuerySchema,
   usageTotalsQuerySchema,
   type UsageRecord as UsageView,
@@ -36,7 +38,7 @@ export function usageAdmin(deps: UsageAdminDeps): Router {
   const router = Router();
 
   router.get('/usage', (req, res) => {
-    const { limit, offset, ...filter } = parse(usageQuerySchema, req.query);
+    const { limit, offset, ...filter } = usageFilter(parse(usageQuerySchema, req.query));
     const nameOf = keyNames(deps.keys);
     res.json({
       records: deps.usage.list({ ...filter, limit, offset }).map((r) => usageView(r, nameOf)),
@@ -45,7 +47,12 @@ export function usageAdmin(deps: UsageAdminDeps): Router {
   });
 
   router.get('/usage/totals', (req, res) => {
-    res.json({ rows: deps.usage.totals(parse(usageTotalsQuerySchema, req.query)) });
+    res.json({ rows: deps.usage.totals(usageFilter(parse(usageTotalsQuerySchema, req.query))) });
+  });
+
+  router.get('/usage/performance', (req, res) => {
+    const query = usageFilter(parse(usagePerformanceQuerySchema, req.query));
+    res.json(deps.usage.performance({ ...query, limit: MAX_PERFORMANCE_ROWS }));
   });
 
   router.get('/usage/rejected', (_req, res) => {
@@ -53,11 +60,20 @@ export function usageAdmin(deps: UsageAdminDeps): Router {
   });
 
   router.get('/usage.csv', async (req, res) => {
-    const { limit: _limit, offset: _offset, ...filter } = parse(usageQuerySchema, req.query);
+    const query = usageFilter(parse(usageQuerySchema, req.query));
+    const { limit: _limit, offset: _offset, ...filter } = query;
     await writeCsv(res, deps, filter);
   });
 
   return router;
+}
+
+/** The API's `account` is the repository's `accountId` (the upstream account of a row). */
+function usageFilter<Q extends { account?: string }>(
+  query: Q,
+): Omit<Q, 'account'> & { accountId?: string } {
+  const { account, ...rest } = query;
+  return account === undefined ? rest : { ...rest, accountId: account };
 }
 
 const CSV_COLUMNS: Array<[string, (r: UsageView) => string | number | boolean | null]> = [

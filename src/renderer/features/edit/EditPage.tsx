@@ -15,6 +15,7 @@ import { ParamsPanel } from '../generate/ParamsPanel';
 import { downloadSlot, RunProgress, SendBar, slotCost, slotFileName } from '../generate/SendParts';
 import { ResultsViewer } from '../generate/ResultsViewer';
 import { useImagePricing } from '../generate/useImagePricing';
+import { useSpendGuard } from '../budget/SpendConfirm';
 import { useShortcuts } from '../shell/useShortcuts';
 import { CompareView } from './CompareView';
 import { buildEditForm } from './editRequest';
@@ -71,6 +72,7 @@ export function EditPage() {
   const pricing = useImagePricing(params, prompt, references);
   const { check, price, estimate } = pricing;
   const running = run.phase === 'running' || preparing;
+  const spend = useSpendGuard(estimate?.costMicros ?? null);
 
   const addFiles = async (files: File[], at: 'start' | 'end' = 'end') => {
     setNotice(null);
@@ -116,7 +118,7 @@ export function EditPage() {
     if (running) return;
     setTried(true);
     setRefusedMask(null);
-    if (!source || problem || !check.ok || !check.size) return;
+    if (!source || problem || !check.ok || !check.size || !estimate || spend.blocker) return;
     const doc = useMaskStore.getState().doc;
     let mask: Blob | null = null;
     if (withMask) {
@@ -126,6 +128,13 @@ export function EditPage() {
       }
       mask = await exportMaskCached(doc, useMaskStore.getState().feather);
     }
+    const summary = {
+      n: params.n,
+      size: check.size,
+      quality: params.quality,
+      estimateMicros: estimate.costMicros,
+    };
+    if (!(await spend.confirm(summary))) return;
     setPreparing(true);
     try {
       const form = await buildEditForm(
@@ -188,6 +197,7 @@ export function EditPage() {
     source ? null : 'add an image to edit',
     problem,
     ...Object.values(check.issues),
+    spend.blocker,
   ].filter((b): b is string => !!b);
 
   return (
@@ -380,6 +390,7 @@ export function EditPage() {
           )}
         </div>
       </div>
+      {spend.dialog}
       {viewing !== null && (
         <ResultsViewer
           slots={run.slots}

@@ -17,6 +17,7 @@ import { PresetBar } from './PresetBar';
 import { PromptComposer } from './PromptComposer';
 import { downloadSlot, RunProgress, SendBar, slotCost, slotFileName } from './SendParts';
 import { useImagePricing } from './useImagePricing';
+import { useSpendGuard } from '../budget/SpendConfirm';
 
 export function GeneratePage() {
   const draft = useGenerateStore((s) => s.draft);
@@ -38,24 +39,34 @@ export function GeneratePage() {
   const problem = promptProblem(prompt);
   const pricing = useImagePricing(params, prompt);
   const { check, price, estimate } = pricing;
-  const canSend = check.ok && !problem;
+  const spend = useSpendGuard(estimate?.costMicros ?? null);
+  const canSend = check.ok && !problem && !spend.blocker;
   const running = run.phase === 'running';
 
-  const send = () => {
+  const send = async () => {
     // One request at a time: a second Ctrl+Enter must not pay for a second run.
     if (running) return;
     setTried(true);
-    if (!canSend || !check.size) return;
+    if (!canSend || !check.size || !estimate) return;
+    const size = check.size;
+    const summary = {
+      n: params.n,
+      size,
+      quality: params.quality,
+      estimateMicros: estimate.costMicros,
+    };
+    if (!(await spend.confirm(summary))) return;
     void run.start({
-      call: { endpoint: 'generations', body: { prompt, ...requestFields(params, check.size) } },
+      call: { endpoint: 'generations', body: { prompt, ...requestFields(params, size) } },
       n: params.n,
       model: params.model,
       prompt,
-      requestedSize: check.size,
+      requestedSize: size,
     });
   };
+  const sendNow = () => void send();
   // Escape stops a run only while one is going: otherwise it stays with dialogs and fields.
-  useShortcuts(running ? { send, cancel: run.cancel } : { send });
+  useShortcuts(running ? { send: sendNow, cancel: run.cancel } : { send: sendNow });
 
   const editResult = async (slot: ImageSlot) => {
     if (!slot.blob) return;
@@ -69,7 +80,9 @@ export function GeneratePage() {
     }
   };
 
-  const blockers = [problem, ...Object.values(check.issues)].filter((b): b is string => !!b);
+  const blockers = [problem, ...Object.values(check.issues), spend.blocker].filter(
+    (b): b is string => !!b,
+  );
 
   return (
     <Page
@@ -88,7 +101,7 @@ export function GeneratePage() {
           }}
           onSubmit={(e) => {
             e.preventDefault();
-            send();
+            sendNow();
           }}
         >
           <PresetBar draft={draft} params={params} onApply={apply} />
@@ -150,6 +163,7 @@ export function GeneratePage() {
           <LazySessionRuns />
         </section>
       </div>
+      {spend.dialog}
       {viewing !== null && (
         <ResultsViewer
           slots={run.slots}

@@ -7,6 +7,7 @@ import { TextField } from '../../components/TextField';
 import { desktopApi, isDesktop } from '../../lib/desktop';
 import { admin, type GatewayErrorInfo } from '../../lib/gateway';
 import { errorInfo, useResource } from '../../lib/hooks';
+import { StudioBudgetPanel } from '../budget/StudioBudgetPanel';
 import { PricesTable } from './PricesTable';
 import {
   errorField,
@@ -34,6 +35,7 @@ export function SettingsPage() {
         // Keyed by what the server holds: a save that changes it starts the form afresh.
         <SettingsEditor key={JSON.stringify(settings.data.settings)} initial={settings.data} />
       )}
+      <StudioBudgetPanel />
       <section className="panel" aria-labelledby="prices-heading">
         <h2 id="prices-heading">Prices</h2>
         <p className="hint">

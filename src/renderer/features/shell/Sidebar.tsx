@@ -1,4 +1,6 @@
 import { Badge } from '../../components/Badge';
+import { BudgetNotices } from '../budget/BudgetNotices';
+import { BudgetRing } from '../budget/BudgetRing';
 import type { GatewayStatus } from '../../lib/gateway';
 import { useUiStore } from '../../stores/ui';
 import { NavLink } from './NavLink';
@@ -52,6 +54,8 @@ export function Sidebar({ status }: { status: GatewayStatus | null }) {
           </div>
         ))}
       </nav>
+      <BudgetRing />
+      <BudgetNotices />
       <RunWatch />
       <div className="sidebar-footer">
         <ThemeSwitch />

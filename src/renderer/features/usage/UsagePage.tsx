@@ -17,6 +17,8 @@ import {
   type MetricId,
   type RangeId,
 } from './usageQuery';
+import { performanceBucket } from './spendAtAGlance';
+import { KeyBudgets, Performance } from './SpendPanels';
 import { UsageTable } from './UsageTable';
 import '../../components/admin.css';
 import './usage.css';
@@ -48,6 +50,10 @@ export function UsagePage() {
   const [range, setRange] = useState<RangeId>('7d');
   const [metric, setMetric] = useState<MetricId>('cost');
   const [filters, setFilters] = useState<TableFilters>(NO_FILTERS);
+  /** An upstream account's id, or '' for all: narrows the totals, the table and the latencies. */
+  const [account, setAccount] = useState('');
+  /** Bumped when a new request is logged, for the panels that read again then. */
+  const [version, setVersion] = useState(0);
   const [offset, setOffset] = useState(0);
   // Fixed per range choice, so the queries stay the same between renders.
   const [anchor, setAnchor] = useState(() => Date.now());
@@ -56,17 +62,21 @@ export function UsagePage() {
 
   const totals = useResource(async (signal) => {
     const groups: Array<UsageGroupBy | undefined> = [undefined, 'day', 'model', 'key', 'account'];
-    const [all, day, model, key, account] = await Promise.all(
+    const [all, day, model, key, byAccount] = await Promise.all(
       groups.map((groupBy) =>
-        admin.usageTotals({ groupBy, since, utcOffsetMinutes: offsetMinutes }, signal),
+        admin.usageTotals(
+          { groupBy, since, utcOffsetMinutes: offsetMinutes, account: account || undefined },
+          signal,
+        ),
       ),
     );
-    return { all: all?.[0] ?? null, day: day!, model: model!, key: key!, account: account! };
-  }, `${range}:${anchor}`);
+    return { all: all?.[0] ?? null, day: day!, model: model!, key: key!, account: byAccount! };
+  }, `${range}:${anchor}:${account}`);
 
   const query: UsageFilters = {
     since,
     apiKeyId: filters.apiKeyId || undefined,
+    account: account || undefined,
     model: filters.model || undefined,
     endpoint: filters.endpoint || undefined,
     status: filters.status || undefined,
@@ -76,7 +86,8 @@ export function UsagePage() {
     (signal) => admin.usage({ ...query, limit: PAGE_SIZE, offset }, signal),
     `${queryKey}:${offset}`,
   );
-  const keys = useResource((signal) => admin.keys(signal));
+  const keys = useResource((signal) => admin.keys(signal), String(version));
+  const accounts = useResource((signal) => admin.accounts(signal));
 
   // New requests refresh the page (at most once a second).
   const reloadTotals = totals.reload;
@@ -89,6 +100,7 @@ export function UsagePage() {
           timer = null;
           reloadTotals();
           reloadTable();
+          setVersion((v) => v + 1);
         }, 1000);
       },
     });
@@ -112,8 +124,8 @@ export function UsagePage() {
     <Page
       id="usage"
       title="Usage"
-      description="What every request cost, by day, model, key and account."
-      ready={totals.loaded && table.loaded && keys.loaded}
+      description="What every request cost, by day, model, key and account; budgets, latency and success."
+      ready={totals.loaded && table.loaded && keys.loaded && accounts.loaded}
       actions={
         <a
           className="button-link"
@@ -144,9 +156,24 @@ export function UsagePage() {
           onChange={setMetric}
           testId="usage-metric"
         />
+        <SelectField
+          label="Account"
+          value={account}
+          options={[
+            { value: '', label: 'All accounts' },
+            { value: 'simulator', label: 'Built-in simulator' },
+            ...(accounts.data?.accounts ?? []).map((a) => ({ value: a.id, label: a.name })),
+          ]}
+          onChange={(next) => {
+            setAccount(next);
+            setOffset(0);
+          }}
+          testId="usage-filter-account"
+        />
       </div>
       {totals.error && <ErrorNotice error={totals.error} onRetry={totals.reload} />}
       <Summary row={data?.all ?? null} />
+      {keys.data && <KeyBudgets keys={keys.data} now={anchor} />}
       {data && (
         <Suspense fallback={<p className="muted">Loading charts…</p>}>
           <div className="chart-grid">
@@ -180,6 +207,14 @@ export function UsagePage() {
           </div>
         </Suspense>
       )}
+
+      <Performance
+        since={since}
+        bucket={performanceBucket(range)}
+        utcOffsetMinutes={offsetMinutes}
+        account={account || undefined}
+        version={version}
+      />
 
       <section aria-labelledby="usage-requests">
         <div className="section-header">
