@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createGatewayClient, type GatewayStatus } from '../lib/gateway';
+import { createGatewayClient, type GatewayStatus } from '../lib/api/images';
 import { memoryHistory } from '../lib/history';
 import { createRouteStore, normalisePath } from './route';
 import { createSessionStore } from './session';

@@ -1,5 +1,5 @@
 import { Badge } from '../../components/Badge';
-import type { GatewayStatus } from '../../lib/gateway';
+import type { GatewayStatus } from '../../lib/api/images';
 import { useUiStore } from '../../stores/ui';
 import { NavLink } from './NavLink';
 import { RunWatch, useRunning } from './RunWatch';

@@ -1,12 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import {
-  createGatewayClient,
-  GatewayError,
-  parsePrices,
-  type DeliveredImage,
-  type FetchLike,
-  type PartialImage,
-} from './gateway';
+import { GatewayError } from './errors';
+import { createGatewayClient, parsePrices, type DeliveredImage, type PartialImage } from './images';
+import type { FetchLike } from './request';
 
 interface Call {
   url: string;

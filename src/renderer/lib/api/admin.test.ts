@@ -1,5 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { adminUrls, createAdminClient, GatewayError, queryString, type FetchLike } from './gateway';
+import { adminUrls, createAdminClient, queryString } from './admin';
+import { GatewayError } from './errors';
+import type { FetchLike } from './request';
 
 interface Call {
   url: string;

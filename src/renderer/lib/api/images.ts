@@ -1,49 +1,28 @@
 /**
- * The only module that calls the gateway. Same origin (the gateway serves the studio), no API
- * key: the HttpOnly session cookie authenticates both /api/admin and /v1 (as the built-in Studio
- * key), and `x-atelier-studio: 1` is the header a page on another origin cannot send
- * (docs/admin-api.md).
+ * The studio's image client: image requests on /v1, the gallery's list and files, and the
+ * status, session and prices the shell reads.
  */
-import './zodConfig';
-import { dollarsToMicros, DEFAULT_IMAGE_PRICES, type PriceTable } from '../../shared/costEstimate';
-import { addUsage, emptyUsage, type TokenUsage } from '../../shared/imageParams';
-import { base64ToBlob } from './base64';
+import '../zodConfig';
 import {
-  accountLoginStartSchema,
-  accountLoginStateSchema,
-  accountResponseSchema,
-  accountsResponseSchema,
-  cancelRunResponseSchema,
-  createKeyResponseSchema,
-  imageDetailSchema,
-  imageRecordSchema,
-  imageResponseSchema,
+  dollarsToMicros,
+  DEFAULT_IMAGE_PRICES,
+  type PriceTable,
+} from '../../../shared/costEstimate';
+import { addUsage, emptyUsage, type TokenUsage } from '../../../shared/imageParams';
+import {
   imagesPageSchema,
-  keyResponseSchema,
-  keysResponseSchema,
-  okSchema,
   PARENT_IMAGE_HEADER,
   pricesResponseSchema,
-  settingsResponseSchema,
   STUDIO_HEADER,
   STUDIO_RUN_HEADER,
-  usageListResponseSchema,
-  usageRecordSchema,
-  usageTotalsResponseSchema,
-  type AccountLoginBody,
-  type CreateAccountBody,
-  type CreateKeyBody,
   type ImageRecord,
   type ImagesPage,
-  type PatchAccountBody,
-  type PatchKeyBody,
-  type PutPriceBody,
-  type SettingsPatch,
-  type UsageGroupBy,
-  type UsageRecord,
-} from '../../shared/admin';
-import type { z } from 'zod';
-import { SseParser, type SseEvent } from './sse';
+} from '../../../shared/admin';
+import { base64ToBlob } from '../base64';
+import { SseParser, type SseEvent } from '../sse';
+import { GatewayError, toGatewayError } from './errors';
+import type { FetchLike } from './request';
+import { doubtSession } from './session';
 
 /** What the studio asks GET /api/admin/images for. */
 export interface ImageQuery {
@@ -52,43 +31,6 @@ export interface ImageQuery {
   source?: 'studio' | 'api';
   limit?: number;
   before?: number;
-}
-
-/** An error answer of the gateway, in the one body shape `{error: {message, type, param, code}}`. */
-export class GatewayError extends Error {
-  override name = 'GatewayError';
-  constructor(
-    message: string,
-    /** HTTP status; 0 when the gateway did not answer, or the error came inside a stream. */
-    readonly status: number,
-    readonly param: string | null = null,
-    readonly code: string | null = null,
-    readonly type: string | null = null,
-    readonly requestId: string | null = null,
-  ) {
-    super(message);
-  }
-
-  /** A plain copy for stores and rendering. */
-  toInfo(): GatewayErrorInfo {
-    return {
-      status: this.status,
-      message: this.message,
-      param: this.param,
-      code: this.code,
-      type: this.type,
-      requestId: this.requestId,
-    };
-  }
-}
-
-export interface GatewayErrorInfo {
-  status: number;
-  message: string;
-  param: string | null;
-  code: string | null;
-  type: string | null;
-  requestId: string | null;
 }
 
 export interface GatewayStatus {
@@ -116,25 +58,6 @@ export function isGatewayStatus(value: unknown): value is GatewayStatus {
     typeof address === 'string' &&
     (upstream.kind === 'simulator' || upstream.kind === 'accounts') &&
     typeof upstream.label === 'string'
-  );
-}
-
-/** Turns an error body (or anything else a failing gateway sent) into a GatewayError. */
-export function toGatewayError(
-  status: number,
-  body: unknown,
-  fallback: string,
-  requestId: string | null = null,
-): GatewayError {
-  const error = isRecord(body) && isRecord(body.error) ? body.error : null;
-  const message = (error && str(error.message)) || fallback;
-  return new GatewayError(
-    message,
-    status,
-    error ? str(error.param) : null,
-    error ? str(error.code) : null,
-    error ? str(error.type) : null,
-    requestId,
   );
 }
 
@@ -220,23 +143,6 @@ export interface ImageCallResult {
   /** The whole request's usage: the reply's, or the sum of the streamed images'. */
   usage: TokenUsage | null;
   images: number;
-}
-
-export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
-
-// --- the studio session can end under a running studio (30 days idle, or a restarted gateway:
-// sessions live in its memory). Any 401 makes the session store probe; docs/admin-api.md.
-const sessionWatchers = new Set<() => void>();
-
-/** Calls `listener` whenever an answer suggests the studio session has ended. */
-export function watchSession(listener: () => void): () => void {
-  sessionWatchers.add(listener);
-  return () => sessionWatchers.delete(listener);
-}
-
-/** Tells the watchers (a 401, or the event stream dropping); they confirm with a probe. */
-export function doubtSession(): void {
-  for (const listener of sessionWatchers) listener();
 }
 
 export function createGatewayClient(
@@ -457,214 +363,3 @@ export async function readImageStream(
 
 /** The studio's client, used by the stores. */
 export const gateway = createGatewayClient();
-
-// --- the admin API of the Gallery, Usage, Keys, Accounts, Server and Settings pages ----------
-// (docs/admin-api.md). Every answer is checked against its schema in src/shared/admin.ts.
-
-/** The filters of GET /api/admin/usage and /usage.csv. */
-export interface UsageFilters {
-  since?: number;
-  until?: number;
-  apiKeyId?: string;
-  model?: string;
-  endpoint?: string;
-  status?: 'success' | 'error' | number;
-}
-
-/** A query string from defined, non-empty values (`?a=1&b=x`, or '' when there are none). */
-export function queryString(values: Record<string, string | number | boolean | undefined>): string {
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(values)) {
-    if (value === undefined || value === '') continue;
-    params.set(name, String(value));
-  }
-  const qs = params.toString();
-  return qs ? `?${qs}` : '';
-}
-
-const imagePath = (id: string) => `/api/admin/images/${encodeURIComponent(id)}`;
-
-/**
- * What a browser loads without fetch: `<img>`, download links and EventSource cannot send the
- * studio header, and the gateway admits them on the cookie plus `Sec-Fetch-Site: same-origin`.
- */
-export const adminUrls = {
-  thumb: (id: string) => `${imagePath(id)}/thumb`,
-  file: (id: string) => `${imagePath(id)}/file`,
-  mask: (id: string) => `${imagePath(id)}/mask`,
-  usageCsv: (filters: UsageFilters = {}) => `/api/admin/usage.csv${queryString({ ...filters })}`,
-  events: '/api/admin/events',
-} as const;
-
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-export function createAdminClient(
-  fetchImpl: FetchLike = (input, init) => fetch(input, init),
-  onUnauthorized: () => void = doubtSession,
-) {
-  async function call<S extends z.ZodType>(
-    schema: S,
-    method: Method,
-    path: string,
-    body?: unknown,
-    signal?: AbortSignal,
-  ): Promise<z.output<S>> {
-    const headers: Record<string, string> = { [STUDIO_HEADER]: '1', accept: 'application/json' };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    let response: Response;
-    try {
-      response = await fetchImpl(path, {
-        method,
-        headers,
-        body: body === undefined ? null : JSON.stringify(body),
-        credentials: 'same-origin',
-        signal: signal ?? null,
-      });
-    } catch (error) {
-      if (signal?.aborted) throw error;
-      throw new GatewayError('The gateway did not answer. Is Atelier still running?', 0);
-    }
-    const payload: unknown = await response.json().catch(() => undefined);
-    if (!response.ok) {
-      if (response.status === 401) onUnauthorized();
-      throw toGatewayError(
-        response.status,
-        payload,
-        `${method} ${path} answered ${response.status}`,
-        response.headers.get('x-request-id'),
-      );
-    }
-    const parsed = schema.safeParse(payload);
-    if (!parsed.success) {
-      throw new GatewayError(`${method} ${path} answered an unexpected body`, response.status);
-    }
-    return parsed.data;
-  }
-  const keyPath = (id: string) => `/api/admin/keys/${encodeURIComponent(id)}`;
-  const accountPath = (id: string) => `/api/admin/accounts/${encodeURIComponent(id)}`;
-
-  return {
-    keys: async (signal?: AbortSignal) =>
-      (await call(keysResponseSchema, 'GET', '/api/admin/keys', undefined, signal)).keys,
-    createKey: (body: CreateKeyBody) =>
-      call(createKeyResponseSchema, 'POST', '/api/admin/keys', body),
-    updateKey: async (id: string, patch: PatchKeyBody) =>
-      (await call(keyResponseSchema, 'PATCH', keyPath(id), patch)).record,
-    deleteKey: (id: string) => call(okSchema, 'DELETE', keyPath(id)),
-
-    accounts: (signal?: AbortSignal) =>
-      call(accountsResponseSchema, 'GET', '/api/admin/accounts', undefined, signal),
-    addAccount: async (body: CreateAccountBody) =>
-      (await call(accountResponseSchema, 'POST', '/api/admin/accounts', body)).account,
-    updateAccount: async (id: string, patch: PatchAccountBody) =>
-      (await call(accountResponseSchema, 'PATCH', accountPath(id), patch)).account,
-    deleteAccount: (id: string) => call(okSchema, 'DELETE', accountPath(id)),
-    startAccountLogin: (body: AccountLoginBody) =>
-      call(accountLoginStartSchema, 'POST', '/api/admin/accounts/login', body),
-    accountLogin: (loginId: string, signal?: AbortSignal) =>
-      call(
-        accountLoginStateSchema,
-        'GET',
-        `/api/admin/accounts/login/${encodeURIComponent(loginId)}`,
-        undefined,
-        signal,
-      ),
-
-    usage: (filters: UsageFilters & { limit?: number; offset?: number }, signal?: AbortSignal) =>
-      call(
-        usageListResponseSchema,
-        'GET',
-        `/api/admin/usage${queryString({ ...filters })}`,
-        undefined,
-        signal,
-      ),
-    usageTotals: async (
-      query: { groupBy?: UsageGroupBy; since?: number; until?: number; utcOffsetMinutes?: number },
-      signal?: AbortSignal,
-    ) =>
-      (
-        await call(
-          usageTotalsResponseSchema,
-          'GET',
-          `/api/admin/usage/totals${queryString({ ...query })}`,
-          undefined,
-          signal,
-        )
-      ).rows,
-
-    settings: (signal?: AbortSignal) =>
-      call(settingsResponseSchema, 'GET', '/api/admin/settings', undefined, signal),
-    updateSettings: (patch: SettingsPatch) =>
-      call(settingsResponseSchema, 'PUT', '/api/admin/settings', patch),
-    prices: async (signal?: AbortSignal) =>
-      (await call(pricesResponseSchema, 'GET', '/api/admin/prices', undefined, signal)).prices,
-    setPrice: async (model: string, body: PutPriceBody) =>
-      (
-        await call(
-          pricesResponseSchema,
-          'PUT',
-          `/api/admin/prices/${encodeURIComponent(model)}`,
-          body,
-        )
-      ).prices,
-
-    image: (id: string, signal?: AbortSignal) =>
-      call(imageDetailSchema, 'GET', imagePath(id), undefined, signal),
-    setFavourite: async (id: string, favourite: boolean) =>
-      (await call(imageResponseSchema, 'PATCH', imagePath(id), { favourite })).image,
-    deleteImage: (id: string) => call(okSchema, 'DELETE', imagePath(id)),
-
-    /** Stops the upstream work of a studio run; false when it had already ended. */
-    cancelRun: async (runId: string) =>
-      (
-        await call(
-          cancelRunResponseSchema,
-          'POST',
-          `/api/admin/runs/${encodeURIComponent(runId)}/cancel`,
-        )
-      ).cancelled,
-  };
-}
-
-export type AdminClient = ReturnType<typeof createAdminClient>;
-
-/** The admin API client of the gateway pages. */
-export const admin = createAdminClient();
-
-export interface AdminEventHandlers {
-  onUsage?: (record: UsageRecord) => void;
-  onImage?: (image: ImageRecord) => void;
-  /** true once the stream is live (again); false while the browser reconnects. */
-  onConnection?: (live: boolean) => void;
-}
-
-/**
- * Subscribes to GET /api/admin/events (the live request log and new gallery images). The
- * browser reconnects by itself after a drop. Returns the unsubscribe function.
- */
-export function subscribeAdminEvents(handlers: AdminEventHandlers): () => void {
-  const source = new EventSource(adminUrls.events);
-  const read = <S extends z.ZodType>(schema: S, data: string): z.output<S> | null => {
-    try {
-      const parsed = schema.safeParse(JSON.parse(data));
-      return parsed.success ? parsed.data : null;
-    } catch {
-      return null;
-    }
-  };
-  source.addEventListener('open', () => handlers.onConnection?.(true));
-  source.addEventListener('error', () => {
-    handlers.onConnection?.(false);
-    // An EventSource never tells the status: a refused reconnect (401) looks like any drop.
-    doubtSession();
-  });
-  source.addEventListener('usage', (event) => {
-    const record = read(usageRecordSchema, (event as MessageEvent<string>).data);
-    if (record) handlers.onUsage?.(record);
-  });
-  source.addEventListener('image', (event) => {
-    const image = read(imageRecordSchema, (event as MessageEvent<string>).data);
-    if (image) handlers.onImage?.(image);
-  });
-  return () => source.close();
-}
