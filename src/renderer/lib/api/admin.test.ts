@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { adminUrls, createAdminClient, queryString } from './admin';
+import { adminUrls, createAdminClient } from './admin';
 import { GatewayError } from './errors';
-import type { FetchLike } from './request';
+import { queryString, type FetchLike } from './request';
 
 interface Call {
   url: string;

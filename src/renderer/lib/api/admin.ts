@@ -18,7 +18,6 @@ import {
   okSchema,
   pricesResponseSchema,
   settingsResponseSchema,
-  STUDIO_HEADER,
   usageListResponseSchema,
   usageTotalsResponseSchema,
   type AccountLoginBody,
@@ -30,8 +29,7 @@ import {
   type SettingsPatch,
   type UsageGroupBy,
 } from '../../../shared/admin';
-import { GatewayError, toGatewayError } from './errors';
-import type { FetchLike } from './request';
+import { createRequest, queryString, type FetchLike, type Method } from './request';
 import { doubtSession } from './session';
 
 /** The filters of GET /api/admin/usage and /usage.csv. */
@@ -42,17 +40,6 @@ export interface UsageFilters {
   model?: string;
   endpoint?: string;
   status?: 'success' | 'error' | number;
-}
-
-/** A query string from defined, non-empty values (`?a=1&b=x`, or '' when there are none). */
-export function queryString(values: Record<string, string | number | boolean | undefined>): string {
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(values)) {
-    if (value === undefined || value === '') continue;
-    params.set(name, String(value));
-  }
-  const qs = params.toString();
-  return qs ? `?${qs}` : '';
 }
 
 const imagePath = (id: string) => `/api/admin/images/${encodeURIComponent(id)}`;
@@ -69,50 +56,18 @@ export const adminUrls = {
   events: '/api/admin/events',
 } as const;
 
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
 export function createAdminClient(
   fetchImpl: FetchLike = (input, init) => fetch(input, init),
   onUnauthorized: () => void = doubtSession,
 ) {
-  async function call<S extends z.ZodType>(
+  const request = createRequest(fetchImpl, onUnauthorized);
+  const call = <S extends z.ZodType>(
     schema: S,
     method: Method,
     path: string,
     body?: unknown,
     signal?: AbortSignal,
-  ): Promise<z.output<S>> {
-    const headers: Record<string, string> = { [STUDIO_HEADER]: '1', accept: 'application/json' };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    let response: Response;
-    try {
-      response = await fetchImpl(path, {
-        method,
-        headers,
-        body: body === undefined ? null : JSON.stringify(body),
-        credentials: 'same-origin',
-        signal: signal ?? null,
-      });
-    } catch (error) {
-      if (signal?.aborted) throw error;
-      throw new GatewayError('The gateway did not answer. Is Atelier still running?', 0);
-    }
-    const payload: unknown = await response.json().catch(() => undefined);
-    if (!response.ok) {
-      if (response.status === 401) onUnauthorized();
-      throw toGatewayError(
-        response.status,
-        payload,
-        `${method} ${path} answered ${response.status}`,
-        response.headers.get('x-request-id'),
-      );
-    }
-    const parsed = schema.safeParse(payload);
-    if (!parsed.success) {
-      throw new GatewayError(`${method} ${path} answered an unexpected body`, response.status);
-    }
-    return parsed.data;
-  }
+  ) => request.json(schema, path, { method, body, signal });
   const keyPath = (id: string) => `/api/admin/keys/${encodeURIComponent(id)}`;
   const accountPath = (id: string) => `/api/admin/accounts/${encodeURIComponent(id)}`;
 

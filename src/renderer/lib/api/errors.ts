@@ -1,3 +1,5 @@
+import { errorBodySchema } from '../../../shared/errors';
+
 /** An error answer of the gateway, in the one body shape `{error: {message, type, param, code}}`. */
 export class GatewayError extends Error {
   override name = 'GatewayError';
@@ -35,12 +37,6 @@ export interface GatewayErrorInfo {
   requestId: string | null;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-
 /** Turns an error body (or anything else a failing gateway sent) into a GatewayError. */
 export function toGatewayError(
   status: number,
@@ -48,14 +44,14 @@ export function toGatewayError(
   fallback: string,
   requestId: string | null = null,
 ): GatewayError {
-  const error = isRecord(body) && isRecord(body.error) ? body.error : null;
-  const message = (error && str(error.message)) || fallback;
+  const parsed = errorBodySchema.safeParse(body);
+  const error = parsed.success ? parsed.data.error : null;
   return new GatewayError(
-    message,
+    error?.message || fallback,
     status,
-    error ? str(error.param) : null,
-    error ? str(error.code) : null,
-    error ? str(error.type) : null,
+    error?.param ?? null,
+    error?.code ?? null,
+    error?.type ?? null,
     requestId,
   );
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { GatewayError } from './errors';
-import { createGatewayClient, parsePrices, type DeliveredImage, type PartialImage } from './images';
+import { createImagesClient, parsePrices, type DeliveredImage, type PartialImage } from './images';
 import type { FetchLike } from './request';
 
 interface Call {
@@ -63,7 +63,7 @@ function event(type: string, fields: Record<string, unknown>): string {
 describe('gateway client', () => {
   it('sends the studio header with same-origin credentials and no API key', async () => {
     const net = fakeFetch(() => json(200, { ok: true }));
-    await createGatewayClient(net.fetch).session();
+    await createImagesClient(net.fetch).session();
     const [call] = net.calls;
     expect(call?.url).toBe('/api/admin/session');
     expect(call?.init.credentials).toBe('same-origin');
@@ -74,19 +74,19 @@ describe('gateway client', () => {
 
   it('reports a missing session as login, and other failures as errors', async () => {
     const login = fakeFetch(() => json(401, { error: { code: 'studio_session_required' } }));
-    expect(await createGatewayClient(login.fetch).session()).toBe('login');
+    expect(await createImagesClient(login.fetch).session()).toBe('login');
     const broken = fakeFetch(() => json(500, { error: { message: 'boom' } }));
-    await expect(createGatewayClient(broken.fetch).session()).rejects.toThrow('boom');
+    await expect(createImagesClient(broken.fetch).session()).rejects.toThrow('boom');
     const offline: FetchLike = async () => {
       throw new TypeError('Failed to fetch');
     };
-    await expect(createGatewayClient(offline).session()).rejects.toThrow(/did not answer/);
+    await expect(createImagesClient(offline).session()).rejects.toThrow(/did not answer/);
   });
 
   it('raises a session doubt on a 401, but not for the session probe or other failures', async () => {
     const onUnauthorized = vi.fn();
     const refused = fakeFetch(() => json(401, { error: { code: 'invalid_api_key' } }));
-    const client = createGatewayClient(refused.fetch, onUnauthorized);
+    const client = createImagesClient(refused.fetch, onUnauthorized);
     // The probe's 401 is its answer ('login'), not a reason to probe again.
     expect(await client.session()).toBe('login');
     expect(onUnauthorized).not.toHaveBeenCalled();
@@ -99,7 +99,7 @@ describe('gateway client', () => {
 
     const other = vi.fn();
     const failing = fakeFetch(() => json(403, { error: { code: 'forbidden_origin' } }));
-    await expect(createGatewayClient(failing.fetch, other).prices()).rejects.toMatchObject({
+    await expect(createImagesClient(failing.fetch, other).prices()).rejects.toMatchObject({
       status: 403,
     });
     expect(other).not.toHaveBeenCalled();
@@ -120,7 +120,7 @@ describe('gateway client', () => {
         { 'x-request-id': 'req_9' },
       ),
     );
-    const error = await createGatewayClient(net.fetch)
+    const error = await createImagesClient(net.fetch)
       .runImages({ endpoint: 'generations', body: { size: '1000x1000' } }, { onImage: () => {} })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(GatewayError);
@@ -136,7 +136,7 @@ describe('gateway client', () => {
 
   it('posts generations as JSON and edits as multipart with the parent image header', async () => {
     const net = fakeFetch(() => json(200, { data: [], usage: usage(0) }));
-    const client = createGatewayClient(net.fetch);
+    const client = createImagesClient(net.fetch);
     await client.runImages(
       { endpoint: 'generations', body: { prompt: 'p' } },
       { onImage: () => {} },
@@ -172,7 +172,7 @@ describe('gateway client', () => {
       ),
     );
     const images: DeliveredImage[] = [];
-    const result = await createGatewayClient(net.fetch).runImages(
+    const result = await createImagesClient(net.fetch).runImages(
       { endpoint: 'generations', body: {} },
       { onImage: (image) => images.push(image) },
     );
@@ -217,7 +217,7 @@ describe('gateway client', () => {
     const net = fakeFetch(() => sse(stream));
     const partials: PartialImage[] = [];
     const finals: DeliveredImage[] = [];
-    const result = await createGatewayClient(net.fetch).runImages(
+    const result = await createImagesClient(net.fetch).runImages(
       { endpoint: 'generations', body: { stream: true, n: 2 } },
       { onPartial: (p) => partials.push(p), onImage: (i) => finals.push(i) },
     );
@@ -245,7 +245,7 @@ describe('gateway client', () => {
       })}\n\n`;
     const net = fakeFetch(() => sse(stream, 5));
     const partials: PartialImage[] = [];
-    const error = await createGatewayClient(net.fetch)
+    const error = await createImagesClient(net.fetch)
       .runImages(
         { endpoint: 'edits', body: new FormData() },
         {
@@ -260,6 +260,49 @@ describe('gateway client', () => {
     expect((error as GatewayError).requestId).toBe('req_1');
   });
 
+  it('refuses a malformed image event or reply with an error that says what was wrong', async () => {
+    const stream =
+      event('image_generation.partial_image', { b64_json: b64('p'), partial_image_index: 0 }) +
+      event('image_generation.completed', { b64_json: 7, size: '1024x1024' }) +
+      event('image_generation.completed', { b64_json: b64('never read') });
+    const partials: PartialImage[] = [];
+    const finals: DeliveredImage[] = [];
+    const error = await createImagesClient(fakeFetch(() => sse(stream)).fetch)
+      .runImages(
+        { endpoint: 'generations', body: { stream: true } },
+        { onPartial: (p) => partials.push(p), onImage: (i) => finals.push(i) },
+      )
+      .catch((e: unknown) => e);
+    expect(partials).toHaveLength(1);
+    expect(finals).toHaveLength(0);
+    expect(error).toBeInstanceOf(GatewayError);
+    expect(error).toMatchObject({ status: 0, requestId: 'req_1' });
+    expect((error as GatewayError).message).toMatch(
+      /^The image stream sent a malformed 'image_generation\.completed' event \(b64_json: .*expected string/,
+    );
+
+    const reply = fakeFetch(() => json(200, { data: [{ b64_json: b64('x') }], usage: 'all' }));
+    await expect(
+      createImagesClient(reply.fetch).runImages(
+        { endpoint: 'generations', body: {} },
+        { onImage: () => {} },
+      ),
+    ).rejects.toThrow(/^POST \/v1\/images\/generations answered an unexpected body \(usage: /);
+  });
+
+  it('skips stream events of a type it does not know', async () => {
+    const stream =
+      event('image_generation.progress', { percent: 50 }) +
+      event('image_generation.completed', { b64_json: b64('final'), usage: usage(10) });
+    const finals: DeliveredImage[] = [];
+    const result = await createImagesClient(fakeFetch(() => sse(stream)).fetch).runImages(
+      { endpoint: 'generations', body: { stream: true } },
+      { onImage: (i) => finals.push(i) },
+    );
+    expect(result.images).toBe(1);
+    expect(await finals[0]?.blob.text()).toBe('final');
+  });
+
   it('passes the abort signal to fetch so a request can be cancelled', async () => {
     const controller = new AbortController();
     const net = fakeFetch(({ init }) => {
@@ -268,7 +311,7 @@ describe('gateway client', () => {
     });
     controller.abort();
     await expect(
-      createGatewayClient(net.fetch).runImages(
+      createImagesClient(net.fetch).runImages(
         { endpoint: 'generations', body: {}, signal: controller.signal },
         { onImage: () => {} },
       ),
@@ -277,7 +320,7 @@ describe('gateway client', () => {
 });
 
 describe('parsePrices', () => {
-  it('reads decimal dollar strings per model', () => {
+  it('reads decimal dollar strings per model', async () => {
     const row = { textInput: '5', imageInput: '8', textOutput: '10', imageOutput: '30.5' };
     expect(parsePrices({ prices: [{ model: 'm', ...row, updatedAt: 0 }] })).toEqual({
       m: {
@@ -287,6 +330,8 @@ describe('parsePrices', () => {
         imageOutput: 30_500_000,
       },
     });
-    expect(() => parsePrices({ prices: { m: row } })).toThrow(/unexpected/);
+    // The prices answer is checked against its schema before it is read.
+    const net = fakeFetch(() => json(200, { prices: { m: row } }));
+    await expect(createImagesClient(net.fetch).prices()).rejects.toThrow(/unexpected/);
   });
 });

@@ -2,26 +2,28 @@
  * The studio's image client: image requests on /v1, the gallery's list and files, and the
  * status, session and prices the shell reads.
  */
-import '../zodConfig';
 import {
   dollarsToMicros,
   DEFAULT_IMAGE_PRICES,
   type PriceTable,
 } from '../../../shared/costEstimate';
-import { addUsage, emptyUsage, type TokenUsage } from '../../../shared/imageParams';
+import type { TokenUsage } from '../../../shared/imageParams';
 import {
   imagesPageSchema,
   PARENT_IMAGE_HEADER,
   pricesResponseSchema,
-  STUDIO_HEADER,
   STUDIO_RUN_HEADER,
   type ImageRecord,
   type ImagesPage,
+  type PricesResponse,
 } from '../../../shared/admin';
+import { imagesResponseSchema } from '../../../shared/imagesApi';
+import { statusResponseSchema, type StatusResponse } from '../../../shared/status';
 import { base64ToBlob } from '../base64';
-import { SseParser, type SseEvent } from '../sse';
-import { GatewayError, toGatewayError } from './errors';
-import type { FetchLike } from './request';
+import { adminUrls } from './admin';
+import { GatewayError } from './errors';
+import { readImageStream } from './imageStream';
+import { createRequest, queryString, readJson, type FetchLike } from './request';
 import { doubtSession } from './session';
 
 /** What the studio asks GET /api/admin/images for. */
@@ -33,63 +35,12 @@ export interface ImageQuery {
   before?: number;
 }
 
-export interface GatewayStatus {
-  name: string;
-  version: string;
-  upstream: { kind: 'simulator' | 'accounts'; label: string };
-  /** The gateway's base URL, e.g. http://127.0.0.1:8787 */
-  address: string;
-}
+export type GatewayStatus = StatusResponse;
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-const num = (value: unknown): number =>
-  typeof value === 'number' && Number.isFinite(value) ? value : 0;
-
-export function isGatewayStatus(value: unknown): value is GatewayStatus {
-  if (!isRecord(value) || !isRecord(value.upstream)) return false;
-  const { name, version, address, upstream } = value;
-  return (
-    typeof name === 'string' &&
-    typeof version === 'string' &&
-    typeof address === 'string' &&
-    (upstream.kind === 'simulator' || upstream.kind === 'accounts') &&
-    typeof upstream.label === 'string'
-  );
-}
-
-/** Usage as sent, with absent parts as zero (an upstream may omit the details). */
-export function normaliseUsage(value: unknown): TokenUsage | null {
-  if (!isRecord(value)) return null;
-  const usage = emptyUsage();
-  const inDetails = isRecord(value.input_tokens_details) ? value.input_tokens_details : {};
-  const outDetails = isRecord(value.output_tokens_details) ? value.output_tokens_details : {};
-  usage.input_tokens = num(value.input_tokens);
-  usage.output_tokens = num(value.output_tokens);
-  usage.total_tokens = num(value.total_tokens) || usage.input_tokens + usage.output_tokens;
-  usage.input_tokens_details = {
-    text_tokens: num(inDetails.text_tokens),
-    image_tokens: num(inDetails.image_tokens),
-  };
-  usage.output_tokens_details = {
-    text_tokens: num(outDetails.text_tokens),
-    // Image outputs bill as image tokens when the split is missing.
-    image_tokens:
-      'image_tokens' in outDetails ? num(outDetails.image_tokens) : num(value.output_tokens),
-  };
-  return usage;
-}
-
-/** Parses `GET /api/admin/prices` (dollars per 1M tokens as decimal strings) into micro-dollars. */
-export function parsePrices(body: unknown): Record<string, PriceTable> {
-  const parsed = pricesResponseSchema.safeParse(body);
-  if (!parsed.success)
-    throw new GatewayError('GET /api/admin/prices answered an unexpected body', 200);
+/** Prices of GET /api/admin/prices (dollars per 1M tokens as decimal strings) in micro-dollars. */
+export function parsePrices(body: PricesResponse): Record<string, PriceTable> {
   const out: Record<string, PriceTable> = {};
-  for (const row of parsed.data.prices) {
+  for (const row of body.prices) {
     const read = (field: keyof PriceTable) =>
       dollarsToMicros(row[field]) ?? DEFAULT_IMAGE_PRICES[field];
     out[row.model] = {
@@ -145,78 +96,35 @@ export interface ImageCallResult {
   images: number;
 }
 
-export function createGatewayClient(
+export function createImagesClient(
   fetchImpl: FetchLike = (input, init) => fetch(input, init),
   onUnauthorized: () => void = doubtSession,
 ) {
-  /** `probe`: the session check itself, whose 401 is an answer rather than a doubt. */
-  async function send(path: string, init: RequestInit = {}, probe = false): Promise<Response> {
-    const headers = new Headers(init.headers);
-    headers.set(STUDIO_HEADER, '1');
-    if (!headers.has('accept')) headers.set('accept', 'application/json');
-    let response: Response;
-    try {
-      response = await fetchImpl(path, { ...init, headers, credentials: 'same-origin' });
-    } catch (error) {
-      if (init.signal?.aborted) throw error;
-      throw new GatewayError('The gateway did not answer. Is Atelier still running?', 0);
-    }
-    if (!response.ok) {
-      if (response.status === 401 && !probe) onUnauthorized();
-      const requestId = response.headers.get('x-request-id');
-      const body: unknown = await response.json().catch(() => undefined);
-      throw toGatewayError(
-        response.status,
-        body,
-        `${init.method ?? 'GET'} ${path} answered ${response.status}`,
-        requestId,
-      );
-    }
-    return response;
-  }
-
-  async function getJson(path: string, probe = false): Promise<unknown> {
-    const response = await send(path, {}, probe);
-    return response.json().catch(() => {
-      throw new GatewayError(`GET ${path} answered a body that is not JSON`, response.status);
-    });
-  }
+  const request = createRequest(fetchImpl, onUnauthorized);
 
   async function getBlob(path: string, signal?: AbortSignal): Promise<Blob> {
-    const response = await send(path, { headers: { accept: 'image/*' }, signal: signal ?? null });
+    const response = await request.send(path, { headers: { accept: 'image/*' }, signal });
     return response.blob();
   }
 
-  async function listImages(query: ImageQuery = {}, signal?: AbortSignal): Promise<ImagesPage> {
-    const params = new URLSearchParams();
-    if (query.q) params.set('q', query.q);
-    if (query.favourite) params.set('favourite', '1');
-    if (query.source) params.set('source', query.source);
-    if (query.limit) params.set('limit', String(query.limit));
-    if (query.before !== undefined) params.set('before', String(query.before));
-    const qs = params.toString();
-    const response = await send(`/api/admin/images${qs ? `?${qs}` : ''}`, {
-      signal: signal ?? null,
+  function listImages(query: ImageQuery = {}, signal?: AbortSignal): Promise<ImagesPage> {
+    const qs = queryString({
+      q: query.q,
+      favourite: query.favourite ? '1' : undefined,
+      source: query.source,
+      limit: query.limit || undefined,
+      before: query.before,
     });
-    const parsed = imagesPageSchema.safeParse(await response.json().catch(() => undefined));
-    if (!parsed.success) {
-      throw new GatewayError('GET /api/admin/images answered an unexpected body', response.status);
-    }
-    return parsed.data;
+    return request.json(imagesPageSchema, `/api/admin/images${qs}`, { signal });
   }
 
   return {
-    async status(): Promise<GatewayStatus> {
-      const body = await getJson('/api/status');
-      if (!isGatewayStatus(body))
-        throw new GatewayError('GET /api/status answered an unexpected body', 200);
-      return body;
-    },
+    status: (): Promise<GatewayStatus> => request.json(statusResponseSchema, '/api/status'),
 
     /** 'login' when there is no studio session (401): the user must open a login link. */
     async session(): Promise<'ok' | 'login'> {
       try {
-        await getJson('/api/admin/session', true);
+        await request.send('/api/admin/session', { probe: true });
         return 'ok';
       } catch (error) {
         if (error instanceof GatewayError && error.status === 401) return 'login';
@@ -224,16 +132,13 @@ export function createGatewayClient(
       }
     },
 
-    async prices(): Promise<Record<string, PriceTable>> {
-      return parsePrices(await getJson('/api/admin/prices'));
-    },
+    prices: async (): Promise<Record<string, PriceTable>> =>
+      parsePrices(await request.json(pricesResponseSchema, '/api/admin/prices')),
 
     listImages,
 
-    imageFile: (id: string, signal?: AbortSignal) =>
-      getBlob(`/api/admin/images/${encodeURIComponent(id)}/file`, signal),
-    imageThumb: (id: string, signal?: AbortSignal) =>
-      getBlob(`/api/admin/images/${encodeURIComponent(id)}/thumb`, signal),
+    imageFile: (id: string, signal?: AbortSignal) => getBlob(adminUrls.file(id), signal),
+    imageThumb: (id: string, signal?: AbortSignal) => getBlob(adminUrls.thumb(id), signal),
 
     /**
      * The gallery id of image `index` of request `requestId`. The gateway stores images after
@@ -254,112 +159,41 @@ export function createGatewayClient(
     },
 
     async runImages(call: ImageCall, handlers: ImageCallHandlers): Promise<ImageCallResult> {
-      const isForm = call.body instanceof FormData;
       const headers: Record<string, string> = { accept: 'application/json, text/event-stream' };
-      // Multipart: the browser writes the Content-Type with its boundary (spec 5.2).
-      if (!isForm) headers['content-type'] = 'application/json';
       if (call.parentImageId) headers[PARENT_IMAGE_HEADER] = call.parentImageId;
       if (call.runId) headers[STUDIO_RUN_HEADER] = call.runId;
-      const response = await send(`/v1/images/${call.endpoint}`, {
+      const path = `/v1/images/${call.endpoint}`;
+      const response = await request.send(path, {
         method: 'POST',
         headers,
-        body: isForm ? (call.body as FormData) : JSON.stringify(call.body),
-        signal: call.signal ?? null,
+        body: call.body,
+        signal: call.signal,
       });
       const requestId = response.headers.get('x-request-id');
       const type = response.headers.get('content-type') ?? '';
       if (type.includes('text/event-stream') && response.body) {
         return readImageStream(response.body, requestId, handlers);
       }
-      const body: unknown = await response.json();
-      const data = isRecord(body) && Array.isArray(body.data) ? body.data : [];
-      const meta = isRecord(body) ? body : {};
-      data.forEach((item: unknown, imageIndex) => {
-        if (!isRecord(item) || typeof item.b64_json !== 'string') return;
+      const reply = await readJson(imagesResponseSchema, response, `POST ${path}`);
+      reply.data.forEach((item, imageIndex) => {
+        if (item.b64_json === undefined) return;
         handlers.onImage({
           imageIndex,
-          blob: base64ToBlob(item.b64_json, str(meta.output_format)),
-          size: str(meta.size),
-          quality: str(meta.quality),
-          background: str(meta.background),
-          outputFormat: str(meta.output_format),
+          blob: base64ToBlob(item.b64_json, reply.output_format),
+          size: reply.size,
+          quality: reply.quality,
+          background: reply.background,
+          outputFormat: reply.output_format,
           usage: null,
-          revisedPrompt: str(item.revised_prompt),
+          revisedPrompt: item.revised_prompt,
         });
       });
-      return { requestId, usage: normaliseUsage(meta.usage), images: data.length };
+      return { requestId, usage: reply.usage, images: reply.data.length };
     },
   };
 }
 
-export type GatewayClient = ReturnType<typeof createGatewayClient>;
+export type ImagesClient = ReturnType<typeof createImagesClient>;
 
-/**
- * Reads an image event stream (generations or edits) to its end. Partial and final images are
- * handed over as soon as each event is complete; an `error` event rejects with its error.
- */
-export async function readImageStream(
-  body: ReadableStream<Uint8Array>,
-  requestId: string | null,
-  handlers: ImageCallHandlers,
-): Promise<ImageCallResult> {
-  const parser = new SseParser();
-  const reader = body.getReader();
-  let usage: TokenUsage | null = null;
-  let images = 0;
-
-  const handle = (event: SseEvent): void => {
-    if (event.data === '[DONE]') return;
-    let payload: unknown;
-    try {
-      payload = JSON.parse(event.data);
-    } catch {
-      throw new GatewayError(`The image stream sent an unreadable '${event.event}' event`, 0);
-    }
-    if (!isRecord(payload)) return;
-    const type = str(payload.type) ?? event.event;
-    if (type === 'error' || payload.error) {
-      throw toGatewayError(0, payload, 'The image stream reported an error', requestId);
-    }
-    const imageIndex = num(payload.image_index);
-    const b64 = str(payload.b64_json);
-    if (!b64) return;
-    const format = str(payload.output_format);
-    if (type.endsWith('.partial_image')) {
-      handlers.onPartial?.({
-        imageIndex,
-        partialIndex: num(payload.partial_image_index),
-        blob: base64ToBlob(b64, format),
-      });
-    } else if (type.endsWith('.completed')) {
-      const imageUsage = normaliseUsage(payload.usage);
-      if (imageUsage) usage = usage ? addUsage(usage, imageUsage) : imageUsage;
-      images += 1;
-      handlers.onImage({
-        imageIndex,
-        blob: base64ToBlob(b64, format),
-        size: str(payload.size),
-        quality: str(payload.quality),
-        background: str(payload.background),
-        outputFormat: format,
-        usage: imageUsage,
-        revisedPrompt: str(payload.revised_prompt),
-      });
-    }
-  };
-
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      for (const event of parser.push(value)) handle(event);
-    }
-    for (const event of parser.end()) handle(event);
-  } finally {
-    reader.releaseLock();
-  }
-  return { requestId, usage, images };
-}
-
-/** The studio's client, used by the stores. */
-export const gateway = createGatewayClient();
+/** The studio's image client, used by the stores. */
+export const gateway = createImagesClient();
