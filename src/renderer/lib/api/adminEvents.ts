@@ -16,33 +16,77 @@ export interface AdminEventHandlers {
   onConnection?: (live: boolean) => void;
 }
 
+/** Subscribes `handlers`; returns the unsubscribe function. */
+export type SubscribeAdminEvents = (handlers: AdminEventHandlers) => () => void;
+
+/** What the studio uses of an EventSource (tests hand in their own). */
+export interface EventSourceLike {
+  addEventListener(type: string, listener: (event: Event) => void): void;
+  close(): void;
+}
+
 /**
- * Subscribes to GET /api/admin/events (the live request log and new gallery images). The
- * browser reconnects by itself after a drop. Returns the unsubscribe function.
+ * GET /api/admin/events (the live request log and new gallery images) for every subscriber over
+ * one EventSource: a browser opens at most six HTTP/1.1 connections to a host, and pages and
+ * gallery lookups each holding one would leave fetches waiting. The source opens with the first
+ * subscriber and closes with the last; the browser reconnects it by itself after a drop.
  */
-export function subscribeAdminEvents(handlers: AdminEventHandlers): () => void {
-  const source = new EventSource(adminUrls.events);
-  const read = <S extends z.ZodType>(schema: S, data: string): z.output<S> | null => {
+export function createAdminEvents(
+  open: (url: string) => EventSourceLike = (url) => new EventSource(url),
+): SubscribeAdminEvents {
+  const subscribers = new Set<AdminEventHandlers>();
+  let source: EventSourceLike | null = null;
+  let live = false;
+  const each = (call: (handlers: AdminEventHandlers) => void) => {
+    for (const handlers of [...subscribers]) call(handlers);
+  };
+  const read = <S extends z.ZodType>(schema: S, event: Event): z.output<S> | null => {
     try {
-      const parsed = schema.safeParse(JSON.parse(data));
+      const parsed = schema.safeParse(JSON.parse((event as MessageEvent<string>).data));
       return parsed.success ? parsed.data : null;
     } catch {
       return null;
     }
   };
-  source.addEventListener('open', () => handlers.onConnection?.(true));
-  source.addEventListener('error', () => {
-    handlers.onConnection?.(false);
-    // An EventSource never tells the status: a refused reconnect (401) looks like any drop.
-    doubtSession();
-  });
-  source.addEventListener('usage', (event) => {
-    const record = read(usageRecordSchema, (event as MessageEvent<string>).data);
-    if (record) handlers.onUsage?.(record);
-  });
-  source.addEventListener('image', (event) => {
-    const image = read(imageRecordSchema, (event as MessageEvent<string>).data);
-    if (image) handlers.onImage?.(image);
-  });
-  return () => source.close();
+
+  function start(): EventSourceLike {
+    const opened = open(adminUrls.events);
+    opened.addEventListener('open', () => {
+      live = true;
+      each((handlers) => handlers.onConnection?.(true));
+    });
+    opened.addEventListener('error', () => {
+      live = false;
+      each((handlers) => handlers.onConnection?.(false));
+      // An EventSource never tells the status: a refused reconnect (401) looks like any drop.
+      doubtSession();
+    });
+    opened.addEventListener('usage', (event) => {
+      const record = read(usageRecordSchema, event);
+      if (record) each((handlers) => handlers.onUsage?.(record));
+    });
+    opened.addEventListener('image', (event) => {
+      const image = read(imageRecordSchema, event);
+      if (image) each((handlers) => handlers.onImage?.(image));
+    });
+    return opened;
+  }
+
+  return (handlers) => {
+    subscribers.add(handlers);
+    source ??= start();
+    // A late subscriber hears that the stream is live, as the first did; never before this
+    // function has returned its unsubscribe.
+    if (live)
+      queueMicrotask(() => live && subscribers.has(handlers) && handlers.onConnection?.(true));
+    return () => {
+      if (!subscribers.delete(handlers) || subscribers.size > 0) return;
+      source?.close();
+      source = null;
+      live = false;
+    };
+  };
 }
+
+/** The studio's subscription to the admin events stream. */
+export const subscribeAdminEvents: SubscribeAdminEvents = createAdminEvents();

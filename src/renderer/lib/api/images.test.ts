@@ -1,4 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
+import type { ImageRecord } from '../../../shared/admin';
+import type { AdminEventHandlers, SubscribeAdminEvents } from './adminEvents';
 import { GatewayError } from './errors';
 import { createImagesClient, parsePrices, type DeliveredImage, type PartialImage } from './images';
 import type { FetchLike } from './request';
@@ -333,5 +335,124 @@ describe('parsePrices', () => {
     // The prices answer is checked against its schema before it is read.
     const net = fakeFetch(() => json(200, { prices: { m: row } }));
     await expect(createImagesClient(net.fetch).prices()).rejects.toThrow(/unexpected/);
+  });
+});
+
+describe('findImage', () => {
+  const record = (requestId: string, index: number): ImageRecord => ({
+    id: `img_${requestId}_${index}`,
+    requestId,
+    index,
+    createdAt: 1,
+    source: 'studio',
+    endpoint: '/images/generations',
+    prompt: 'p',
+    revisedPrompt: null,
+    model: 'gpt-image-2',
+    requestedSize: '1024x1024',
+    deliveredSize: '1024x1024',
+    quality: 'low',
+    outputFormat: 'png',
+    outputCompression: null,
+    background: null,
+    moderation: null,
+    width: 1024,
+    height: 1024,
+    bytes: 100,
+    inputTokens: 10,
+    outputTokens: 100,
+    totalTokens: 110,
+    costMicros: 1,
+    favourite: false,
+    parentId: null,
+    hasMask: false,
+    apiKeyId: null,
+    fallbackStep: null,
+  });
+
+  /** The events stream as findImage sees it: the test says when it is live and what arrives. */
+  function eventsStream() {
+    const subscribers = new Set<AdminEventHandlers>();
+    const subscribe: SubscribeAdminEvents = (handlers) => {
+      subscribers.add(handlers);
+      return () => subscribers.delete(handlers);
+    };
+    const each = (call: (h: AdminEventHandlers) => void) => [...subscribers].forEach(call);
+    return {
+      subscribe,
+      subscribers,
+      live: () => each((h) => h.onConnection?.(true)),
+      image: (image: ImageRecord) => each((h) => h.onImage?.(image)),
+    };
+  }
+
+  /** A gallery whose studio page the test fills; every GET is counted. */
+  function gallery(images: ImageRecord[]) {
+    return fakeFetch(({ url }) => {
+      expect(url).toBe('/api/admin/images?source=studio&limit=50');
+      return json(200, { images, nextBefore: null });
+    });
+  }
+
+  it('finds an image already stored once the stream is live', async () => {
+    const events = eventsStream();
+    const net = gallery([record('req_0', 0), record('req_1', 1)]);
+    const found = createImagesClient(net.fetch, () => {}, events.subscribe).findImage('req_1', 1);
+    events.live();
+    expect(await found).toMatchObject({ id: 'img_req_1_1' });
+    expect(net.calls).toHaveLength(1);
+    expect(events.subscribers.size).toBe(0);
+  });
+
+  it("waits for the image's event rather than asking again", async () => {
+    const events = eventsStream();
+    const net = gallery([]);
+    let settled = false;
+    const found = createImagesClient(net.fetch, () => {}, events.subscribe)
+      .findImage('req_1', 0)
+      .finally(() => (settled = true));
+    events.live();
+    await vi.waitFor(() => expect(net.calls).toHaveLength(1));
+    events.image(record('req_1', 1)); // another image of the same request
+    events.image(record('req_2', 0));
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    events.image(record('req_1', 0));
+    expect(await found).toMatchObject({ id: 'img_req_1_0' });
+    expect(net.calls).toHaveLength(1);
+    expect(events.subscribers.size).toBe(0);
+  });
+
+  it('looks a last time when no event came in time, and gives null if the image never came', async () => {
+    vi.useFakeTimers();
+    try {
+      const events = eventsStream();
+      const stored: ImageRecord[] = [];
+      const net = gallery(stored);
+      const client = createImagesClient(net.fetch, () => {}, events.subscribe);
+      // The stream never goes live (a missed event is the same): only the final look remains.
+      const late = client.findImage('req_1', 0, 5_000);
+      stored.push(record('req_1', 0));
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(await late).toMatchObject({ id: 'img_req_1_0' });
+
+      const never = client.findImage('req_9', 0, 5_000);
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(await never).toBeNull();
+      expect(net.calls).toHaveLength(2);
+      expect(events.subscribers.size).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('survives a gallery that fails to answer', async () => {
+    const events = eventsStream();
+    const net = fakeFetch(() => json(500, { error: { message: 'boom' } }));
+    const found = createImagesClient(net.fetch, () => {}, events.subscribe).findImage('req_1', 0);
+    events.live();
+    await vi.waitFor(() => expect(net.calls).toHaveLength(1));
+    events.image(record('req_1', 0));
+    expect(await found).toMatchObject({ id: 'img_req_1_0' });
   });
 });

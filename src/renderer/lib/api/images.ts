@@ -21,6 +21,7 @@ import { imagesResponseSchema } from '../../../shared/imagesApi';
 import { statusResponseSchema, type StatusResponse } from '../../../shared/status';
 import { base64ToBlob } from '../base64';
 import { adminUrls } from './admin';
+import { subscribeAdminEvents, type SubscribeAdminEvents } from './adminEvents';
 import { GatewayError } from './errors';
 import { readImageStream } from './imageStream';
 import { createRequest, queryString, readJson, type FetchLike } from './request';
@@ -99,6 +100,7 @@ export interface ImageCallResult {
 export function createImagesClient(
   fetchImpl: FetchLike = (input, init) => fetch(input, init),
   onUnauthorized: () => void = doubtSession,
+  subscribe: SubscribeAdminEvents = subscribeAdminEvents,
 ) {
   const request = createRequest(fetchImpl, onUnauthorized);
 
@@ -141,21 +143,39 @@ export function createImagesClient(
     imageThumb: (id: string, signal?: AbortSignal) => getBlob(adminUrls.thumb(id), signal),
 
     /**
-     * The gallery id of image `index` of request `requestId`. The gateway stores images after
-     * the reply is sent, so a lookup right after a request may need a few tries.
+     * The gallery record of image `index` of request `requestId`. The gateway stores images after
+     * the reply is sent, so it may not be there yet: it is looked up once the events stream is
+     * live (it may have come before), awaited as an `image` event, and looked up a last time
+     * after `timeoutMs` (a stream that dropped may have missed it). Null if it never came: the
+     * chain is a nicety, an edit works without it.
      */
-    async findImage(requestId: string, index: number, tries = 4): Promise<ImageRecord | null> {
-      for (let attempt = 0; attempt < tries; attempt++) {
-        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 400 * 2 ** attempt));
-        try {
-          const page = await listImages({ source: 'studio', limit: 50 });
-          const found = page.images.find((i) => i.requestId === requestId && i.index === index);
-          if (found) return found;
-        } catch {
-          // Gallery unavailable: the chain is a nicety, the edit works without it.
-        }
-      }
-      return null;
+    findImage(requestId: string, index: number, timeoutMs = 30_000): Promise<ImageRecord | null> {
+      const matches = (image: ImageRecord) =>
+        image.requestId === requestId && image.index === index;
+      const lookUp = () =>
+        listImages({ source: 'studio', limit: 50 }).then(
+          (page) => page.images.find(matches) ?? null,
+          () => null, // Gallery unavailable: the next look (or the event) may find it.
+        );
+      return new Promise((resolve) => {
+        let settled = false;
+        const finish = (record: ImageRecord | null) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          stop();
+          resolve(record);
+        };
+        const timer = setTimeout(() => void lookUp().then(finish), timeoutMs);
+        const stop = subscribe({
+          onImage: (image) => {
+            if (matches(image)) finish(image);
+          },
+          onConnection: (live) => {
+            if (live) void lookUp().then((found) => found && finish(found));
+          },
+        });
+      });
     },
 
     async runImages(call: ImageCall, handlers: ImageCallHandlers): Promise<ImageCallResult> {
