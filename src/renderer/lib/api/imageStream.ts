@@ -5,7 +5,7 @@ import {
   partialImageEventSchema,
 } from '../../../shared/imagesApi';
 import { base64ToBlob } from '../base64';
-import { SseParser, type SseEvent } from '../sse';
+import { SseParser, type SseEvent } from './sse';
 import { GatewayError, toGatewayError } from './errors';
 import type { ImageCallHandlers, ImageCallResult } from './images';
 import { describeIssues } from './request';
