@@ -95,31 +95,23 @@ export async function readJson<S extends z.ZodType>(
   response: Response,
   what: string,
 ): Promise<z.output<S>> {
-  const requestId = response.headers.get('x-request-id');
+  const refuse = (problem: string) =>
+    new GatewayError(
+      `${what} answered ${problem}`,
+      response.status,
+      null,
+      null,
+      null,
+      response.headers.get('x-request-id'),
+    );
   let body: unknown;
   try {
     body = await response.json();
   } catch {
-    throw new GatewayError(
-      `${what} answered a body that is not JSON`,
-      response.status,
-      null,
-      null,
-      null,
-      requestId,
-    );
+    throw refuse('a body that is not JSON');
   }
   const parsed = schema.safeParse(body);
-  if (!parsed.success) {
-    throw new GatewayError(
-      `${what} answered an unexpected body (${describeIssues(parsed.error)})`,
-      response.status,
-      null,
-      null,
-      null,
-      requestId,
-    );
-  }
+  if (!parsed.success) throw refuse(`an unexpected body (${describeIssues(parsed.error)})`);
   return parsed.data;
 }
 
