@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { AppShell } from './features/shell/AppShell';
 import { LoginScreen } from './features/shell/LoginScreen';
-import { watchSession } from './lib/gateway';
+import { watchSession } from './lib/api/session';
 import { useSessionStore } from './stores/session';
 import { useStatusStore } from './stores/status';
 

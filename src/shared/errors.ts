@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * The one error body shape of the service (OpenAI style), and the codes Atelier answers with.
  * Clients key off `code`; `param` names the offending field for 400s.
@@ -10,6 +12,19 @@ export interface ErrorBody {
     code: string | null;
   };
 }
+
+/**
+ * An error body as a client reads it: a proxy or a failing gateway may leave any field out, so
+ * each is optional and the reader supplies its own fallback message.
+ */
+export const errorBodySchema = z.object({
+  error: z.object({
+    message: z.string().optional(),
+    type: z.string().nullish(),
+    param: z.string().nullish(),
+    code: z.string().nullish(),
+  }),
+});
 
 export const ERROR_TYPES = {
   invalidRequest: 'invalid_request_error',

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { scriptFaults } from './support/api';
 import { patternPng, rgba } from './support/images';
-import { choose, EditPage, open } from './support/pages';
+import { choose, EditPage, GeneratePage, open } from './support/pages';
 import { useStudio } from './support/studio';
 
 const studio = useStudio();
@@ -145,4 +145,44 @@ test('at 1280x800 the edit runs in view: progress, the finished result, then the
   await expect(page.getByTestId('mask-tool')).toBeInViewport({ ratio: 1 });
   await expect(page.getByTestId('zoom-value')).toBeInViewport({ ratio: 1 });
   await page.setViewportSize({ width: 1440, height: 900 });
+});
+
+test('a Generate result sent to Edit is linked to its gallery image, and the edit records it as parent', async () => {
+  const { page } = studio;
+  await open(page, 'generate');
+  const generate = new GeneratePage(page);
+  await generate.prompt().fill('A paper boat on a still pond');
+  await generate.submit().click();
+  await expect(generate.status()).toHaveAttribute('data-phase', 'done');
+
+  // "Edit this result" at once: the gallery may not have stored the image yet, so the studio
+  // finds its record by the events stream's `image` event (or by looking once the stream is live).
+  await page.getByTestId('generate-results').getByTestId('edit-result').first().click();
+  const edit = new EditPage(page);
+  const reference = edit.references().first();
+  await expect(reference).toHaveAttribute('data-gallery-id', /.+/, { timeout: 20_000 });
+  const galleryId = await reference.getAttribute('data-gallery-id');
+  const { images } = await studio.admin<{ images: Image[] }>(
+    'GET',
+    `/api/admin/images?q=${encodeURIComponent('paper boat')}&limit=1`,
+  );
+  expect(images[0]?.id).toBe(galleryId);
+
+  await edit.stroke([
+    [0.3, 0.5],
+    [0.7, 0.5],
+  ]);
+  await edit.maskCurrent();
+  await edit.prompt().fill('Add a red sail');
+  await edit.submit().click();
+  await expect(page.getByTestId('run-status').first()).toHaveAttribute('data-phase', 'done');
+  await expect
+    .poll(async () => {
+      const { images: edits } = await studio.admin<{ images: Image[] }>(
+        'GET',
+        `/api/admin/images?q=${encodeURIComponent('red sail')}&limit=1`,
+      );
+      return edits[0]?.parentId ?? null;
+    })
+    .toBe(galleryId);
 });

@@ -2,6 +2,7 @@ import express, { type Express } from 'express';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ERROR_CODES, ERROR_TYPES } from '../../shared/errors';
+import type { StatusResponse } from '../../shared/status';
 import type { Dispatcher } from '../dispatch/dispatchCall';
 import type { ImageSpool, SpooledImage } from '../images/spool';
 import { ApiError } from '../errors';
@@ -44,7 +45,7 @@ export interface AppDeps {
   allowedHosts: () => Set<string>;
   ownOrigins: () => Set<string>;
   allowedOrigins: () => readonly string[];
-  status: () => Record<string, unknown>;
+  status: () => StatusResponse;
   staticDir?: string;
   now: () => number;
   log: (line: string) => void;

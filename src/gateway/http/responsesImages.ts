@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import type { TokenUsage } from '../../shared/imageParams';
-import { normaliseUsage } from '../billing/normaliseUsage';
+import { normaliseUsage } from '../../shared/tokenUsage';
 import { piecesLength, type Base64Pieces } from '../upstream/base64Pieces';
 import { parseSplicedJson, splicedPieces, type SplicedJson } from '../upstream/jsonSplice';
 import type { UsageNotes } from '../usage/notes';

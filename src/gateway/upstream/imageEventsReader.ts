@@ -1,4 +1,4 @@
-import { normaliseUsage } from '../billing/normaliseUsage';
+import { normaliseUsage } from '../../shared/tokenUsage';
 import { joinPieces, piecesAfter, piecesLength, piecesPrefix } from './base64Pieces';
 import { UpstreamError } from './errors';
 import { unreadableJson } from './imagesJson';

@@ -1,4 +1,4 @@
-import { normaliseUsage } from '../billing/normaliseUsage';
+import { normaliseUsage } from '../../shared/tokenUsage';
 import type { Base64Pieces } from './base64Pieces';
 import { UpstreamError } from './errors';
 import { parseSplicedJson, splicedBytes } from './jsonSplice';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseUsage } from '../billing/normaliseUsage';
+import { normaliseUsage } from '../../shared/tokenUsage';
 import { createKeysRepository } from '../storage/keysRepository';
 import { tempDatabase } from '../storage/testing';
 import { usageRecordSchema } from '../../shared/usageRecord';

@@ -1,5 +1,5 @@
 import { errorView } from '../lib/errorView';
-import type { GatewayErrorInfo } from '../lib/gateway';
+import type { GatewayErrorInfo } from '../lib/api/errors';
 import { useNow } from '../lib/hooks';
 
 interface ErrorNoticeProps {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { errorView, localMoment } from './errorView';
-import type { GatewayErrorInfo } from './gateway';
+import type { GatewayErrorInfo } from './api/errors';
 
 const NOW = new Date(2026, 10, 24, 13, 57, 0).getTime();
 const error = (over: Partial<GatewayErrorInfo>): GatewayErrorInfo => ({

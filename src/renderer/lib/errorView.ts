@@ -1,5 +1,5 @@
 import { formatDuration } from './format';
-import type { GatewayErrorInfo } from './gateway';
+import type { GatewayErrorInfo } from './api/errors';
 
 /**
  * One plain account of an error: a title for its class, the message with machine times made

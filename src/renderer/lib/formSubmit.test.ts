@@ -3,7 +3,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { DialogForm } from '../components/DialogForm';
 import { sendForm } from './formSubmit';
-import { GatewayError } from './gateway';
+import { GatewayError } from './api/errors';
 
 const FIELDS = ['name', 'group'] as const;
 

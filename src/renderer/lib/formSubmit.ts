@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { GatewayErrorInfo } from './gateway';
+import type { GatewayErrorInfo } from './api/errors';
 import { errorInfo } from './hooks';
 
 export type FieldErrors<F extends string> = Partial<Record<F, string>>;

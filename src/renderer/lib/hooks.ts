@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useEffectEvent, useState } from 'react';
-import { GatewayError, type GatewayErrorInfo } from './gateway';
+import { GatewayError, type GatewayErrorInfo } from './api/errors';
 
 /** Any thrown value as the error shape pages show (ErrorNotice, field errors). */
 export function errorInfo(error: unknown): GatewayErrorInfo {

@@ -12,7 +12,7 @@ import {
   type BudgetPrefs,
   type StudioBudget,
 } from '../features/budget/studioBudget';
-import { admin } from '../lib/gateway';
+import { admin } from '../lib/api/admin';
 import { readStored, writeStored } from '../lib/storage';
 
 const PREFS_KEY = 'atelier.budget.v1';

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { DEFAULT_IMAGE_PRICES, type PriceTable } from '../../shared/costEstimate';
-import { gateway } from '../lib/gateway';
+import { gateway } from '../lib/api/images';
 
 /**
  * Prices per model from GET /api/admin/prices. When they cannot be read the documented defaults

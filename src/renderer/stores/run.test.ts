@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyUsage } from '../../shared/imageParams';
-import { GatewayError, type ImageCall, type ImageCallHandlers } from '../lib/gateway';
+import { GatewayError } from '../lib/api/errors';
+import type { ImageCall, ImageCallHandlers } from '../lib/api/images';
 import { createRunStore, type RunDeps, type RunRequest } from './run';
 
 const REQUEST: RunRequest = {

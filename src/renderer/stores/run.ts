@@ -1,14 +1,13 @@
 import { create } from 'zustand';
 import type { TokenUsage } from '../../shared/imageParams';
+import { admin } from '../lib/api/admin';
+import { GatewayError, type GatewayErrorInfo } from '../lib/api/errors';
 import {
-  admin,
   gateway,
-  GatewayError,
-  type GatewayErrorInfo,
   type ImageCall,
   type ImageCallHandlers,
   type ImageCallResult,
-} from '../lib/gateway';
+} from '../lib/api/images';
 import { createObjectUrl, retireObjectUrl } from '../lib/objectUrls';
 
 /**

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { gateway } from '../lib/gateway';
+import { gateway } from '../lib/api/images';
 
 /**
  * The studio session (docs/admin-api.md): 'login' means there is no session cookie and the user

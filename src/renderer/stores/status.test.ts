@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createGatewayClient, type GatewayStatus } from '../lib/gateway';
+import { createImagesClient, type GatewayStatus } from '../lib/api/images';
 import { memoryHistory } from '../lib/history';
 import { createRouteStore, normalisePath } from './route';
 import { createSessionStore } from './session';
@@ -18,18 +18,18 @@ function answering(status: number, body: unknown) {
 
 describe('gateway status', () => {
   it('returns a well-formed status', async () => {
-    expect(await createGatewayClient(answering(200, STATUS)).status()).toEqual(STATUS);
+    expect(await createImagesClient(answering(200, STATUS)).status()).toEqual(STATUS);
   });
 
   it('rejects an error status, a malformed body and an unreachable gateway', async () => {
-    await expect(createGatewayClient(answering(500, {})).status()).rejects.toThrow(/500/);
-    await expect(createGatewayClient(answering(200, { name: 'Atelier' })).status()).rejects.toThrow(
+    await expect(createImagesClient(answering(500, {})).status()).rejects.toThrow(/500/);
+    await expect(createImagesClient(answering(200, { name: 'Atelier' })).status()).rejects.toThrow(
       /unexpected/,
     );
     const offline = async (): Promise<Response> => {
       throw new TypeError('Failed to fetch');
     };
-    await expect(createGatewayClient(offline).status()).rejects.toThrow(/did not answer/);
+    await expect(createImagesClient(offline).status()).rejects.toThrow(/did not answer/);
   });
 });
 

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { gateway, type GatewayStatus } from '../lib/gateway';
+import { gateway, type GatewayStatus } from '../lib/api/images';
 
 export interface StatusState {
   phase: 'idle' | 'loading' | 'ready' | 'error';

@@ -1,6 +1,6 @@
 import express, { Router, type Response } from 'express';
 import { IMAGE_MODELS } from '../../../shared/models';
-import { normaliseUsage } from '../../billing/normaliseUsage';
+import { normaliseUsage } from '../../../shared/tokenUsage';
 import { dispatchCall, toCallerError, type Dispatcher } from '../../dispatch/dispatchCall';
 import { upstreamTimeoutFor } from '../../dispatch/timeouts';
 import { requestedPixels, weightOf } from '../../dispatch/weights';

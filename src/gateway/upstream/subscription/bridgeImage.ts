@@ -1,4 +1,4 @@
-import { normaliseUsage } from '../../billing/normaliseUsage';
+import { normaliseUsage } from '../../../shared/tokenUsage';
 import { UpstreamError } from '../errors';
 import { piecesLength, type Base64Pieces } from '../base64Pieces';
 import { ImageValueReader, parsePreamble } from '../imageValue';

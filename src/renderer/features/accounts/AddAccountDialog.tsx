@@ -7,7 +7,7 @@ import { Segmented } from '../../components/fields';
 import { TextField } from '../../components/TextField';
 import { openSignIn } from '../../lib/desktop';
 import { useFormSubmit } from '../../lib/formSubmit';
-import { admin } from '../../lib/gateway';
+import { admin } from '../../lib/api/admin';
 import { errorInfo, useInterval } from '../../lib/hooks';
 import {
   checkAccountForm,

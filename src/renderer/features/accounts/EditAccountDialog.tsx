@@ -4,7 +4,7 @@ import { Dialog } from '../../components/Dialog';
 import { DialogForm } from '../../components/DialogForm';
 import { TextField } from '../../components/TextField';
 import { useFormSubmit, type FieldErrors } from '../../lib/formSubmit';
-import { admin } from '../../lib/gateway';
+import { admin } from '../../lib/api/admin';
 
 interface EditAccountDialogProps {
   account: AccountView;

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { subscribeAdminEvents } from '../../lib/gateway';
+import { subscribeAdminEvents } from '../../lib/api/adminEvents';
 import { useBudgetStore } from '../../stores/budget';
 import './budget.css';
 

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Segmented } from '../../components/fields';
 import { TextField } from '../../components/TextField';
-import type { GatewayErrorInfo } from '../../lib/gateway';
+import type { GatewayErrorInfo } from '../../lib/api/errors';
 import { errorInfo } from '../../lib/hooks';
 import { useBudgetStore } from '../../stores/budget';
 import {

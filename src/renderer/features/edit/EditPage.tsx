@@ -4,7 +4,7 @@ import { describedBy, CheckboxField, Segmented } from '../../components/fields';
 import { ImageSlots } from '../../components/ImageSlots';
 import { Page } from '../../components/Page';
 import { isImplicitSubmit } from '../../lib/implicitSubmit';
-import { gateway } from '../../lib/gateway';
+import { gateway } from '../../lib/api/images';
 import type { ImageRecord } from '../../../shared/admin';
 import { useEditStore } from '../../stores/edit';
 import { useMaskStore } from '../../stores/mask';

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Dialog } from '../../components/Dialog';
-import { gateway, GatewayError } from '../../lib/gateway';
+import { GatewayError } from '../../lib/api/errors';
+import { gateway } from '../../lib/api/images';
 import type { ImageRecord } from '../../../shared/admin';
 
 interface GalleryPickerProps {

@@ -1,4 +1,4 @@
-import { gateway } from '../../lib/gateway';
+import { gateway } from '../../lib/api/images';
 import { useEditStore, type ReferenceImage } from '../../stores/edit';
 import { decodeImageFile } from './imageFiles';
 

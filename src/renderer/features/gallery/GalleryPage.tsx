@@ -8,13 +8,10 @@ import { CheckboxField, SelectField } from '../../components/fields';
 import { Page } from '../../components/Page';
 import { TextField } from '../../components/TextField';
 import { imageFileName, saveBlob } from '../../lib/files';
-import {
-  admin,
-  adminUrls,
-  gateway,
-  subscribeAdminEvents,
-  type GatewayErrorInfo,
-} from '../../lib/gateway';
+import { admin, adminUrls } from '../../lib/api/admin';
+import { subscribeAdminEvents } from '../../lib/api/adminEvents';
+import type { GatewayErrorInfo } from '../../lib/api/errors';
+import { gateway } from '../../lib/api/images';
 import { errorInfo, useDebounced, useResource } from '../../lib/hooks';
 import { useEditStore } from '../../stores/edit';
 import { useGenerateStore } from '../../stores/generate';

@@ -1,7 +1,7 @@
 import type { ImageRecord } from '../../../shared/admin';
 import { CopyButton } from '../../components/CopyButton';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { admin, adminUrls } from '../../lib/gateway';
+import { admin, adminUrls } from '../../lib/api/admin';
 import { useResource } from '../../lib/hooks';
 import { chainStepVerb, imageFacts } from './imageFacts';
 

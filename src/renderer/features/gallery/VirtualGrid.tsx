@@ -9,7 +9,7 @@ import {
   type ReactNode,
 } from 'react';
 import type { ImageRecord } from '../../../shared/admin';
-import { adminUrls } from '../../lib/gateway';
+import { adminUrls } from '../../lib/api/admin';
 import {
   gridLayout,
   isFling,

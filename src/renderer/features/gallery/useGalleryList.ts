@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ImageRecord } from '../../../shared/admin';
-import { gateway, type GatewayErrorInfo, type ImageQuery } from '../../lib/gateway';
+import type { GatewayErrorInfo } from '../../lib/api/errors';
+import { gateway, type ImageQuery } from '../../lib/api/images';
 import { errorInfo } from '../../lib/hooks';
 import { whenIdle } from '../../lib/idle';
 import {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { UsageRecord } from '../../../shared/admin';
-import { admin } from '../../lib/gateway';
+import { admin } from '../../lib/api/admin';
 import type { RunRequest, RunState } from '../../stores/run';
 
 /**

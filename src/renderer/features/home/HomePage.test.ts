@@ -1,7 +1,7 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import type { GatewayStatus } from '../../lib/gateway';
+import type { GatewayStatus } from '../../lib/api/images';
 import { curlSnippet } from './curlSnippet';
 import { HomeView } from './HomePage';
 

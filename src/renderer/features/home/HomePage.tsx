@@ -1,7 +1,7 @@
 import { CodeBlock } from '../../components/CodeBlock';
 import { CopyField } from '../../components/CopyField';
 import { Page } from '../../components/Page';
-import type { GatewayStatus } from '../../lib/gateway';
+import type { GatewayStatus } from '../../lib/api/images';
 import { isDesktop } from '../../lib/desktop';
 import { useStatusStore } from '../../stores/status';
 import { NavLink } from '../shell/NavLink';

@@ -5,7 +5,7 @@ import { CheckboxField, SelectField } from '../../components/fields';
 import { TextField } from '../../components/TextField';
 import { DialogForm } from '../../components/DialogForm';
 import { useFormSubmit } from '../../lib/formSubmit';
-import { admin } from '../../lib/gateway';
+import { admin } from '../../lib/api/admin';
 import {
   checkKeyForm,
   EMPTY_KEY_FORM,

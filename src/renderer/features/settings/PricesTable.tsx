@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { PriceView, PutPriceBody } from '../../../shared/admin';
 import { formatDateTime } from '../../lib/format';
-import { admin } from '../../lib/gateway';
+import { admin } from '../../lib/api/admin';
 import { errorInfo } from '../../lib/hooks';
 
 const COLUMNS = [

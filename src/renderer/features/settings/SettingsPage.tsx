@@ -5,7 +5,8 @@ import { CheckboxField, describedBy, FieldShell, Segmented } from '../../compone
 import { Page } from '../../components/Page';
 import { TextField } from '../../components/TextField';
 import { desktopApi, isDesktop } from '../../lib/desktop';
-import { admin, type GatewayErrorInfo } from '../../lib/gateway';
+import { admin } from '../../lib/api/admin';
+import type { GatewayErrorInfo } from '../../lib/api/errors';
 import { errorInfo, useResource } from '../../lib/hooks';
 import { StudioBudgetPanel } from '../budget/StudioBudgetPanel';
 import { PricesTable } from './PricesTable';

@@ -3,7 +3,7 @@ import type { KeyView, UsagePerformanceResponse } from '../../../shared/admin';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Segmented } from '../../components/fields';
 import { formatCount, formatLatency } from '../../lib/format';
-import { admin } from '../../lib/gateway';
+import { admin } from '../../lib/api/admin';
 import { useResource } from '../../lib/hooks';
 import { NavLink } from '../shell/NavLink';
 import { bucketLabel, formatRate, keyBudgetRows } from './spendAtAGlance';

@@ -5,7 +5,8 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { SelectField, Segmented } from '../../components/fields';
 import { Page } from '../../components/Page';
 import { formatCompact, formatCount, formatUsd } from '../../lib/format';
-import { admin, adminUrls, subscribeAdminEvents, type UsageFilters } from '../../lib/gateway';
+import { admin, adminUrls, type UsageFilters } from '../../lib/api/admin';
+import { subscribeAdminEvents } from '../../lib/api/adminEvents';
 import { useResource } from '../../lib/hooks';
 import {
   daySeries,

@@ -1,4 +1,5 @@
-import type { TokenUsage } from '../../shared/imageParams';
+import { z } from 'zod';
+import type { TokenUsage } from './imageParams';
 
 interface Split {
   text_tokens: number;
@@ -71,3 +72,13 @@ function asRecord(value: unknown): Record<string, unknown> {
     ? (value as Record<string, unknown>)
     : {};
 }
+
+/**
+ * The `usage` of an image reply or image event, read by the rules of `normaliseUsage` for an
+ * image model: the gateway and the studio count the same tokens. Absent is null (a reply that
+ * carries none); anything but an object is a malformed reply.
+ */
+export const imageUsageSchema = z
+  .record(z.string(), z.unknown())
+  .nullish()
+  .transform((raw): TokenUsage | null => (raw ? normaliseUsage(raw, { imageModel: true }) : null));

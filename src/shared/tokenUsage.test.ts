@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseUsage } from './normaliseUsage';
+import { normaliseUsage } from './tokenUsage';
 
 const image = { imageModel: true };
 const text = { imageModel: false };

@@ -1,12 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
-import {
-  createGatewayClient,
-  GatewayError,
-  parsePrices,
-  type DeliveredImage,
-  type FetchLike,
-  type PartialImage,
-} from './gateway';
+import type { ImageRecord } from '../../../shared/admin';
+import type { AdminEventHandlers, SubscribeAdminEvents } from './adminEvents';
+import { GatewayError } from './errors';
+import { createImagesClient, parsePrices, type DeliveredImage, type PartialImage } from './images';
+import type { FetchLike } from './request';
 
 interface Call {
   url: string;
@@ -68,7 +65,7 @@ function event(type: string, fields: Record<string, unknown>): string {
 describe('gateway client', () => {
   it('sends the studio header with same-origin credentials and no API key', async () => {
     const net = fakeFetch(() => json(200, { ok: true }));
-    await createGatewayClient(net.fetch).session();
+    await createImagesClient(net.fetch).session();
     const [call] = net.calls;
     expect(call?.url).toBe('/api/admin/session');
     expect(call?.init.credentials).toBe('same-origin');
@@ -79,19 +76,19 @@ describe('gateway client', () => {
 
   it('reports a missing session as login, and other failures as errors', async () => {
     const login = fakeFetch(() => json(401, { error: { code: 'studio_session_required' } }));
-    expect(await createGatewayClient(login.fetch).session()).toBe('login');
+    expect(await createImagesClient(login.fetch).session()).toBe('login');
     const broken = fakeFetch(() => json(500, { error: { message: 'boom' } }));
-    await expect(createGatewayClient(broken.fetch).session()).rejects.toThrow('boom');
+    await expect(createImagesClient(broken.fetch).session()).rejects.toThrow('boom');
     const offline: FetchLike = async () => {
       throw new TypeError('Failed to fetch');
     };
-    await expect(createGatewayClient(offline).session()).rejects.toThrow(/did not answer/);
+    await expect(createImagesClient(offline).session()).rejects.toThrow(/did not answer/);
   });
 
   it('raises a session doubt on a 401, but not for the session probe or other failures', async () => {
     const onUnauthorized = vi.fn();
     const refused = fakeFetch(() => json(401, { error: { code: 'invalid_api_key' } }));
-    const client = createGatewayClient(refused.fetch, onUnauthorized);
+    const client = createImagesClient(refused.fetch, onUnauthorized);
     // The probe's 401 is its answer ('login'), not a reason to probe again.
     expect(await client.session()).toBe('login');
     expect(onUnauthorized).not.toHaveBeenCalled();
@@ -104,7 +101,7 @@ describe('gateway client', () => {
 
     const other = vi.fn();
     const failing = fakeFetch(() => json(403, { error: { code: 'forbidden_origin' } }));
-    await expect(createGatewayClient(failing.fetch, other).prices()).rejects.toMatchObject({
+    await expect(createImagesClient(failing.fetch, other).prices()).rejects.toMatchObject({
       status: 403,
     });
     expect(other).not.toHaveBeenCalled();
@@ -125,7 +122,7 @@ describe('gateway client', () => {
         { 'x-request-id': 'req_9' },
       ),
     );
-    const error = await createGatewayClient(net.fetch)
+    const error = await createImagesClient(net.fetch)
       .runImages({ endpoint: 'generations', body: { size: '1000x1000' } }, { onImage: () => {} })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(GatewayError);
@@ -141,7 +138,7 @@ describe('gateway client', () => {
 
   it('posts generations as JSON and edits as multipart with the parent image header', async () => {
     const net = fakeFetch(() => json(200, { data: [], usage: usage(0) }));
-    const client = createGatewayClient(net.fetch);
+    const client = createImagesClient(net.fetch);
     await client.runImages(
       { endpoint: 'generations', body: { prompt: 'p' } },
       { onImage: () => {} },
@@ -177,7 +174,7 @@ describe('gateway client', () => {
       ),
     );
     const images: DeliveredImage[] = [];
-    const result = await createGatewayClient(net.fetch).runImages(
+    const result = await createImagesClient(net.fetch).runImages(
       { endpoint: 'generations', body: {} },
       { onImage: (image) => images.push(image) },
     );
@@ -222,7 +219,7 @@ describe('gateway client', () => {
     const net = fakeFetch(() => sse(stream));
     const partials: PartialImage[] = [];
     const finals: DeliveredImage[] = [];
-    const result = await createGatewayClient(net.fetch).runImages(
+    const result = await createImagesClient(net.fetch).runImages(
       { endpoint: 'generations', body: { stream: true, n: 2 } },
       { onPartial: (p) => partials.push(p), onImage: (i) => finals.push(i) },
     );
@@ -250,7 +247,7 @@ describe('gateway client', () => {
       })}\n\n`;
     const net = fakeFetch(() => sse(stream, 5));
     const partials: PartialImage[] = [];
-    const error = await createGatewayClient(net.fetch)
+    const error = await createImagesClient(net.fetch)
       .runImages(
         { endpoint: 'edits', body: new FormData() },
         {
@@ -265,6 +262,49 @@ describe('gateway client', () => {
     expect((error as GatewayError).requestId).toBe('req_1');
   });
 
+  it('refuses a malformed image event or reply with an error that says what was wrong', async () => {
+    const stream =
+      event('image_generation.partial_image', { b64_json: b64('p'), partial_image_index: 0 }) +
+      event('image_generation.completed', { b64_json: 7, size: '1024x1024' }) +
+      event('image_generation.completed', { b64_json: b64('never read') });
+    const partials: PartialImage[] = [];
+    const finals: DeliveredImage[] = [];
+    const error = await createImagesClient(fakeFetch(() => sse(stream)).fetch)
+      .runImages(
+        { endpoint: 'generations', body: { stream: true } },
+        { onPartial: (p) => partials.push(p), onImage: (i) => finals.push(i) },
+      )
+      .catch((e: unknown) => e);
+    expect(partials).toHaveLength(1);
+    expect(finals).toHaveLength(0);
+    expect(error).toBeInstanceOf(GatewayError);
+    expect(error).toMatchObject({ status: 0, requestId: 'req_1' });
+    expect((error as GatewayError).message).toMatch(
+      /^The image stream sent a malformed 'image_generation\.completed' event \(b64_json: .*expected string/,
+    );
+
+    const reply = fakeFetch(() => json(200, { data: [{ b64_json: b64('x') }], usage: 'all' }));
+    await expect(
+      createImagesClient(reply.fetch).runImages(
+        { endpoint: 'generations', body: {} },
+        { onImage: () => {} },
+      ),
+    ).rejects.toThrow(/^POST \/v1\/images\/generations answered an unexpected body \(usage: /);
+  });
+
+  it('skips stream events of a type it does not know', async () => {
+    const stream =
+      event('image_generation.progress', { percent: 50 }) +
+      event('image_generation.completed', { b64_json: b64('final'), usage: usage(10) });
+    const finals: DeliveredImage[] = [];
+    const result = await createImagesClient(fakeFetch(() => sse(stream)).fetch).runImages(
+      { endpoint: 'generations', body: { stream: true } },
+      { onImage: (i) => finals.push(i) },
+    );
+    expect(result.images).toBe(1);
+    expect(await finals[0]?.blob.text()).toBe('final');
+  });
+
   it('passes the abort signal to fetch so a request can be cancelled', async () => {
     const controller = new AbortController();
     const net = fakeFetch(({ init }) => {
@@ -273,7 +313,7 @@ describe('gateway client', () => {
     });
     controller.abort();
     await expect(
-      createGatewayClient(net.fetch).runImages(
+      createImagesClient(net.fetch).runImages(
         { endpoint: 'generations', body: {}, signal: controller.signal },
         { onImage: () => {} },
       ),
@@ -282,7 +322,7 @@ describe('gateway client', () => {
 });
 
 describe('parsePrices', () => {
-  it('reads decimal dollar strings per model', () => {
+  it('reads decimal dollar strings per model', async () => {
     const row = { textInput: '5', imageInput: '8', textOutput: '10', imageOutput: '30.5' };
     expect(parsePrices({ prices: [{ model: 'm', ...row, updatedAt: 0 }] })).toEqual({
       m: {
@@ -292,6 +332,127 @@ describe('parsePrices', () => {
         imageOutput: 30_500_000,
       },
     });
-    expect(() => parsePrices({ prices: { m: row } })).toThrow(/unexpected/);
+    // The prices answer is checked against its schema before it is read.
+    const net = fakeFetch(() => json(200, { prices: { m: row } }));
+    await expect(createImagesClient(net.fetch).prices()).rejects.toThrow(/unexpected/);
+  });
+});
+
+describe('findImage', () => {
+  const record = (requestId: string, index: number): ImageRecord => ({
+    id: `img_${requestId}_${index}`,
+    requestId,
+    index,
+    createdAt: 1,
+    source: 'studio',
+    endpoint: '/images/generations',
+    prompt: 'p',
+    revisedPrompt: null,
+    model: 'gpt-image-2',
+    requestedSize: '1024x1024',
+    deliveredSize: '1024x1024',
+    quality: 'low',
+    outputFormat: 'png',
+    outputCompression: null,
+    background: null,
+    moderation: null,
+    width: 1024,
+    height: 1024,
+    bytes: 100,
+    inputTokens: 10,
+    outputTokens: 100,
+    totalTokens: 110,
+    costMicros: 1,
+    favourite: false,
+    parentId: null,
+    hasMask: false,
+    apiKeyId: null,
+    fallbackStep: null,
+  });
+
+  /** The events stream as findImage sees it: the test says when it is live and what arrives. */
+  function eventsStream() {
+    const subscribers = new Set<AdminEventHandlers>();
+    const subscribe: SubscribeAdminEvents = (handlers) => {
+      subscribers.add(handlers);
+      return () => subscribers.delete(handlers);
+    };
+    const each = (call: (h: AdminEventHandlers) => void) => [...subscribers].forEach(call);
+    return {
+      subscribe,
+      subscribers,
+      live: () => each((h) => h.onConnection?.(true)),
+      image: (image: ImageRecord) => each((h) => h.onImage?.(image)),
+    };
+  }
+
+  /** A gallery whose studio page the test fills; every GET is counted. */
+  function gallery(images: ImageRecord[]) {
+    return fakeFetch(({ url }) => {
+      expect(url).toBe('/api/admin/images?source=studio&limit=50');
+      return json(200, { images, nextBefore: null });
+    });
+  }
+
+  it('finds an image already stored once the stream is live', async () => {
+    const events = eventsStream();
+    const net = gallery([record('req_0', 0), record('req_1', 1)]);
+    const found = createImagesClient(net.fetch, () => {}, events.subscribe).findImage('req_1', 1);
+    events.live();
+    expect(await found).toMatchObject({ id: 'img_req_1_1' });
+    expect(net.calls).toHaveLength(1);
+    expect(events.subscribers.size).toBe(0);
+  });
+
+  it("waits for the image's event rather than asking again", async () => {
+    const events = eventsStream();
+    const net = gallery([]);
+    let settled = false;
+    const found = createImagesClient(net.fetch, () => {}, events.subscribe)
+      .findImage('req_1', 0)
+      .finally(() => (settled = true));
+    events.live();
+    await vi.waitFor(() => expect(net.calls).toHaveLength(1));
+    events.image(record('req_1', 1)); // another image of the same request
+    events.image(record('req_2', 0));
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    events.image(record('req_1', 0));
+    expect(await found).toMatchObject({ id: 'img_req_1_0' });
+    expect(net.calls).toHaveLength(1);
+    expect(events.subscribers.size).toBe(0);
+  });
+
+  it('looks a last time when no event came in time, and gives null if the image never came', async () => {
+    vi.useFakeTimers();
+    try {
+      const events = eventsStream();
+      const stored: ImageRecord[] = [];
+      const net = gallery(stored);
+      const client = createImagesClient(net.fetch, () => {}, events.subscribe);
+      // The stream never goes live (a missed event is the same): only the final look remains.
+      const late = client.findImage('req_1', 0, 5_000);
+      stored.push(record('req_1', 0));
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(await late).toMatchObject({ id: 'img_req_1_0' });
+
+      const never = client.findImage('req_9', 0, 5_000);
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(await never).toBeNull();
+      expect(net.calls).toHaveLength(2);
+      expect(events.subscribers.size).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('survives a gallery that fails to answer', async () => {
+    const events = eventsStream();
+    const net = fakeFetch(() => json(500, { error: { message: 'boom' } }));
+    const found = createImagesClient(net.fetch, () => {}, events.subscribe).findImage('req_1', 0);
+    events.live();
+    await vi.waitFor(() => expect(net.calls).toHaveLength(1));
+    events.image(record('req_1', 0));
+    expect(await found).toMatchObject({ id: 'img_req_1_0' });
   });
 });

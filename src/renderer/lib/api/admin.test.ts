@@ -1,5 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { adminUrls, createAdminClient, GatewayError, queryString, type FetchLike } from './gateway';
+import { adminUrls, createAdminClient } from './admin';
+import { GatewayError } from './errors';
+import { queryString, type FetchLike } from './request';
 
 interface Call {
   url: string;
