@@ -411,3 +411,52 @@ test('the structure fields take long text: full width, growing, and the prompt s
   expect(await composed.evaluate((e) => e.scrollHeight - e.clientHeight)).toBeLessThanOrEqual(1);
   await subject.fill('');
 });
+
+for (const viewport of [
+  { width: 1280, height: 800 },
+  { width: 1024, height: 700 },
+]) {
+  test(`plain words at ${viewport.width}x${viewport.height}: the request id is small, copyable and explained; the model says what it is`, async () => {
+    const { page } = studio;
+    await page.setViewportSize(viewport);
+    await open(page, 'generate');
+    const generate = new GeneratePage(page);
+
+    // The model picker says what each model is, from the one shared list of descriptions.
+    const modelField = page.locator('.field', { has: page.getByTestId('param-model') });
+    await expect(modelField.locator('.field-hint')).toContainText('newest version');
+    await page.getByTestId('param-model').selectOption('image-model-2-2026-04-21');
+    await expect(modelField.locator('.field-hint')).toContainText('21 April 2026');
+    await page.getByTestId('param-model').selectOption('image-model-2');
+
+    await generate.prompt().fill(`A signpost at ${viewport.width}`);
+    await page.getByTestId('param-n').fill('1');
+    await generate.submit().click();
+    await expect(generate.status()).toHaveAttribute('data-phase', 'done', { timeout: 30_000 });
+    const chip = page.getByTestId('run-request-id');
+    await expect(chip).toBeVisible();
+    await expect(chip).toHaveAttribute('title', /Usage page/);
+    const id = await page.getByTestId('run-request-id-value').innerText();
+    expect(id).toMatch(/^req_[A-Za-z0-9]+$/);
+    // It is the id the usage log knows this run by.
+    await expect
+      .poll(async () =>
+        (
+          await studio.admin<{ records: Array<{ requestId: string; prompt: string | null }> }>(
+            'GET',
+            '/api/admin/usage?limit=5',
+          )
+        ).records.some((r) => r.requestId === id),
+      )
+      .toBe(true);
+    // Small, beside the cost rather than shouting, and whole within the status panel.
+    const size = await chip.evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
+    expect(size).toBeLessThanOrEqual(13);
+    const [chipBox, statusBox] = [await chip.boundingBox(), await generate.status().boundingBox()];
+    expect(chipBox!.x + chipBox!.width).toBeLessThanOrEqual(statusBox!.x + statusBox!.width + 1);
+    await chip.scrollIntoViewIfNeeded();
+    await expect(chip.getByRole('button', { name: 'Copy the request id' })).toBeInViewport();
+    await studio.screenshot(`generate-request-id-${viewport.width}`);
+    await page.setViewportSize({ width: 1440, height: 900 });
+  });
+}

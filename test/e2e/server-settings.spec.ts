@@ -84,6 +84,11 @@ test('the address is saved for the next start, and a port that is not one is ref
   await page.getByTestId('settings-save').click();
   await expect(page.getByTestId('settings-state')).toContainText('Saved');
   await expect(hint).toContainText('Saved: Atelier listens on [::1]:9311 from its next start');
+  // The Port field itself says why its number is not the one in the address bar.
+  const servingPort = new URL(server.url).port;
+  await expect(page.locator('.field', { has: port }).locator('.field-hint')).toHaveText(
+    `Saved for the next start; now serving on ${servingPort}.`,
+  );
   // This run keeps its address: the studio still talks to the same server.
   await expect(page.getByTestId('server-facts')).toContainText(server.url);
   const saved = await studio.admin<{ settings: { serverHost: string; serverPort: number } }>(
@@ -117,6 +122,8 @@ test('a price edited in the table prices the next request', async () => {
   const before = await costOf((await generate(studio, key, 'Same prompt')).requestId);
   await open(page, 'settings');
   const row = page.locator('[data-testid="price-row"][data-model="image-model-2"]');
+  // Each model says what it is under its id.
+  await expect(row.getByTestId('model-description')).toContainText('newest version');
   await row.getByTestId('price-imageOutput').fill('60.00');
   await row.getByTestId('price-save').click();
   await expect(row.getByTestId('price-save')).toBeDisabled();

@@ -8,7 +8,7 @@ import {
   SelectField,
 } from '../../components/fields';
 import { LIMITS } from '../../../shared/imageParams';
-import { IMAGE_MODELS } from '../../../shared/models';
+import { describeModel, IMAGE_MODELS } from '../../../shared/models';
 import { CustomSizeField } from './CustomSizeField';
 import type { ImageParams, ParamCheck, ParamField, SizeChoice } from './params';
 import { SIZE_CHOICES } from './params';
@@ -67,6 +67,7 @@ export function ParamsPanel({ params, check, onChange, serverError, autoHint }: 
           value={params.model}
           options={IMAGE_MODELS.map((m) => ({ value: m, label: m }))}
           onChange={(model) => onChange({ model })}
+          hint={describeModel(params.model)}
           error={errorFor('model')}
           testId="param-model"
         />

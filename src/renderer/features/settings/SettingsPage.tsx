@@ -10,6 +10,7 @@ import { errorInfo, useResource } from '../../lib/hooks';
 import { PricesTable } from './PricesTable';
 import {
   errorField,
+  portHint,
   settingsPatch,
   toForm,
   type SettingsErrors,
@@ -132,7 +133,7 @@ function SettingsEditor({ initial }: { initial: SettingsResponse }) {
             value={form.serverPort}
             onChange={(serverPort) => set({ serverPort })}
             error={errors.serverPort}
-            hint="0 takes any free port."
+            hint={portHint(saved.settings.serverPort, server.port)}
             inputMode="numeric"
             testId="setting-serverPort"
           />

@@ -1,5 +1,6 @@
 import { Fragment } from 'react';
 import type { UsageListResponse } from '../../../shared/admin';
+import { describeModel } from '../../../shared/models';
 import {
   ExpandButton,
   RequestDetails,
@@ -90,7 +91,7 @@ export function UsageTable({ data, offset, pageSize, onPage, datesAlways }: Usag
                 <td className="mono col-endpoint" title={r.endpoint}>
                   {shortEndpoint(r.endpoint)}
                 </td>
-                <td>{r.model ?? '—'}</td>
+                <td title={describeModel(r.model) ?? undefined}>{r.model ?? '—'}</td>
                 <SizeCell record={r} />
                 <td className="num col-images">{r.images}</td>
                 <td>{r.apiKeyName ?? '—'}</td>
