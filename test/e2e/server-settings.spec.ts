@@ -84,6 +84,24 @@ test('the address is saved for the next start, and a port that is not one is ref
   await page.getByTestId('settings-save').click();
   await expect(page.getByTestId('settings-state')).toContainText('Saved');
   await expect(hint).toContainText('Saved: Atelier listens on [::1]:9311 from its next start');
+  // Plain words first in the labels; the engineer's word leads the hint.
+  const fieldWith = (testId: string) =>
+    page
+      .locator('.field, .segmented-field')
+      .filter({ has: page.getByTestId(testId) })
+      .or(page.locator(`.segmented-field[data-testid="${testId}"]`))
+      .first();
+  for (const [testId, plain, term] of [
+    ['setting-serverHost', 'Listen on', 'bind address'],
+    ['setting-strictDelivery', 'Refuse an image of another size than asked', 'Strict delivery:'],
+    ['setting-fallbackLadder', 'Step down instead of failing, for every key', 'Fallback ladder:'],
+    ['setting-contentFilter', 'Check prompts before sending', 'Content pre-filter:'],
+    ['setting-timeoutNormal', 'Wait for an image up to 2560x1440 (seconds)', 'Upstream timeout:'],
+    ['setting-allowedOrigins', 'Web pages that may call Atelier', 'Allowed browser origins'],
+  ] as const) {
+    await expect(fieldWith(testId)).toContainText(plain);
+    await expect(fieldWith(testId).locator('.field-hint')).toContainText(term);
+  }
   // The Port field itself says why its number is not the one in the address bar.
   const servingPort = new URL(server.url).port;
   await expect(page.locator('.field', { has: port }).locator('.field-hint')).toHaveText(
