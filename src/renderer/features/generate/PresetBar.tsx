@@ -54,6 +54,27 @@ export function PresetBar({ draft, params, onApply }: PresetBarProps) {
     trigger.current?.focus();
   }, []);
 
+  // In the open menu it sits at the menu's foot (where the rows above it do not move), else under
+  // the bar: either way where the person just deleted.
+  const undoNotice = removed && (
+    <div className="notice notice-info preset-undo" role="status" data-testid="preset-undo-notice">
+      <span>
+        {removed.kind === 'starter' ? 'Hid the starter preset' : 'Deleted the preset'}{' '}
+        <strong>{removed.preset.name}</strong>.
+      </span>
+      <button
+        type="button"
+        onClick={() => {
+          restore(removed);
+          setRemoved(null);
+        }}
+        data-testid="preset-undo"
+      >
+        Undo
+      </button>
+    </div>
+  );
+
   return (
     <div className="preset-area">
       <div className="preset-anchor">
@@ -143,33 +164,13 @@ export function PresetBar({ draft, params, onApply }: PresetBarProps) {
               if (selected === preset.id) setSelected('');
             }}
             onShowStarters={showStarters}
+            footer={undoNotice}
             onClose={closeMenu}
             trigger={trigger}
           />
         )}
       </div>
-      {removed && (
-        <div
-          className="notice notice-info preset-undo"
-          role="status"
-          data-testid="preset-undo-notice"
-        >
-          <span>
-            {removed.kind === 'starter' ? 'Hid the starter preset' : 'Deleted the preset'}{' '}
-            <strong>{removed.preset.name}</strong>.
-          </span>
-          <button
-            type="button"
-            onClick={() => {
-              restore(removed);
-              setRemoved(null);
-            }}
-            data-testid="preset-undo"
-          >
-            Undo
-          </button>
-        </div>
-      )}
+      {!menuOpen && undoNotice}
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef, type RefObject } from 'react';
+import { useEffect, useRef, type ReactNode, type RefObject } from 'react';
 import type { MenuPreset } from '../../stores/presets';
 
 interface PresetMenuProps {
@@ -10,6 +10,8 @@ interface PresetMenuProps {
   onApply: (preset: MenuPreset) => void;
   onRemove: (preset: MenuPreset) => void;
   onShowStarters: () => void;
+  /** Shown at the foot of the panel (the Undo of a delete made in it). */
+  footer?: ReactNode;
   onClose: () => void;
   /** The button that opened the menu: a press on it toggles, it is not "outside". */
   trigger: RefObject<HTMLElement | null>;
@@ -111,6 +113,7 @@ export function PresetMenu(props: PresetMenuProps) {
           Show hidden starters ({props.hiddenStarters})
         </button>
       )}
+      {props.footer}
     </div>
   );
 }
