@@ -262,8 +262,18 @@ export const usageQuerySchema = z.object({
 });
 export type UsageQuery = z.input<typeof usageQuerySchema>;
 
+/**
+ * A row of GET /api/admin/usage: the record, and what the gallery kept from it (the usage log
+ * itself stores no prompt): the kept images' ids, in order, and their prompt (null: none kept).
+ */
+export const usageListRecordSchema = usageRecordSchema.extend({
+  keptImageIds: z.array(z.string()),
+  prompt: z.string().nullable(),
+});
+export type UsageListRecord = z.infer<typeof usageListRecordSchema>;
+
 export const usageListResponseSchema = z.object({
-  records: z.array(usageRecordSchema),
+  records: z.array(usageListRecordSchema),
   /** Records matching the filters, over all pages. */
   total: z.number().int(),
 });

@@ -115,4 +115,13 @@ test('the account form asks what the account is first, and routing in plain word
   // The engineer's word stays, in the hint.
   await expect(dialog.getByTestId('account-capacity').locator('..')).toContainText('Capacity');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
+  // The table too: plain headings, the engineer's word and its meaning on hover.
+  await expect(page.getByRole('columnheader', { name: 'Priority' })).toHaveAttribute(
+    'title',
+    /^Tier:/,
+  );
+  await expect(page.getByRole('columnheader', { name: 'Busy now' })).toHaveAttribute(
+    'title',
+    /^Live load:/,
+  );
 });

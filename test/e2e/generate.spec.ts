@@ -126,7 +126,7 @@ test('presets save, load (without reloading the page), survive a reload, and del
   await generate.prompt().fill('Something else');
   await generate.size().selectOption('2048x2048');
   await generate.choose('param-quality', 'high');
-  await generate.presetSelect().selectOption({ label: 'Ink drafts' });
+  await generate.applyPreset('Ink drafts');
   await expect(generate.prompt()).toHaveValue('A fox in the snow, ink wash');
   await expect(generate.size()).toHaveValue('1024x1536');
   await expect(page.getByTestId('param-quality').locator('input[value="low"]')).toBeChecked();
@@ -135,11 +135,91 @@ test('presets save, load (without reloading the page), survive a reload, and del
 
   await page.reload();
   await ready(page, 'generate');
-  await expect(generate.presetSelect().locator('option', { hasText: 'Ink drafts' })).toHaveCount(1);
-  await generate.presetSelect().selectOption({ label: 'Ink drafts' });
-  await page.getByTestId('preset-delete').click();
-  await expect(generate.presetSelect().locator('option', { hasText: 'Ink drafts' })).toHaveCount(0);
+  await generate.presetButton().click();
+  await expect(generate.presetItem('Ink drafts')).toHaveAttribute('data-starter', 'false');
+  await generate.presetItem('Ink drafts').getByTestId('preset-remove').click();
+  await expect(generate.presetItem('Ink drafts')).toHaveCount(0);
 });
+
+for (const viewport of [
+  { width: 1280, height: 800 },
+  { width: 1024, height: 700 },
+]) {
+  test(`starter presets, whole names, and undo of a delete at ${viewport.width}x${viewport.height}`, async () => {
+    const { page } = studio;
+    await page.setViewportSize(viewport);
+    await open(page, 'generate');
+    const generate = new GeneratePage(page);
+
+    // The studio ships starters, marked as such, before anything is saved.
+    await generate.presetButton().click();
+    const starters = generate
+      .presetMenu()
+      .locator('[data-testid="preset-item"][data-starter="true"]');
+    expect(await starters.count()).toBeGreaterThanOrEqual(4);
+    const landscape = 'Wide landscape, 3:2, golden hour';
+    await generate.applyPreset(landscape);
+    await expect(generate.size()).toHaveValue('1536x1024');
+    await expect(page.getByTestId('preset-current')).toHaveText(landscape);
+    await expect(page.getByTestId('presets')).toContainText('Starter');
+
+    // A long name is shown whole: it wraps inside the menu, and the title carries it too.
+    const long = 'Moody harbour at night, long exposure, teal and amber, for the book cover series';
+    await generate.prompt().fill('A harbour at night');
+    await generate.savePreset(long);
+    await generate.presetButton().click();
+    const apply = generate.presetItem(long).getByTestId('preset-apply');
+    await expect(apply).toHaveText(long);
+    await expect(apply).toHaveAttribute('title', long);
+    const fit = await apply.evaluate((el) => ({
+      overflows: el.scrollWidth > el.clientWidth + 1,
+      lines: Math.round(
+        el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight),
+      ),
+      right: el.getBoundingClientRect().right,
+    }));
+    expect(fit.overflows, 'the name is not cut off sideways').toBe(false);
+    expect(fit.right).toBeLessThanOrEqual(viewport.width);
+    const menuBox = (await generate.presetMenu().boundingBox())!;
+    expect(menuBox.x + menuBox.width).toBeLessThanOrEqual(viewport.width);
+    await studio.screenshot(`generate-preset-menu-${viewport.width}`);
+
+    // Delete, then Undo from the notice: the preset is back as it was.
+    await generate.presetItem(long).getByTestId('preset-remove').click();
+    await expect(generate.presetItem(long)).toHaveCount(0);
+    const notice = page.getByTestId('preset-undo-notice');
+    await expect(notice).toContainText(long);
+    await page.getByTestId('preset-undo').click();
+    await expect(notice).toBeHidden();
+    await generate.prompt().fill('Something else');
+    await generate.applyPreset(long);
+    await expect(generate.prompt()).toHaveValue('A harbour at night');
+
+    // A starter can be hidden; the studio remembers it across a reload until it is shown again.
+    await generate.presetButton().click();
+    await generate.presetItem(landscape).getByTestId('preset-remove').click();
+    await expect(generate.presetItem(landscape)).toHaveCount(0);
+    await expect(notice).toContainText('Hid the starter preset');
+    // Without Undo the offer goes after a few seconds and the change stays.
+    await expect(notice).toBeHidden({ timeout: 30_000 });
+    await page.reload();
+    await ready(page, 'generate');
+    await generate.presetButton().click();
+    await expect(generate.presetItem(landscape)).toHaveCount(0);
+    await page.getByTestId('preset-show-starters').click();
+    await expect(generate.presetItem(landscape)).toHaveCount(1);
+    await page.keyboard.press('Escape');
+    await expect(generate.presetMenu()).toBeHidden();
+    await expect(generate.presetButton()).toBeFocused();
+
+    // Clean up for the other size's run: this browser keeps presets in localStorage.
+    await generate.presetButton().click();
+    await generate.presetItem(long).getByTestId('preset-remove').click();
+    await expect(generate.presetItem(long)).toHaveCount(0);
+    await page.keyboard.press('Escape');
+    await page.setViewportSize({ width: 1440, height: 900 });
+  });
+}
 
 test('Enter in a number field does not send; Ctrl+Enter does', async () => {
   const { page } = studio;
@@ -331,3 +411,52 @@ test('the structure fields take long text: full width, growing, and the prompt s
   expect(await composed.evaluate((e) => e.scrollHeight - e.clientHeight)).toBeLessThanOrEqual(1);
   await subject.fill('');
 });
+
+for (const viewport of [
+  { width: 1280, height: 800 },
+  { width: 1024, height: 700 },
+]) {
+  test(`plain words at ${viewport.width}x${viewport.height}: the request id is small, copyable and explained; the model says what it is`, async () => {
+    const { page } = studio;
+    await page.setViewportSize(viewport);
+    await open(page, 'generate');
+    const generate = new GeneratePage(page);
+
+    // The model picker says what each model is, from the one shared list of descriptions.
+    const modelField = page.locator('.field', { has: page.getByTestId('param-model') });
+    await expect(modelField.locator('.field-hint')).toContainText('newest version');
+    await page.getByTestId('param-model').selectOption('image-model-2-2026-04-21');
+    await expect(modelField.locator('.field-hint')).toContainText('21 April 2026');
+    await page.getByTestId('param-model').selectOption('image-model-2');
+
+    await generate.prompt().fill(`A signpost at ${viewport.width}`);
+    await page.getByTestId('param-n').fill('1');
+    await generate.submit().click();
+    await expect(generate.status()).toHaveAttribute('data-phase', 'done', { timeout: 30_000 });
+    const chip = page.getByTestId('run-request-id');
+    await expect(chip).toBeVisible();
+    await expect(chip).toHaveAttribute('title', /Usage page/);
+    const id = await page.getByTestId('run-request-id-value').innerText();
+    expect(id).toMatch(/^req_[A-Za-z0-9]+$/);
+    // It is the id the usage log knows this run by.
+    await expect
+      .poll(async () =>
+        (
+          await studio.admin<{ records: Array<{ requestId: string; prompt: string | null }> }>(
+            'GET',
+            '/api/admin/usage?limit=5',
+          )
+        ).records.some((r) => r.requestId === id),
+      )
+      .toBe(true);
+    // Small, beside the cost rather than shouting, and whole within the status panel.
+    const size = await chip.evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
+    expect(size).toBeLessThanOrEqual(13);
+    const [chipBox, statusBox] = [await chip.boundingBox(), await generate.status().boundingBox()];
+    expect(chipBox!.x + chipBox!.width).toBeLessThanOrEqual(statusBox!.x + statusBox!.width + 1);
+    await chip.scrollIntoViewIfNeeded();
+    await expect(chip.getByRole('button', { name: 'Copy the request id' })).toBeInViewport();
+    await studio.screenshot(`generate-request-id-${viewport.width}`);
+    await page.setViewportSize({ width: 1440, height: 900 });
+  });
+}

@@ -84,6 +84,29 @@ test('the address is saved for the next start, and a port that is not one is ref
   await page.getByTestId('settings-save').click();
   await expect(page.getByTestId('settings-state')).toContainText('Saved');
   await expect(hint).toContainText('Saved: Atelier listens on [::1]:9311 from its next start');
+  // Plain words first in the labels; the engineer's word leads the hint.
+  const fieldWith = (testId: string) =>
+    page
+      .locator('.field, .segmented-field')
+      .filter({ has: page.getByTestId(testId) })
+      .or(page.locator(`.segmented-field[data-testid="${testId}"]`))
+      .first();
+  for (const [testId, plain, term] of [
+    ['setting-serverHost', 'Listen on', 'bind address'],
+    ['setting-strictDelivery', 'Refuse an image of another size than asked', 'Strict delivery:'],
+    ['setting-fallbackLadder', 'Step down instead of failing, for every key', 'Fallback ladder:'],
+    ['setting-contentFilter', 'Check prompts before sending', 'Content pre-filter:'],
+    ['setting-timeoutNormal', 'Wait for an image up to 2560x1440 (seconds)', 'Upstream timeout:'],
+    ['setting-allowedOrigins', 'Web pages that may call Atelier', 'Allowed browser origins'],
+  ] as const) {
+    await expect(fieldWith(testId)).toContainText(plain);
+    await expect(fieldWith(testId).locator('.field-hint')).toContainText(term);
+  }
+  // The Port field itself says why its number is not the one in the address bar.
+  const servingPort = new URL(server.url).port;
+  await expect(page.locator('.field', { has: port }).locator('.field-hint')).toHaveText(
+    `Saved for the next start; now serving on ${servingPort}.`,
+  );
   // This run keeps its address: the studio still talks to the same server.
   await expect(page.getByTestId('server-facts')).toContainText(server.url);
   const saved = await studio.admin<{ settings: { serverHost: string; serverPort: number } }>(
@@ -117,6 +140,8 @@ test('a price edited in the table prices the next request', async () => {
   const before = await costOf((await generate(studio, key, 'Same prompt')).requestId);
   await open(page, 'settings');
   const row = page.locator('[data-testid="price-row"][data-model="image-model-2"]');
+  // Each model says what it is under its id.
+  await expect(row.getByTestId('model-description')).toContainText('newest version');
   await row.getByTestId('price-imageOutput').fill('60.00');
   await row.getByTestId('price-save').click();
   await expect(row.getByTestId('price-save')).toBeDisabled();

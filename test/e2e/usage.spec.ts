@@ -1,7 +1,15 @@
 import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { createKey, generate, settled, type MadeImage } from './support/api';
-import { open } from './support/pages';
+import type { UsageListResponse } from '../../src/shared/admin';
+import {
+  createKey,
+  generate,
+  scriptFaults,
+  settled,
+  upstreamReceived,
+  type MadeImage,
+} from './support/api';
+import { choose, open } from './support/pages';
 import { useStudio } from './support/studio';
 
 const studio = useStudio();
@@ -130,4 +138,99 @@ test('at 1280 and 1024 the cost column stays in view: secondary columns give way
   await open(page, 'home');
   await open(page, 'usage');
   await expect(page.getByRole('columnheader', { name: 'Account' })).toBeVisible();
+});
+
+test('request details show the prompt and the kept image (opening the viewer), dated times, and a caller who left after its image was made as delivered', async () => {
+  const { page } = studio;
+  // A caller that leaves while its image is being made: the gateway still makes, bills and keeps it.
+  const leaver = await createKey(studio, 'impatient app');
+  await scriptFaults(studio, [{ kind: 'slow', delayMs: 1500 }]);
+  const controller = new AbortController();
+  const pending = fetch(`${studio.server.url}/v1/images/generations`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${leaver.key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      model: 'image-model-2',
+      prompt: 'A kite let go over the sea',
+      size: '1024x1024',
+      quality: 'low',
+    }),
+    signal: controller.signal,
+  }).catch((error: unknown) => error);
+  await upstreamReceived(studio, 'A kite let go over the sea');
+  controller.abort();
+  expect(await pending).toBeInstanceOf(Error);
+  let leftId = '';
+  await expect
+    .poll(async () => {
+      const list = await studio.admin<UsageListResponse>(
+        'GET',
+        `/api/admin/usage?apiKeyId=${leaver.id}`,
+      );
+      leftId = list.records[0]?.requestId ?? '';
+      return list.records.map((r) => [r.status, r.images, r.keptImageIds.length]);
+    })
+    .toEqual([[499, 1, 1]]);
+
+  for (const [width, height] of [
+    [1280, 800],
+    [1024, 700],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await open(page, 'home');
+    await open(page, 'usage');
+    await expect(page.getByTestId('usage-range-choice')).toBeVisible();
+
+    // The 7-day view (the default) dates every time, today's included.
+    const made0 = page.locator(
+      `[data-testid="usage-row"][data-request-id="${made[0]!.requestId}"]`,
+    );
+    await expect(made0.getByTestId('usage-time')).toHaveText(/^(\d{4}-)?\d{2}-\d{2} \d{2}:\d{2}$/);
+
+    // The prompt and a thumbnail of the kept image; the thumbnail opens the viewer.
+    await made0.getByTestId('usage-expand').click();
+    const details = page.locator(`#usage-details-${made[0]!.requestId}`);
+    await expect(details.locator('[data-fact="prompt"]')).toContainText('A paper boat on a pond');
+    const thumb = details.getByTestId('kept-image');
+    await expect(thumb).toHaveCount(1);
+    await expect(thumb.locator('img')).toHaveJSProperty('complete', true);
+    expect(
+      await thumb.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth),
+    ).toBeGreaterThan(0);
+    await thumb.scrollIntoViewIfNeeded();
+    await expect(thumb).toBeInViewport({ ratio: 1 });
+    const wrap = page.locator('.table-wrap', { has: page.getByTestId('usage-table') });
+    expect(await wrap.evaluate((e) => e.scrollWidth - e.clientWidth)).toBeLessThanOrEqual(0);
+    await studio.screenshot(`usage-details-kept-${width}x${height}`);
+    await thumb.click();
+    const viewer = page.getByTestId('image-viewer');
+    await expect(viewer).toBeVisible();
+    await expect(viewer.locator('img').first()).toHaveJSProperty('complete', true);
+    await page.keyboard.press('Escape');
+    await expect(viewer).toBeHidden();
+    await made0.getByTestId('usage-expand').click();
+
+    // The caller who left: delivered, not a red 499; the status is still there on hover and in the details.
+    const left = page.locator(`[data-testid="usage-row"][data-request-id="${leftId}"]`);
+    const status = left.getByTestId('status-cell');
+    await expect(status).toHaveAttribute('data-status', '499');
+    await expect(status).toContainText('delivered');
+    await expect(status).toContainText('client left early');
+    await expect(status.locator('.status')).toHaveClass(/status-ok/);
+    await expect(status.locator('.status')).toHaveAttribute('title', /HTTP 499 client_cancelled/);
+    await left.getByTestId('usage-expand').click();
+    const leftDetails = page.locator(`#usage-details-${leftId}`);
+    await expect(leftDetails.locator('[data-fact="status"]')).toContainText('499 client_cancelled');
+    await expect(leftDetails.locator('[data-fact="error"]')).toHaveCount(0);
+    await expect(leftDetails.locator('[data-fact="prompt"]')).toContainText(
+      'A kite let go over the sea',
+    );
+    await expect(leftDetails.getByTestId('kept-image')).toHaveCount(1);
+    await left.getByTestId('usage-expand').click();
+
+    // A day's view may keep the time alone for today's requests.
+    await choose(page, 'usage-range-choice', '24h');
+    await expect(made0.getByTestId('usage-time')).toHaveText(/^\d{2}:\d{2}:\d{2}$/);
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
 });

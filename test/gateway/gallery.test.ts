@@ -3,7 +3,13 @@ import path from 'node:path';
 import OpenAI from 'openai';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ImageDetail, ImageRecord, ImagesPage } from '../../src/shared/admin';
+import {
+  usageListRecordSchema,
+  type ImageDetail,
+  type ImageRecord,
+  type ImagesPage,
+  type UsageListResponse,
+} from '../../src/shared/admin';
 import { SETTINGS } from '../../src/gateway/settings';
 import { createSettingsRepository } from '../../src/gateway/storage/settingsRepository';
 import { rectMask } from '../support/images';
@@ -224,6 +230,28 @@ describe('images kept', () => {
     });
     const meta = await sharp((await bytesOf(`/api/admin/images/${id}/file`)).bytes).metadata();
     expect([meta.width, meta.height]).toEqual([1024, 1024]);
+    // The usage list names what was kept, so the studio can show the request as delivered.
+    const { records } = await studio.json<UsageListResponse>(
+      `/api/admin/usage?apiKeyId=${leaving.id}`,
+    );
+    expect(records.map((r) => [r.status, r.images, r.keptImageIds, r.prompt])).toEqual([
+      [499, 1, [id], 'paid for, never seen'],
+    ]);
+  });
+
+  it('names each usage row’s kept images and their prompt, and none for a request that kept none', async () => {
+    const two = await generate({ prompt: 'two lanterns', n: 2 });
+    expect(two.status).toBe(200);
+    const ids = await keptImages(t, two.requestId, 2);
+    const refused = await generate({ prompt: 'no image', size: '1000x1000' });
+    expect(refused.status).toBe(400);
+    await usageRow(t, refused.requestId);
+    const { records } = await studio.json<UsageListResponse>('/api/admin/usage?limit=1000');
+    const byId = new Map(records.map((r) => [r.requestId, r]));
+    expect(byId.get(two.requestId)).toMatchObject({ keptImageIds: ids, prompt: 'two lanterns' });
+    expect(byId.get(refused.requestId)).toMatchObject({ keptImageIds: [], prompt: null });
+    // The rows are still valid usage records (the live log's schema), with two fields more.
+    for (const r of records) expect(usageListRecordSchema.safeParse(r).success).toBe(true);
   });
 });
 

@@ -36,6 +36,13 @@ export interface ImagesRepository {
   setThumb(id: string, thumb: string): void;
   /** Deletes the row and returns it (its files are the caller's to remove), or null. */
   remove(id: string): StoredImage | null;
+  /** The images kept from each of these requests (in their order) and the prompt they were made from. */
+  keptFor(requestIds: readonly string[]): Map<string, KeptImages>;
+}
+
+export interface KeptImages {
+  imageIds: string[];
+  prompt: string;
 }
 
 const COLUMNS = {
@@ -91,6 +98,11 @@ export function createImagesRepository(db: Db): ImagesRepository {
   const favourite = db.prepare('UPDATE images SET favourite = ? WHERE id = ?');
   const thumb = db.prepare('UPDATE images SET thumb = ? WHERE id = ?');
   const del = db.prepare('DELETE FROM images WHERE id = ?');
+  // One query for a page of usage rows; the (request_id, image_index) unique index serves it.
+  const keptFor = db.prepare(
+    `SELECT request_id AS requestId, id, prompt FROM images
+     WHERE request_id IN (SELECT value FROM json_each(?)) ORDER BY request_id, image_index`,
+  );
   const chain = db.prepare(`
     WITH RECURSIVE up(id, depth) AS (
       SELECT parent_id, 1 FROM images WHERE id = @id AND parent_id IS NOT NULL
@@ -164,6 +176,21 @@ export function createImagesRepository(db: Db): ImagesRepository {
       if (!image) return null;
       del.run(id);
       return image;
+    },
+    keptFor(requestIds) {
+      const kept = new Map<string, KeptImages>();
+      if (requestIds.length === 0) return kept;
+      const rows = keptFor.all(JSON.stringify(requestIds)) as Array<{
+        requestId: string;
+        id: string;
+        prompt: string;
+      }>;
+      for (const row of rows) {
+        const entry = kept.get(row.requestId);
+        if (entry) entry.imageIds.push(row.id);
+        else kept.set(row.requestId, { imageIds: [row.id], prompt: row.prompt });
+      }
+      return kept;
     },
   };
 }

@@ -1,10 +1,17 @@
+import { useState } from 'react';
 import type { UsageRecord } from '../../shared/admin';
-import { INTERRUPTED } from '../../shared/usageRecord';
+import { adminUrls } from '../lib/gateway';
 import { CopyButton } from './CopyButton';
-import { requestFacts } from './requestFacts';
+import { LazyImageViewer } from './LazyImageViewer';
+import { requestFacts, statusView, type RequestRecord } from './requestFacts';
 
-/** One request's facts, shown under its row in the usage table and the live log. */
-export function RequestDetails({ record, id }: { record: UsageRecord; id: string }) {
+/**
+ * One request's facts, shown under its row in the usage table and the live log: with the prompt
+ * and the kept images (thumbnails that open the viewer) when the usage list names them.
+ */
+export function RequestDetails({ record, id }: { record: RequestRecord; id: string }) {
+  const kept = record.keptImageIds ?? [];
+  const [viewing, setViewing] = useState<number | null>(null);
   return (
     <dl className="request-details" id={id} data-testid="request-details">
       {requestFacts(record).map((fact) => (
@@ -16,6 +23,39 @@ export function RequestDetails({ record, id }: { record: UsageRecord; id: string
           </dd>
         </div>
       ))}
+      {kept.length > 0 && (
+        <div data-fact="kept">
+          <dt>{kept.length === 1 ? 'Kept image' : `Kept images (${kept.length})`}</dt>
+          <dd className="kept-images">
+            {kept.map((imageId, index) => (
+              <button
+                key={imageId}
+                type="button"
+                className="kept-thumb"
+                title="Open in the viewer"
+                aria-label={`Open kept image ${index + 1} of ${kept.length} in the viewer`}
+                onClick={() => setViewing(index)}
+                data-testid="kept-image"
+                data-image-id={imageId}
+              >
+                <img src={adminUrls.thumb(imageId)} alt="" loading="lazy" />
+              </button>
+            ))}
+          </dd>
+        </div>
+      )}
+      {viewing !== null && (
+        <LazyImageViewer
+          items={kept.map((imageId, index) => ({
+            key: imageId,
+            url: adminUrls.file(imageId),
+            label: `Image ${index + 1} of ${kept.length} · request ${record.requestId}`,
+          }))}
+          index={viewing}
+          onIndex={setViewing}
+          onClose={() => setViewing(null)}
+        />
+      )}
     </dl>
   );
 }
@@ -68,20 +108,23 @@ export function SizeCell({ record }: { record: UsageRecord }) {
 }
 
 /**
- * The HTTP status, coloured, with the error code beside a failure (its message on hover). A request
- * the gateway never answered (it stopped first) says so instead of a status nobody received.
+ * The status, coloured, with the error code beside a failure (its message on hover). A request
+ * the gateway never answered (it stopped first) says so instead of a status nobody received; one
+ * whose caller left after its image was made says "delivered" (statusView).
  */
-export function StatusCell({ record }: { record: UsageRecord }) {
-  const interrupted = record.errorCode === INTERRUPTED;
+export function StatusCell({ record }: { record: RequestRecord }) {
+  const view = statusView(record);
   return (
-    <td>
-      <span
-        className={`status ${record.status < 400 ? 'status-ok' : 'status-error'}`}
-        title={record.errorMessage ?? undefined}
-      >
-        {interrupted ? 'interrupted' : record.status}
+    <td className="status-cell" data-testid="status-cell" data-status={record.status}>
+      <span className={`status status-${view.tone}`} title={view.title ?? undefined}>
+        {view.text}
       </span>
-      {record.errorCode && !interrupted && <span className="muted"> {record.errorCode}</span>}
+      {view.note && (
+        <>
+          {' '}
+          <span className="muted status-note">{view.note}</span>
+        </>
+      )}
     </td>
   );
 }

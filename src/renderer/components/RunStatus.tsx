@@ -4,6 +4,7 @@ import type { RunPhase } from '../stores/run';
 import { useNow } from '../lib/hooks';
 import { costPerKeptImage } from '../features/budget/studioBudget';
 import { ElapsedTime, formatElapsed } from './ElapsedTime';
+import { RequestIdChip } from './RequestIdChip';
 
 interface RunStatusProps {
   phase: RunPhase;
@@ -109,9 +110,9 @@ export function RunStatus(props: RunStatusProps) {
           {estimateMicros !== null && (
             <span className="muted"> · estimated {formatUsd(estimateMicros)}</span>
           )}
-          {props.requestId && <span className="muted"> · request {props.requestId}</span>}
         </p>
       )}
+      {props.requestId && phase !== 'running' && <RequestIdChip requestId={props.requestId} />}
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { UsageRecord } from '../../shared/admin';
-import { requestFacts } from './requestFacts';
+import { requestFacts, statusView } from './requestFacts';
 
 const record: UsageRecord = {
   requestId: 'req_0123456789abcdef01234567',
@@ -59,5 +59,59 @@ describe('requestFacts', () => {
     const ids = requestFacts(ok).map((f) => f.id);
     expect(ids).not.toContain('error');
     expect(ids).not.toContain('user');
+  });
+
+  it('shows the prompt the gallery kept it with, when the list names one', () => {
+    const ok = { ...record, status: 200, errorCode: null, errorMessage: null };
+    const facts = requestFacts({ ...ok, keptImageIds: ['img_1'], prompt: 'A kite\nover the sea' });
+    expect(facts.find((f) => f.id === 'prompt')?.value).toBe('A kite\nover the sea');
+    expect(requestFacts({ ...ok, keptImageIds: [], prompt: null }).map((f) => f.id)).not.toContain(
+      'prompt',
+    );
+  });
+});
+
+describe('statusView', () => {
+  const leftEarly = {
+    ...record,
+    status: 499,
+    errorCode: 'client_cancelled',
+    errorMessage: 'the client closed the connection before the response was complete',
+    images: 1,
+  };
+
+  it('reads a caller that left after its image was made as delivered, the 499 kept on hover and in the details', () => {
+    const view = statusView({ ...leftEarly, keptImageIds: ['img_1'], prompt: 'x' });
+    expect(view).toMatchObject({ text: 'delivered', tone: 'ok', note: 'client left early' });
+    expect(view.title).toContain('HTTP 499 client_cancelled');
+    expect(view.title).toContain('kept in the Gallery');
+    const facts = requestFacts(leftEarly);
+    expect(facts.map((f) => f.id)).not.toContain('error');
+    expect(facts.find((f) => f.id === 'status')?.value).toMatch(
+      /^499 client_cancelled: .*made and billed$/,
+    );
+  });
+
+  it('keeps a 499 without an image, an interruption and an error as failures', () => {
+    expect(statusView({ ...leftEarly, images: 0 })).toMatchObject({
+      text: '499',
+      tone: 'error',
+      note: 'client_cancelled',
+    });
+    expect(statusView({ ...leftEarly, errorCode: 'gateway_interrupted' })).toMatchObject({
+      text: 'interrupted',
+      tone: 'error',
+    });
+    expect(statusView(record)).toMatchObject({
+      text: '502',
+      tone: 'error',
+      note: 'upstream_size_mismatch',
+    });
+    expect(statusView({ ...record, status: 200, errorCode: null, errorMessage: null })).toEqual({
+      text: '200',
+      tone: 'ok',
+      note: null,
+      title: null,
+    });
   });
 });

@@ -54,4 +54,8 @@ describe('formatWhen', () => {
     expect(formatWhen(new Date(2026, 3, 20, 23, 59, 59).getTime(), now)).toBe('04-20 23:59');
     expect(formatWhen(new Date(2025, 11, 31, 8, 0, 0).getTime(), now)).toBe('2025-12-31 08:00');
   });
+  it('dates today too when the table spans days', () => {
+    expect(formatWhen(new Date(2026, 3, 21, 9, 5, 7).getTime(), now, true)).toBe('04-21 09:05');
+    expect(formatWhen(new Date(2026, 3, 20, 23, 59, 59).getTime(), now, true)).toBe('04-20 23:59');
+  });
 });

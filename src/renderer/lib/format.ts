@@ -29,12 +29,13 @@ export function formatDateTime(ms: number): string {
 
 /**
  * A request's time in a narrow column: "15:30:12" when it is from the same day as `now`,
- * "04-21 15:30" otherwise (the full date and time are in the row's details).
+ * "04-21 15:30" otherwise (the full date and time are in the row's details). With `withDate`
+ * (a table that spans days) today's rows carry their date too, so no row reads as undated.
  */
-export function formatWhen(ms: number, now: number): string {
+export function formatWhen(ms: number, now: number, withDate = false): string {
   const d = new Date(ms);
   const time = `${pad(d.getHours())}:${pad(d.getMinutes())}`;
-  if (formatDay(ms) === formatDay(now)) return `${time}:${pad(d.getSeconds())}`;
+  if (!withDate && formatDay(ms) === formatDay(now)) return `${time}:${pad(d.getSeconds())}`;
   const year = new Date(now).getFullYear() === d.getFullYear() ? '' : `${d.getFullYear()}-`;
   return `${year}${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${time}`;
 }

@@ -61,7 +61,12 @@ export class GeneratePage {
   sizeRule = (row: string) => this.page.locator(`[data-testid="size-rule"][data-row="${row}"]`);
   cancel = () => this.page.getByTestId('cancel');
   cancelOutcome = () => this.page.getByTestId('cancel-outcome');
-  presetSelect = () => this.page.getByTestId('preset-select');
+  /** The preset menu's button; it names the preset applied last. */
+  presetButton = () => this.page.getByTestId('preset-menu-button');
+  presetMenu = () => this.page.getByTestId('preset-menu');
+  /** A row of the open preset menu, by the preset's full name. */
+  presetItem = (name: string) =>
+    this.presetMenu().locator(`[data-testid="preset-item"][data-name="${name}"]`);
 
   choose = (testId: string, value: string) => choose(this.page, testId, value);
 
@@ -70,7 +75,14 @@ export class GeneratePage {
     await this.page.getByTestId('preset-new').click();
     await this.page.getByTestId('preset-name').fill(name);
     await this.page.getByTestId('preset-save').click();
-    await expect(this.presetSelect().locator('option:checked')).toHaveText(name);
+    await expect(this.page.getByTestId('preset-current')).toHaveText(name);
+  }
+
+  /** Opens the preset menu (if closed) and applies the preset of that name. */
+  async applyPreset(name: string) {
+    if (!(await this.presetMenu().isVisible())) await this.presetButton().click();
+    await this.presetItem(name).getByTestId('preset-apply').click();
+    await expect(this.presetMenu()).toBeHidden();
   }
 }
 

@@ -7,6 +7,7 @@ import {
   type UsageRecord as UsageView,
 } from '../../../shared/admin';
 import { formatMicros } from '../../billing/prices';
+import type { ImagesRepository } from '../../storage/imagesRepository';
 import type { KeysRepository } from '../../storage/keysRepository';
 import type { UsageFilter, UsageRecord, UsageRepository } from '../../usage/repository';
 import type { RejectedCounter } from '../../usage/rejected';
@@ -17,6 +18,8 @@ export interface UsageAdminDeps {
   keys: KeysRepository;
   /** Requests refused for want of a key (counted in memory, not in the log). */
   rejected: RejectedCounter;
+  /** What the gallery kept from each request, shown with its row. */
+  images: Pick<ImagesRepository, 'keptFor'>;
 }
 
 /** Key id -> name, deleted keys included (their usage still names them). */
@@ -40,8 +43,17 @@ export function usageAdmin(deps: UsageAdminDeps): Router {
   router.get('/usage', (req, res) => {
     const { limit, offset, ...filter } = usageFilter(parse(usageQuerySchema, req.query));
     const nameOf = keyNames(deps.keys);
+    const records = deps.usage.list({ ...filter, limit, offset });
+    const kept = deps.images.keptFor(records.map((r) => r.requestId));
     res.json({
-      records: deps.usage.list({ ...filter, limit, offset }).map((r) => usageView(r, nameOf)),
+      records: records.map((r) => {
+        const images = kept.get(r.requestId);
+        return {
+          ...usageView(r, nameOf),
+          keptImageIds: images?.imageIds ?? [],
+          prompt: images?.prompt ?? null,
+        };
+      }),
       total: deps.usage.count(filter),
     });
   });

@@ -83,9 +83,16 @@ export function AccountsPage() {
             <tr>
               <th scope="col">Name</th>
               <th scope="col">Kind</th>
-              <th scope="col">Tier</th>
+              <th scope="col" title="Tier: a higher one is chosen first for large images">
+                Priority
+              </th>
               <th scope="col">Group</th>
-              <th scope="col">Live load</th>
+              <th
+                scope="col"
+                title="Live load: weight in progress of the capacity (a 1024x1024 image weighs 1)"
+              >
+                Busy now
+              </th>
               <th scope="col">Status</th>
               <th scope="col">
                 <span className="visually-hidden">Actions</span>

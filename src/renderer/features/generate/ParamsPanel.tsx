@@ -8,7 +8,7 @@ import {
   SelectField,
 } from '../../components/fields';
 import { LIMITS } from '../../../shared/imageParams';
-import { IMAGE_MODELS } from '../../../shared/models';
+import { describeModel, IMAGE_MODELS } from '../../../shared/models';
 import { CustomSizeField } from './CustomSizeField';
 import type { ImageParams, ParamCheck, ParamField, SizeChoice } from './params';
 import { SIZE_CHOICES } from './params';
@@ -67,6 +67,7 @@ export function ParamsPanel({ params, check, onChange, serverError, autoHint }: 
           value={params.model}
           options={IMAGE_MODELS.map((m) => ({ value: m, label: m }))}
           onChange={(model) => onChange({ model })}
+          hint={describeModel(params.model)}
           error={errorFor('model')}
           testId="param-model"
         />
@@ -134,11 +135,11 @@ export function ParamsPanel({ params, check, onChange, serverError, autoHint }: 
         testId="param-background"
       />
       <Segmented
-        label="Moderation"
+        label="Filter strictness"
         value={params.moderation}
         options={MODERATION_OPTIONS}
         onChange={(moderation) => onChange({ moderation })}
-        hint="Low makes the filter less strict; the content policy still applies."
+        hint="Moderation: low makes the filter less strict; the content policy still applies."
         testId="param-moderation"
       />
       <ImageCount params={params} onChange={onChange} error={errorFor('n')} />
@@ -151,15 +152,15 @@ export function ParamsPanel({ params, check, onChange, serverError, autoHint }: 
         />
       </div>
       <Segmented
-        label="Partial images per image"
+        label="Previews per image"
         value={String(params.partialImages) as '0' | '1' | '2' | '3'}
         options={PARTIAL_OPTIONS}
         onChange={(value) => onChange({ partialImages: Number(value) })}
         disabled={!params.stream}
         hint={
           params.stream
-            ? 'Previews while the image is made; each adds 100 output tokens.'
-            : 'Partial images need streaming.'
+            ? 'Partial images: previews while the image is made; each adds 100 output tokens.'
+            : 'Previews (partial images) need streaming.'
         }
         testId="param-partials"
       />

@@ -1,7 +1,8 @@
-import { useId, useState } from 'react';
-import { usePresetsStore } from '../../stores/presets';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { menuPresets, usePresetsStore, type RemovedPreset } from '../../stores/presets';
 import type { PromptDraft } from './composePrompt';
 import type { ImageParams } from './params';
+import { PresetMenu } from './PresetMenu';
 
 interface PresetBarProps {
   draft: PromptDraft;
@@ -9,16 +10,36 @@ interface PresetBarProps {
   onApply: (draft: PromptDraft, params: ImageParams) => void;
 }
 
-/** Saved prompt and parameter sets, kept in this browser. */
+/** How long a deleted preset can be brought back. */
+export const UNDO_MS = 10_000;
+
+/** Saved prompt and parameter sets, kept in this browser, beside the starters the studio ships. */
 export function PresetBar({ draft, params, onApply }: PresetBarProps) {
-  const presets = usePresetsStore((s) => s.presets);
+  const own = usePresetsStore((s) => s.presets);
+  const hiddenStarters = usePresetsStore((s) => s.hiddenStarters);
   const save = usePresetsStore((s) => s.save);
   const remove = usePresetsStore((s) => s.remove);
+  const restore = usePresetsStore((s) => s.restore);
+  const showStarters = usePresetsStore((s) => s.showStarters);
+  const presets = useMemo(
+    () => menuPresets({ presets: own, hiddenStarters }),
+    [own, hiddenStarters],
+  );
   const [selected, setSelected] = useState('');
+  const [menuOpen, setMenuOpen] = useState(false);
   const [naming, setNaming] = useState(false);
   const [name, setName] = useState('');
+  const [removed, setRemoved] = useState<RemovedPreset | null>(null);
+  const trigger = useRef<HTMLButtonElement>(null);
   const id = useId();
   const current = presets.find((p) => p.id === selected) ?? null;
+
+  // The Undo offer lasts a while, then the delete is final; a second delete starts it again.
+  useEffect(() => {
+    if (!removed) return;
+    const timer = setTimeout(() => setRemoved(null), UNDO_MS);
+    return () => clearTimeout(timer);
+  }, [removed]);
 
   const commit = () => {
     if (!name.trim()) return;
@@ -28,86 +49,128 @@ export function PresetBar({ draft, params, onApply }: PresetBarProps) {
     setName('');
   };
 
+  const closeMenu = useCallback(() => {
+    setMenuOpen(false);
+    trigger.current?.focus();
+  }, []);
+
+  // In the open menu it sits at the menu's foot (where the rows above it do not move), else under
+  // the bar: either way where the person just deleted.
+  const undoNotice = removed && (
+    <div className="notice notice-info preset-undo" role="status" data-testid="preset-undo-notice">
+      <span>
+        {removed.kind === 'starter' ? 'Hid the starter preset' : 'Deleted the preset'}{' '}
+        <strong>{removed.preset.name}</strong>.
+      </span>
+      <button
+        type="button"
+        onClick={() => {
+          restore(removed);
+          setRemoved(null);
+        }}
+        data-testid="preset-undo"
+      >
+        Undo
+      </button>
+    </div>
+  );
+
   return (
-    <div className="preset-bar" data-testid="presets">
-      {naming ? (
-        // Not a <form>: this bar sits inside the Generate form, and a nested form's submit
-        // escaped React and reloaded the page (losing the preset and any run in progress).
-        <div className="preset-form" role="group" aria-label="Save as preset">
-          <label htmlFor={`${id}-name`} className="visually-hidden">
-            Preset name
-          </label>
-          <input
-            id={`${id}-name`}
-            value={name}
-            autoFocus
-            placeholder="Preset name"
-            onChange={(e) => setName(e.target.value)}
-            onKeyDown={(e) => {
-              // Enter saves the preset; it must not also submit (and pay for) the generation.
-              if (e.key === 'Enter' && !e.ctrlKey && !e.metaKey) {
-                e.preventDefault();
-                commit();
-              }
-              if (e.key === 'Escape') setNaming(false);
-            }}
-            data-testid="preset-name"
-          />
-          <button type="button" onClick={commit} disabled={!name.trim()} data-testid="preset-save">
-            Save
-          </button>
-          <button type="button" onClick={() => setNaming(false)}>
-            Cancel
-          </button>
-        </div>
-      ) : (
-        <>
-          <label htmlFor={`${id}-select`} className="visually-hidden">
-            Preset
-          </label>
-          <select
-            id={`${id}-select`}
-            value={selected}
-            onChange={(e) => {
-              setSelected(e.target.value);
-              const preset = presets.find((p) => p.id === e.target.value);
-              if (preset) onApply(preset.draft, preset.params);
-            }}
-            data-testid="preset-select"
-          >
-            <option value="">{presets.length ? 'Presets…' : 'No presets yet'}</option>
-            {presets.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
-          </select>
-          <button
-            type="button"
-            onClick={() => {
-              setName(current?.name ?? '');
-              setNaming(true);
-            }}
-            data-testid="preset-new"
-          >
-            Save as preset
-          </button>
-          {current && (
-            <button
-              type="button"
-              className="subtle"
-              aria-label={`Delete preset ${current.name}`}
-              onClick={() => {
-                remove(current.id);
-                setSelected('');
-              }}
-              data-testid="preset-delete"
-            >
-              Delete
-            </button>
+    <div className="preset-area">
+      <div className="preset-anchor">
+        <div className="preset-bar" data-testid="presets">
+          {naming ? (
+            // Not a <form>: this bar sits inside the Generate form, and a nested form's submit
+            // escaped React and reloaded the page (losing the preset and any run in progress).
+            <div className="preset-form" role="group" aria-label="Save as preset">
+              <label htmlFor={`${id}-name`} className="visually-hidden">
+                Preset name
+              </label>
+              <input
+                id={`${id}-name`}
+                value={name}
+                autoFocus
+                placeholder="Preset name"
+                onChange={(e) => setName(e.target.value)}
+                onKeyDown={(e) => {
+                  // Enter saves the preset; it must not also submit (and pay for) the generation.
+                  if (e.key === 'Enter' && !e.ctrlKey && !e.metaKey) {
+                    e.preventDefault();
+                    commit();
+                  }
+                  if (e.key === 'Escape') setNaming(false);
+                }}
+                data-testid="preset-name"
+              />
+              <button
+                type="button"
+                onClick={commit}
+                disabled={!name.trim()}
+                data-testid="preset-save"
+              >
+                Save
+              </button>
+              <button type="button" onClick={() => setNaming(false)}>
+                Cancel
+              </button>
+            </div>
+          ) : (
+            <>
+              <button
+                ref={trigger}
+                type="button"
+                className="preset-trigger"
+                aria-haspopup="true"
+                aria-expanded={menuOpen}
+                aria-controls={menuOpen ? `${id}-menu` : undefined}
+                title={current?.name}
+                onClick={() => setMenuOpen((open) => !open)}
+                data-testid="preset-menu-button"
+              >
+                <span className="preset-trigger-label" data-testid="preset-current">
+                  {current ? current.name : presets.length ? 'Presets…' : 'No presets yet'}
+                </span>
+                {current?.starter && <span className="badge badge-neutral">Starter</span>}
+                <span aria-hidden="true">▾</span>
+              </button>
+              <button
+                type="button"
+                onClick={() => {
+                  setName(current && !current.starter ? current.name : '');
+                  setNaming(true);
+                  setMenuOpen(false);
+                }}
+                data-testid="preset-new"
+              >
+                Save as preset
+              </button>
+            </>
           )}
-        </>
-      )}
+        </div>
+        {menuOpen && !naming && (
+          <PresetMenu
+            id={`${id}-menu`}
+            presets={presets}
+            selected={selected}
+            hiddenStarters={hiddenStarters.length}
+            onApply={(preset) => {
+              setSelected(preset.id);
+              onApply(preset.draft, preset.params);
+              closeMenu();
+            }}
+            onRemove={(preset) => {
+              const gone = remove(preset.id);
+              if (gone) setRemoved(gone);
+              if (selected === preset.id) setSelected('');
+            }}
+            onShowStarters={showStarters}
+            footer={undoNotice}
+            onClose={closeMenu}
+            trigger={trigger}
+          />
+        )}
+      </div>
+      {!menuOpen && undoNotice}
     </div>
   );
 }

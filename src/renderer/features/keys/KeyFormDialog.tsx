@@ -84,19 +84,19 @@ export function KeyFormDialog({ editing, onClose, onCreated, onSaved }: KeyFormD
           testId="key-group"
         />
         <TextField
-          label="Concurrency cap"
+          label="Requests at once"
           value={values.concurrencyLimit}
           onChange={(concurrencyLimit) => set({ concurrencyLimit })}
-          hint="Requests this key may run at once; empty for no cap of its own"
+          hint="Concurrency cap: requests this key may run at once; empty for no cap of its own"
           inputMode="numeric"
           error={errors.concurrencyLimit}
           testId="key-concurrency"
         />
         <CheckboxField
-          label="Use the fallback ladder"
+          label="Step down instead of failing"
           checked={values.fallbackLadder}
           onChange={(fallbackLadder) => set({ fallbackLadder })}
-          hint="When a size or quality cannot be delivered, step down instead of failing"
+          hint="Fallback ladder: when a size or quality cannot be delivered, step down to the nearest one that can"
           testId="key-fallback"
         />
         <fieldset className="key-limits" data-testid="key-limits">

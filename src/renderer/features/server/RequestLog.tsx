@@ -1,4 +1,5 @@
 import { Fragment } from 'react';
+import { describeModel } from '../../../shared/models';
 import type { UsageRecord } from '../../../shared/admin';
 import {
   ExpandButton,
@@ -67,7 +68,7 @@ export function RequestLog({ records, live }: RequestLogProps) {
                 <td className="mono" title={r.endpoint}>
                   {shortEndpoint(r.endpoint)}
                 </td>
-                <td>{r.model ?? '—'}</td>
+                <td title={describeModel(r.model) ?? undefined}>{r.model ?? '—'}</td>
                 <SizeCell record={r} />
                 <td>{r.apiKeyName ?? '—'}</td>
                 <td>{r.upstreamAccountName ?? '—'}</td>

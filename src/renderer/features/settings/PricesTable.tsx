@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { describeModel } from '../../../shared/models';
 import type { PriceView, PutPriceBody } from '../../../shared/admin';
 import { formatDateTime } from '../../lib/format';
 import { admin } from '../../lib/api/admin';
@@ -100,8 +101,13 @@ export function PricesTable({ prices, onSaved }: PricesTableProps) {
             const rowErrors = errors[p.model] ?? {};
             return (
               <tr key={p.model} data-testid="price-row" data-model={p.model}>
-                <th scope="row" className="mono">
-                  {p.model}
+                <th scope="row" title={describeModel(p.model) ?? undefined}>
+                  <span className="mono">{p.model}</span>
+                  {describeModel(p.model) && (
+                    <span className="price-model-note muted" data-testid="model-description">
+                      {describeModel(p.model)}
+                    </span>
+                  )}
                 </th>
                 {COLUMNS.map(({ field, label }) => (
                   <td key={field}>

@@ -12,6 +12,7 @@ import { StudioBudgetPanel } from '../budget/StudioBudgetPanel';
 import { PricesTable } from './PricesTable';
 import {
   errorField,
+  portHint,
   settingsPatch,
   toForm,
   type SettingsErrors,
@@ -120,14 +121,14 @@ function SettingsEditor({ initial }: { initial: SettingsResponse }) {
         </dl>
         <div className="form-grid">
           <Segmented
-            label="Bind address"
+            label="Listen on"
             value={form.serverHost}
             options={[
               { value: '127.0.0.1', label: '127.0.0.1 (IPv4)' },
               { value: '::1', label: '::1 (IPv6)' },
             ]}
             onChange={(serverHost) => set({ serverHost })}
-            hint="Loopback only: other apps on this computer reach Atelier, the network does not."
+            hint="The bind address, loopback only: other apps on this computer reach Atelier, the network does not."
             testId="setting-serverHost"
           />
           <TextField
@@ -135,7 +136,7 @@ function SettingsEditor({ initial }: { initial: SettingsResponse }) {
             value={form.serverPort}
             onChange={(serverPort) => set({ serverPort })}
             error={errors.serverPort}
-            hint="0 takes any free port."
+            hint={portHint(saved.settings.serverPort, server.port)}
             inputMode="numeric"
             testId="setting-serverPort"
           />
@@ -161,33 +162,34 @@ function SettingsEditor({ initial }: { initial: SettingsResponse }) {
       <section className="panel" aria-labelledby="settings-requests">
         <h2 id="settings-requests">Requests</h2>
         <CheckboxField
-          label="Strict delivered size"
+          label="Refuse an image of another size than asked"
           checked={form.strictDelivery}
           onChange={(strictDelivery) => set({ strictDelivery })}
-          hint="Answer 502 when the upstream delivers another size or format than asked, instead of passing it on with the real size reported"
+          hint="Strict delivery: answer 502 when the upstream delivers another size or format than asked, instead of passing it on with the real size reported"
           testId="setting-strictDelivery"
         />
         <CheckboxField
-          label="Fallback ladder for every key"
+          label="Step down instead of failing, for every key"
           checked={form.fallbackLadder}
           onChange={(fallbackLadder) => set({ fallbackLadder })}
-          hint="When a size or quality cannot be delivered, step down to the nearest one that can (keys can opt in on their own)"
+          hint="Fallback ladder: when a size or quality cannot be delivered, step down to the nearest one that can (keys can opt in on their own)"
           testId="setting-fallbackLadder"
         />
         <Segmented
-          label="Content pre-filter"
+          label="Check prompts before sending"
           value={form.contentFilter}
           options={[
             { value: 'block', label: 'Block' },
             { value: 'off', label: 'Off' },
           ]}
           onChange={(contentFilter) => set({ contentFilter })}
-          hint="Refuse prompts the provider would refuse, before they cost anything"
+          hint="Content pre-filter: refuse prompts the provider would refuse, before they cost anything"
           testId="setting-contentFilter"
         />
         <div className="form-grid">
           <TextField
-            label="Upstream timeout up to 2560x1440 (seconds)"
+            label="Wait for an image up to 2560x1440 (seconds)"
+            hint="Upstream timeout: how long the provider may take before the request fails"
             value={form.timeoutNormalS}
             onChange={(timeoutNormalS) => set({ timeoutNormalS })}
             inputMode="decimal"
@@ -195,7 +197,8 @@ function SettingsEditor({ initial }: { initial: SettingsResponse }) {
             testId="setting-timeoutNormal"
           />
           <TextField
-            label="Upstream timeout above 2560x1440 (seconds)"
+            label="Wait for a larger image (seconds)"
+            hint="Upstream timeout above 2560x1440: 4K takes minutes"
             value={form.timeoutLargeS}
             onChange={(timeoutLargeS) => set({ timeoutLargeS })}
             inputMode="decimal"
@@ -209,8 +212,8 @@ function SettingsEditor({ initial }: { initial: SettingsResponse }) {
         <h2 id="settings-clients">Clients</h2>
         <FieldShell
           id={originsId}
-          label="Allowed browser origins"
-          hint="Web pages on these origins may call /v1 (one per line, e.g. http://localhost:5173). Never the studio’s own API."
+          label="Web pages that may call Atelier"
+          hint="Allowed browser origins (CORS): web pages on these origins may call /v1 (one per line, e.g. http://localhost:5173). Never the studio’s own API."
           error={errors.allowedOrigins}
         >
           <textarea
@@ -232,10 +235,10 @@ function SettingsEditor({ initial }: { initial: SettingsResponse }) {
           testId="setting-injectImageTool"
         />
         <TextField
-          label="Bridge text model"
+          label="Text model for subscription accounts"
           value={form.bridgeModel}
           onChange={(bridgeModel) => set({ bridgeModel })}
-          hint="The text model subscription accounts use to make images through the Responses bridge"
+          hint="Bridge text model: the text model subscription accounts use to make images through the Responses bridge"
           error={errors.bridgeModel}
           testId="setting-bridgeModel"
         />

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Settings } from '../../../shared/admin';
-import { errorField, settingsPatch, toForm } from './settingsForm';
+import { errorField, settingsPatch, toForm, portHint } from './settingsForm';
 
 const SAVED: Settings = {
   strictDelivery: false,
@@ -74,5 +74,13 @@ describe('settings form', () => {
       message: 'too big',
     });
     expect(errorField('body', 'x')).toBeNull();
+  });
+});
+
+describe('portHint', () => {
+  it('says why the saved port is not the one in use', () => {
+    expect(portHint(8787, 8787)).toBe('0 takes any free port.');
+    expect(portHint(9311, 8787)).toBe('Saved for the next start; now serving on 8787.');
+    expect(portHint(0, 41234)).toBe('0 takes any free port; this run is on 41234.');
   });
 });

@@ -118,3 +118,14 @@ export function errorField(
   }
   return { field, message };
 }
+
+/**
+ * The Port field's hint. A saved port applies from the next start (and a desktop app whose port
+ * was taken serves on another), so when the saved port is not the one in use the hint says both,
+ * rather than leave a number that looks wrong.
+ */
+export function portHint(savedPort: number, servingPort: number): string {
+  if (savedPort === servingPort) return '0 takes any free port.';
+  if (savedPort === 0) return `0 takes any free port; this run is on ${servingPort}.`;
+  return `Saved for the next start; now serving on ${servingPort}.`;
+}

@@ -265,7 +265,13 @@ export function UsagePage() {
           />
         </div>
         {table.error && <ErrorNotice error={table.error} onRetry={table.reload} />}
-        <UsageTable data={table.data} offset={offset} pageSize={PAGE_SIZE} onPage={setOffset} />
+        <UsageTable
+          data={table.data}
+          offset={offset}
+          pageSize={PAGE_SIZE}
+          onPage={setOffset}
+          datesAlways={range !== '24h'}
+        />
       </section>
     </Page>
   );

@@ -1,5 +1,6 @@
 import { Fragment } from 'react';
 import type { UsageListResponse } from '../../../shared/admin';
+import { describeModel } from '../../../shared/models';
 import {
   ExpandButton,
   RequestDetails,
@@ -18,13 +19,15 @@ interface UsageTableProps {
   offset: number;
   pageSize: number;
   onPage: (offset: number) => void;
+  /** The range spans days: every time carries its date (a day's view may show times alone). */
+  datesAlways?: boolean;
 }
 
 /**
  * One row per request, newest first, with paging. On a narrow window the secondary columns
  * (endpoint, account, then latency and images) give way to cost; a row's details still have them.
  */
-export function UsageTable({ data, offset, pageSize, onPage }: UsageTableProps) {
+export function UsageTable({ data, offset, pageSize, onPage, datesAlways }: UsageTableProps) {
   const [open, toggle] = useToggleSet();
   const now = useNow(60_000);
   const records = data?.records ?? [];
@@ -82,11 +85,13 @@ export function UsageTable({ data, offset, pageSize, onPage }: UsageTableProps) 
                     testId="usage-expand"
                   />
                 </td>
-                <td className="mono">{formatWhen(r.createdAt, now)}</td>
+                <td className="mono usage-time" data-testid="usage-time">
+                  {formatWhen(r.createdAt, now, datesAlways)}
+                </td>
                 <td className="mono col-endpoint" title={r.endpoint}>
                   {shortEndpoint(r.endpoint)}
                 </td>
-                <td>{r.model ?? '—'}</td>
+                <td title={describeModel(r.model) ?? undefined}>{r.model ?? '—'}</td>
                 <SizeCell record={r} />
                 <td className="num col-images">{r.images}</td>
                 <td>{r.apiKeyName ?? '—'}</td>
