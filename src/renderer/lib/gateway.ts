@@ -383,6 +383,37 @@ export function createGatewayClient(
       });
       return { requestId, usage: normaliseUsage(meta.usage), images: data.length };
     },
+
+    // --- Gallery search and export (issue 14) ---------------------------------------------------
+    /** One page of the gallery for a search: prompt words, model, size, API key, time range. */
+    async searchImages(
+      query: ImageQuery & {
+        model?: string;
+        size?: string;
+        /** API key id. */
+        key?: string;
+        /** ms since the epoch; until is exclusive. */
+        since?: number;
+        until?: number;
+      },
+      signal?: AbortSignal,
+    ): Promise<ImagesPage> {
+      const response = await send(
+        `/api/admin/images${queryString({ ...query, favourite: query.favourite ? '1' : undefined })}`,
+        { signal: signal ?? null },
+      );
+      const parsed = imagesPageSchema.safeParse(await response.json().catch(() => undefined));
+      if (!parsed.success) {
+        throw new GatewayError(
+          'GET /api/admin/images answered an unexpected body',
+          response.status,
+        );
+      }
+      return parsed.data;
+    },
+    /** The mask file of an image made by a masked edit (for an export with its mask). */
+    imageMask: (id: string, signal?: AbortSignal) =>
+      getBlob(`/api/admin/images/${encodeURIComponent(id)}/mask`, signal),
   };
 }
 

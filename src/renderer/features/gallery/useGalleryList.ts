@@ -1,13 +1,13 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ImageRecord } from '../../../shared/admin';
-import { gateway, type GatewayErrorInfo, type ImageQuery } from '../../lib/gateway';
+import { gateway, type GatewayErrorInfo, type GatewayClient } from '../../lib/gateway';
 import { errorInfo } from '../../lib/hooks';
+import type { SearchFilters } from './gallerySearch';
 
 /** Per request: the most the API allows, so a long scroll asks few times. */
 const PAGE = 200;
 
-export interface GalleryFilters {
-  q: string;
+export interface GalleryFilters extends SearchFilters {
   favourite: boolean;
   source: '' | 'studio' | 'api';
 }
@@ -32,14 +32,26 @@ export function matchesFilters(image: ImageRecord, f: GalleryFilters): boolean {
   if (f.source && image.source !== f.source) return false;
   // SQLite's LIKE, as the API uses it, ignores ASCII case.
   if (f.q && !image.prompt.toLowerCase().includes(f.q.toLowerCase())) return false;
+  if (f.model && image.model !== f.model) return false;
+  if (f.size && image.requestedSize !== f.size && `${image.width}x${image.height}` !== f.size) {
+    return false;
+  }
+  if (f.key && image.apiKeyId !== f.key) return false;
+  if (f.since !== undefined && image.createdAt < f.since) return false;
+  if (f.until !== undefined && image.createdAt >= f.until) return false;
   return true;
 }
 
-function query(f: GalleryFilters): ImageQuery {
+function query(f: GalleryFilters): Parameters<GatewayClient['searchImages']>[0] {
   return {
     q: f.q || undefined,
     favourite: f.favourite || undefined,
     source: f.source || undefined,
+    model: f.model,
+    size: f.size,
+    key: f.key,
+    since: f.since,
+    until: f.until,
     limit: PAGE,
   };
 }
@@ -68,7 +80,7 @@ export function useGalleryList(filters: GalleryFilters): GalleryList {
     const controller = new AbortController();
     const f = JSON.parse(key) as GalleryFilters;
     loading.current = true;
-    gateway.listImages(query(f), controller.signal).then(
+    gateway.searchImages(query(f), controller.signal).then(
       (page) => {
         loading.current = false;
         setState({ key, images: page.images, next: page.nextBefore, loaded: true, error: null });
@@ -92,7 +104,7 @@ export function useGalleryList(filters: GalleryFilters): GalleryList {
     if (loading.current || next === null) return;
     loading.current = true;
     const f = JSON.parse(key) as GalleryFilters;
-    gateway.listImages({ ...query(f), before: next }).then(
+    gateway.searchImages({ ...query(f), before: next }).then(
       (page) => {
         loading.current = false;
         setState((s) => {
