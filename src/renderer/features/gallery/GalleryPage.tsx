@@ -168,12 +168,23 @@ export function GalleryPage() {
     >
       <div className="toolbar">
         <TextField
-          label="Search"
+          // The syntax goes in the label and its tooltip: a hint line under the box would push the
+          // grid and the detail panel down on a laptop screen.
+          label={
+            <>
+              Search{' '}
+              <span
+                className="muted"
+                title="Words search prompts. Filters: model:, size: (1024x1536), key: (a key's name, in quotes if it has spaces), date:, from: and to: (2026-11-24 or 2026-11)."
+              >
+                prompts, or model: size: key: date:
+              </span>
+            </>
+          }
           type="search"
           value={search}
           onChange={setSearch}
           placeholder="lighthouse model:image-model-2 size:1024x1536 key:name date:2026-11-24"
-          hint="Words search prompts; model:, size:, key: (a key's name), date:, from: and to: (days or months) filter."
           error={parsed.problems.length > 0 ? parsed.problems.join('; ') : null}
           className="grow"
           testId="gallery-search"
