@@ -3,6 +3,7 @@ export const IPC = {
   saveFile: 'atelier:save-file',
   revealInFolder: 'atelier:reveal-in-folder',
   openSignIn: 'atelier:open-sign-in',
+  startDrag: 'atelier:start-drag',
 } as const;
 
 /** What `saveFile` resolves to; the declared global in src/preload/api.d.ts is the source. */

@@ -3,6 +3,7 @@ import { app, type BrowserWindow } from 'electron';
 import { createGateway, savedListenAddress, type Gateway } from '../gateway';
 import { resolveCallbackPort } from '../gateway/oauth/callbackPort';
 import { registerDialogHandlers } from './dialogs';
+import { registerDragOutHandler } from './dragOut';
 import { reportStartupFailure } from './failureDialog';
 import type { FailureContext } from './startupFailure';
 import { listenPreferring } from './listen';
@@ -64,6 +65,7 @@ async function start(): Promise<void> {
 
   const origin = new URL(url).origin;
   registerDialogHandlers({ origin, dataDir, getWindow: () => window });
+  registerDragOutHandler({ origin, folder: join(app.getPath('temp'), 'atelier-drag') });
   registerSignInHandler({
     origin,
     signInUrl: (loginId) => gateway?.signInUrl(loginId) ?? null,

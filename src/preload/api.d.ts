@@ -16,6 +16,12 @@ interface AtelierDesktopApi {
    * rejects when no such sign-in is waiting.
    */
   openSignIn(loginId: string): Promise<void>;
+  /**
+   * Drags an image file out to other apps (webContents.startDrag): main writes `bytes` as `name`
+   * in its temporary drag folder and starts the drag from it. Call from a dragstart whose HTML
+   * drag was prevented.
+   */
+  startDrag(name: string, bytes: Uint8Array): Promise<{ path: string }>;
   readonly platform: 'darwin' | 'win32' | 'linux' | (string & {});
 }
 

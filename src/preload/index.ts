@@ -6,6 +6,7 @@ const api: AtelierDesktopApi = {
   saveFile: (name, bytes) => ipcRenderer.invoke(IPC.saveFile, name, bytes),
   revealInFolder: (path) => ipcRenderer.invoke(IPC.revealInFolder, path),
   openSignIn: (loginId) => ipcRenderer.invoke(IPC.openSignIn, loginId),
+  startDrag: (name, bytes) => ipcRenderer.invoke(IPC.startDrag, name, bytes),
   platform: process.platform,
 };
 

@@ -479,15 +479,33 @@ export const imageRecordSchema = z.object({
 });
 export type ImageRecord = z.infer<typeof imageRecordSchema>;
 
-export const imagesQuerySchema = z.object({
-  /** Words of the prompt (substring match). */
-  q: z.string().max(500).optional(),
-  favourite: flag.optional(),
-  source: z.enum(IMAGE_SOURCES).optional(),
-  limit: queryInt(1, 200).optional(),
-  /** Cursor: `nextBefore` of the previous page. */
-  before: queryInt(0, Number.MAX_SAFE_INTEGER).optional(),
-});
+export const imagesQuerySchema = z
+  .object({
+    /** Words of the prompt (substring match). */
+    q: z.string().max(500).optional(),
+    favourite: flag.optional(),
+    source: z.enum(IMAGE_SOURCES).optional(),
+    /** The model the request named (exact). */
+    model: z.string().trim().min(1).max(100).optional(),
+    /** WIDTHxHEIGHT: the image's own size, or the size the request asked for. */
+    size: z
+      .string()
+      .regex(/^(\d{1,5}x\d{1,5}|auto)$/, 'expected a size like 1024x1536, or auto')
+      .optional(),
+    /** The API key that made the image (its id); studio images have none. */
+    key: id.optional(),
+    /** Made at or after this time (ms since the epoch). */
+    since: queryInt(0, Number.MAX_SAFE_INTEGER).optional(),
+    /** Made before this time (ms since the epoch, exclusive). */
+    until: queryInt(0, Number.MAX_SAFE_INTEGER).optional(),
+    limit: queryInt(1, 200).optional(),
+    /** Cursor: `nextBefore` of the previous page. */
+    before: queryInt(0, Number.MAX_SAFE_INTEGER).optional(),
+  })
+  .refine((v) => v.since === undefined || v.until === undefined || v.since < v.until, {
+    path: ['until'],
+    message: 'must be later than since',
+  });
 export type ImagesQuery = z.input<typeof imagesQuerySchema>;
 
 export const imagesPageSchema = z.object({

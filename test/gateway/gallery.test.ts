@@ -519,6 +519,48 @@ describe('browsing the gallery', () => {
     expect(((await bad.json()) as { error: { param: string } }).error.param).toBe('limit');
   });
 
+  it('filters by model, size, API key and time, alone and together', async () => {
+    const app = t.newKey('gallery-search-app');
+    const wide = await generate(
+      { prompt: 'Filters: a wide field', model: 'image-model-2-2026-04-21', size: '1536x1024' },
+      { key: app.key },
+    );
+    const [wideId] = await keptImages(t, wide.requestId);
+    const { image: wideImage } = await image(wideId!);
+    const found = (query: string) => list(query).then((p) => p.images.map((i) => i.id));
+
+    expect(await found('q=Filters&model=image-model-2-2026-04-21')).toEqual([wideId]);
+    expect(await found('q=Paging&model=image-model-2')).toHaveLength(ids.length);
+    expect(await found('q=Filters&size=1536x1024')).toEqual([wideId]);
+    expect(await found('q=Paging&size=1536x1024')).toEqual([]);
+    expect(await found(`key=${app.id}`)).toEqual([wideId]);
+    expect(await found('key=no-such-key')).toEqual([]);
+    const at = wideImage.createdAt;
+    expect(await found(`since=${at}&q=Filters`)).toEqual([wideId]);
+    expect(await found(`until=${at}&q=Filters`)).toEqual([]);
+    expect(await found(`since=${at}&until=${at + 1}&size=1536x1024&key=${app.id}`)).toEqual([
+      wideId,
+    ]);
+  });
+
+  it('refuses a bad filter with a 400 naming it, before any lookup', async () => {
+    for (const [query, param] of [
+      ['size=big', 'size'],
+      ['size=1024x', 'size'],
+      ['since=yesterday', 'since'],
+      ['until=-1', 'until'],
+      ['since=20&until=10', 'until'],
+      [`model=${'m'.repeat(101)}`, 'model'],
+      ['key=', 'key'],
+    ] as const) {
+      const res = await studio.fetch(`/api/admin/images?${query}`);
+      expect(res.status, query).toBe(400);
+      const body = (await res.json()) as { error: { param: string; message: string } };
+      expect(body.error.param, query).toBe(param);
+      expect(body.error.message).toContain(param);
+    }
+  });
+
   it('deletes an image with its files', async () => {
     const fox = ids[0]!;
     const { image: record } = await image(fox);

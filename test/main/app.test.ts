@@ -74,6 +74,7 @@ describe('startup', () => {
       'atelier:open-sign-in',
       'atelier:reveal-in-folder',
       'atelier:save-file',
+      'atelier:start-drag',
     ]);
     expect(electron.trays[0]?.toolTip).toContain(GATEWAY_URL);
   });

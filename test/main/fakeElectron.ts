@@ -145,7 +145,15 @@ export function createFakeElectron() {
     BrowserWindow,
     Tray,
     Menu: { buildFromTemplate: (template: unknown[]) => template },
-    nativeImage: { createFromDataURL: (url: string) => ({ url }) },
+    nativeImage: {
+      createFromDataURL: (url: string) => ({ url }),
+      /** An image of the file at `path` (empty when the path is empty), resizable. */
+      createFromPath: (path: string) => ({
+        path,
+        isEmpty: () => path === '',
+        resize: (options: { width?: number; height?: number }) => ({ path, ...options }),
+      }),
+    },
     nativeTheme: { shouldUseDarkColors: false },
     shell: {
       openExternal: vi.fn(async (_url: string) => {}),

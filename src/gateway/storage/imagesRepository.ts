@@ -15,6 +15,16 @@ export interface ImageListQuery {
   q?: string;
   favourite?: boolean;
   source?: ImageSource;
+  /** Exact model name. */
+  model?: string;
+  /** WIDTHxHEIGHT of the file, or the requested size (which may be `auto`). */
+  size?: string;
+  /** The API key's id. */
+  key?: string;
+  /** Inclusive lower bound of created_at (ms). */
+  since?: number;
+  /** Exclusive upper bound of created_at (ms). */
+  until?: number;
   /** Exclusive: images created before this ms. */
   before?: number;
   limit: number;
@@ -139,6 +149,26 @@ export function createImagesRepository(db: Db): ImagesRepository {
       if (query.source) {
         conditions.push('source = @source');
         params.source = query.source;
+      }
+      if (query.model) {
+        conditions.push('model = @model');
+        params.model = query.model;
+      }
+      if (query.size) {
+        conditions.push(`(requested_size = @size OR (width || 'x' || height) = @size)`);
+        params.size = query.size;
+      }
+      if (query.key) {
+        conditions.push('api_key_id = @key');
+        params.key = query.key;
+      }
+      if (query.since !== undefined) {
+        conditions.push('created_at >= @since');
+        params.since = query.since;
+      }
+      if (query.until !== undefined) {
+        conditions.push('created_at < @until');
+        params.until = query.until;
       }
       const where = (extra: string[]) => {
         const all = [...conditions, ...extra];

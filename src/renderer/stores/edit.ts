@@ -50,10 +50,19 @@ export interface EditState {
   /** Goes back to an earlier step of the chain (to branch from it). */
   branchFrom: (stepId: string) => void;
   setRunSource: (image: ReferenceImage) => void;
+  /**
+   * Puts back work kept from an earlier session (a reload): the references and the chain, with
+   * new ids and URLs. Returns the new references (the first is the masked one).
+   */
+  restore: (references: RestoredImage[], chain: RestoredStep[]) => ReferenceImage[];
   setPrompt: (prompt: string) => void;
   setParams: (patch: Partial<ImageParams>) => void;
   setSendMask: (send: boolean) => void;
 }
+
+/** A reference as kept between sessions: everything but its id and URL. */
+export type RestoredImage = Omit<ReferenceImage, 'id' | 'url'>;
+export type RestoredStep = Omit<ChainStep, 'id' | 'url'>;
 
 export interface EditDeps {
   createUrl: (blob: Blob) => string;
@@ -167,6 +176,22 @@ export function createEditStore(deps: EditDeps = browserDeps) {
         if (old?.blob === image.blob) return;
         if (old) deps.revokeUrl(old.url);
         set({ runSource: { blob: image.blob, url: deps.createUrl(image.blob), name: image.name } });
+      },
+
+      restore: (kept, keptChain) => {
+        const { references, chain } = get();
+        for (const r of references) deps.revokeUrl(r.url);
+        for (const step of chain) deps.revokeUrl(step.url);
+        const restored = kept
+          .slice(0, LIMITS.maxInputImages)
+          .map((image) => ({ ...image, id: `ref-kept-${++seq}`, url: deps.createUrl(image.blob) }));
+        const steps = keptChain.map((step) => ({
+          ...step,
+          id: `step-${++seq}`,
+          url: deps.createUrl(step.blob),
+        }));
+        set({ references: restored, chain: steps });
+        return restored;
       },
 
       setPrompt: (prompt) => set({ prompt }),

@@ -42,6 +42,16 @@ export interface MaskState {
   invert: () => void;
   clear: () => void;
   load: (coverage: Uint8Array) => void;
+  /**
+   * Gives `sourceId` a mask with this coverage (a kept mask after a reload), used when that
+   * source is attached. A fresh document: its undo history starts here.
+   */
+  seed: (sourceId: string, width: number, height: number, coverage: Uint8Array) => void;
+  /**
+   * "Edit this result": the next image starts with the current mask when it has the same size
+   * (so a refinement repaints nothing). Returns whether the mask was carried.
+   */
+  carryTo: (sourceId: string, width: number, height: number) => boolean;
 }
 
 const clampBrush = (size: number) => Math.round(Math.min(BRUSH_MAX, Math.max(BRUSH_MIN, size)));
@@ -59,6 +69,12 @@ export const useMaskStore = create<MaskState>()((set, get) => {
       canUndo: doc.canUndo,
       canRedo: doc.canRedo,
     };
+  };
+
+  const keep = (sourceId: string, doc: MaskDocument) => {
+    documents.delete(sourceId);
+    documents.set(sourceId, doc);
+    while (documents.size > KEPT_DOCUMENTS) documents.delete(documents.keys().next().value!);
   };
 
   const act = (action: (doc: MaskDocument) => unknown) => {
@@ -97,9 +113,7 @@ export const useMaskStore = create<MaskState>()((set, get) => {
           kept && kept.width === width && kept.height === height
             ? kept
             : new MaskDocument(width, height);
-        documents.delete(sourceId);
-        documents.set(sourceId, doc);
-        while (documents.size > KEPT_DOCUMENTS) documents.delete(documents.keys().next().value!);
+        keep(sourceId, doc);
       }
       set({ doc, sourceId, ...summary(doc) });
     },
@@ -120,5 +134,20 @@ export const useMaskStore = create<MaskState>()((set, get) => {
     invert: () => act((doc) => doc.invert()),
     clear: () => act((doc) => doc.clear()),
     load: (coverage) => act((doc) => doc.replace(coverage)),
+    seed: (sourceId, width, height, coverage) => {
+      if (coverage.length !== width * height) return;
+      const doc = new MaskDocument(width, height);
+      doc.coverage.set(coverage);
+      keep(sourceId, doc);
+      // Attached already (the reference came first): show the kept mask at once.
+      if (get().sourceId === sourceId) set({ doc, ...summary(doc) });
+    },
+    carryTo: (sourceId, width, height) => {
+      const current = get().doc;
+      if (!current || current.width !== width || current.height !== height) return false;
+      if (current.isEmpty()) return false;
+      get().seed(sourceId, width, height, current.coverage);
+      return true;
+    },
   };
 });

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { expect, type Locator, type Page } from '@playwright/test';
 
 /** Page ids as routes.ts names them: `page-<id>` roots and `nav-<label>` links. */
@@ -107,7 +108,7 @@ export class EditPage {
     return match ? Number(match[1]) : 0;
   }
 
-  /** Waits until the mask preview is the exported file of the mask as it is now. */
+  /** Waits until the mask preview shows the mask as it is now. */
   async maskCurrent() {
     await expect(this.page.getByTestId('mask-preview-panel')).toHaveAttribute(
       'data-state',
@@ -116,33 +117,78 @@ export class EditPage {
   }
 
   /**
-   * The exported mask file, read by drawing the preview <img> (the CSP keeps fetch off blob:
-   * URLs): its size, how many pixels are clear (change), opaque (keep) or in between (feather),
-   * and the alpha at points given as fractions of the image.
+   * The exported mask file, as the preview's Download saves it (the same export the send uses):
+   * its size, how many pixels are clear (change), opaque (keep) or in between (feather), and the
+   * alpha at points given as fractions of the image. Decoded in the page, whose decoder is the
+   * one the studio uses.
    */
   async maskFile(points: ReadonlyArray<[number, number]> = []) {
     await this.maskCurrent();
-    return this.page.getByTestId('mask-preview').evaluate(async (img, at) => {
-      const bitmap = await createImageBitmap(img as HTMLImageElement, {
-        premultiplyAlpha: 'none',
-        colorSpaceConversion: 'none',
+    const [download] = await Promise.all([
+      this.page.waitForEvent('download'),
+      this.page.getByTestId('mask-download').click(),
+    ]);
+    const bytes = await readFile((await download.path())!);
+    return this.page.evaluate(
+      async ({ base64, at }) => {
+        const raw = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+        const bitmap = await createImageBitmap(new Blob([raw], { type: 'image/png' }), {
+          premultiplyAlpha: 'none',
+          colorSpaceConversion: 'none',
+        });
+        const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+        const ctx = canvas.getContext('2d')!;
+        ctx.drawImage(bitmap, 0, 0);
+        const { data, width, height } = ctx.getImageData(0, 0, bitmap.width, bitmap.height);
+        let clear = 0;
+        let opaque = 0;
+        for (let i = 3; i < data.length; i += 4) {
+          if (data[i] === 0) clear++;
+          else if (data[i] === 255) opaque++;
+        }
+        const alphaAt = at.map(([fx, fy]) => {
+          const x = Math.min(width - 1, Math.floor(fx * width));
+          const y = Math.min(height - 1, Math.floor(fy * height));
+          return data[(y * width + x) * 4 + 3]!;
+        });
+        return { width, height, clear, opaque, partial: width * height - clear - opaque, alphaAt };
+      },
+      { base64: bytes.toString('base64'), at: points },
+    );
+  }
+
+  /**
+   * Preview against canvas at points (fractions of the image): whether the mask canvas marks the
+   * point (alpha > 0) and whether the preview shows it tinted (it differs from the plain image
+   * drawn at the preview's size). They agree when the preview speaks for the canvas.
+   */
+  async previewMarks(points: ReadonlyArray<[number, number]>) {
+    return this.page.evaluate((at) => {
+      const preview = document.querySelector<HTMLCanvasElement>('[data-testid="mask-preview"]')!;
+      const mask = document.querySelector<HTMLCanvasElement>('[data-testid="mask-canvas"]')!;
+      const image = document.querySelector<HTMLImageElement>('.mask-stage img')!;
+      const plain = new OffscreenCanvas(preview.width, preview.height);
+      const plainCtx = plain.getContext('2d')!;
+      plainCtx.drawImage(image, 0, 0, preview.width, preview.height);
+      const previewCtx = preview.getContext('2d')!;
+      const maskCtx = mask.getContext('2d')!;
+      return at.map(([fx, fy]) => {
+        const px = Math.floor(fx * preview.width);
+        const py = Math.floor(fy * preview.height);
+        const shown = previewCtx.getImageData(px, py, 1, 1).data;
+        const base = plainCtx.getImageData(px, py, 1, 1).data;
+        const alpha = maskCtx.getImageData(
+          Math.floor(fx * mask.width),
+          Math.floor(fy * mask.height),
+          1,
+          1,
+        ).data[3]!;
+        const diff =
+          Math.abs(shown[0]! - base[0]!) +
+          Math.abs(shown[1]! - base[1]!) +
+          Math.abs(shown[2]! - base[2]!);
+        return { canvas: alpha > 0, preview: diff > 24 };
       });
-      const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
-      const ctx = canvas.getContext('2d')!;
-      ctx.drawImage(bitmap, 0, 0);
-      const { data, width, height } = ctx.getImageData(0, 0, bitmap.width, bitmap.height);
-      let clear = 0;
-      let opaque = 0;
-      for (let i = 3; i < data.length; i += 4) {
-        if (data[i] === 0) clear++;
-        else if (data[i] === 255) opaque++;
-      }
-      const alphaAt = at.map(([fx, fy]) => {
-        const x = Math.min(width - 1, Math.floor(fx * width));
-        const y = Math.min(height - 1, Math.floor(fy * height));
-        return data[(y * width + x) * 4 + 3]!;
-      });
-      return { width, height, clear, opaque, partial: width * height - clear - opaque, alphaAt };
     }, points);
   }
 

@@ -21,6 +21,7 @@ import { CompareView } from './CompareView';
 import { buildEditForm } from './editRequest';
 import { GalleryPicker } from './GalleryPicker';
 import { imageFilesOf } from './imageFiles';
+import { keepEditWork } from './editWork';
 import { EMPTY_MASK_MESSAGE, exportMaskCached } from './mask/exportMask';
 import { MaskEditor } from './MaskEditor';
 import { MaskPreview } from './MaskPreview';
@@ -62,6 +63,11 @@ export function EditPage() {
   /** The result open in the full-window viewer (its slot index). */
   const [viewing, setViewing] = useState<number | null>(null);
   const promptId = useId();
+
+  // The work kept from before a reload comes back, and what is done here is kept from now on.
+  useEffect(() => {
+    void keepEditWork();
+  }, []);
 
   const source = references[0] ?? null;
   useEffect(() => {
@@ -166,6 +172,8 @@ export function EditPage() {
     if (!slot.blob) return;
     try {
       const reference = await toReference(slot.blob, slotFileName(slot.blob, slot, EDIT_PREFIX));
+      // A refinement of the same area: the mask carries over when the result has the same size.
+      useMaskStore.getState().carryTo(reference.id, reference.width, reference.height);
       edit().continueWith(reference, run.request?.prompt ?? null);
       linkToGallery(reference.id, run.requestId, slot.index);
       // The next step starts on the canvas, at the top of the page where the tools are.
@@ -282,7 +290,7 @@ export function EditPage() {
               </button>
             </div>
           )}
-          {sendMask && source && maskSourceId === source.id && <MaskPreview />}
+          {sendMask && source && maskSourceId === source.id && <MaskPreview source={source} />}
 
           <details className="edit-params">
             <summary>Parameters</summary>

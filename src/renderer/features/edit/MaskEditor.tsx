@@ -4,6 +4,7 @@ import { useMaskStore } from '../../stores/mask';
 import { useShortcuts } from '../shell/useShortcuts';
 import { isTypingTarget } from '../../lib/shortcuts';
 import { unionRect, type MaskDocument, type Rect } from './mask/maskDocument';
+import { announceMaskDrawn } from './mask/maskCanvasFeed';
 import { featherCoverage, overlayRgba } from './mask/maskPixels';
 
 export const ZOOM_MIN = 0.1;
@@ -70,7 +71,13 @@ export function MaskEditor({ source }: { source: ReferenceImage }) {
   const strokeRef = useRef<Stroke | null>(null);
   const panRef = useRef<Pan | null>(null);
   /** What the canvas shows, to skip a redraw the strokes already made. */
-  const drawnRef = useRef<{ doc: MaskDocument | null; version: number; feather: number }>({
+  const drawnRef = useRef<{
+    canvas: HTMLCanvasElement | null;
+    doc: MaskDocument | null;
+    version: number;
+    feather: number;
+  }>({
+    canvas: null,
     doc: null,
     version: -1,
     feather: -1,
@@ -83,6 +90,7 @@ export function MaskEditor({ source }: { source: ReferenceImage }) {
 
   const fitted = doc && viewportSize ? fitView(doc, viewportSize) : null;
   const view = userView && userView.doc === doc ? userView : fitted;
+  const staged = view !== null;
 
   // The viewport's size, for fitting the image.
   useEffect(() => {
@@ -101,7 +109,17 @@ export function MaskEditor({ source }: { source: ReferenceImage }) {
     const canvas = canvasRef.current;
     if (!doc || !canvas || doc.painting) return;
     const drawn = drawnRef.current;
-    if (drawn.doc === doc && drawn.version === version && drawn.feather === feather) return;
+    if (
+      drawn.canvas === canvas &&
+      drawn.doc === doc &&
+      drawn.version === version &&
+      drawn.feather === feather
+    ) {
+      // Already drawn (by the stroke itself): the preview may still need to hear of it, e.g.
+      // after it mounted again.
+      announceMaskDrawn({ canvas, doc, version, feather });
+      return;
+    }
     const change =
       feather > 0 ? featherCoverage(doc.coverage, doc.width, doc.height, feather) : doc.coverage;
     const ctx = canvas.getContext('2d');
@@ -110,8 +128,11 @@ export function MaskEditor({ source }: { source: ReferenceImage }) {
       0,
       0,
     );
-    drawnRef.current = { doc, version, feather };
-  }, [doc, version, feather]);
+    drawnRef.current = { canvas, doc, version, feather };
+    announceMaskDrawn({ canvas, doc, version, feather });
+    // `staged`: the canvas exists only once the viewport is measured; a mask that was already
+    // painted (carried over, or kept across a reload) is drawn when it appears.
+  }, [doc, version, feather, staged]);
 
   // Space held = pan mode (not while typing: space is a character there).
   useEffect(() => {
@@ -205,6 +226,9 @@ export function MaskEditor({ source }: { source: ReferenceImage }) {
     for (const p of stroke.pending) dirty = unionRect(dirty, doc.strokeTo(p.x, p.y));
     stroke.pending = [];
     drawRect(doc, dirty);
+    if (dirty && canvasRef.current) {
+      announceMaskDrawn({ canvas: canvasRef.current, doc, version: -1, feather });
+    }
   };
 
   const moveCursor = (e: PointerEvent<HTMLDivElement>) => {
@@ -266,7 +290,12 @@ export function MaskEditor({ source }: { source: ReferenceImage }) {
     strokeRef.current = null;
     doc.endStroke();
     // The canvas already shows this stroke; only a feathered view needs a full redraw.
-    if (feather === 0) drawnRef.current = { doc, version: doc.version, feather };
+    if (feather === 0) {
+      drawnRef.current = { canvas: canvasRef.current, doc, version: doc.version, feather };
+      if (canvasRef.current) {
+        announceMaskDrawn({ canvas: canvasRef.current, doc, version: doc.version, feather });
+      }
+    }
     commit();
   };
 

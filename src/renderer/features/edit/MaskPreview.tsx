@@ -1,80 +1,132 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { saveBlob } from '../../lib/files';
+import type { ReferenceImage } from '../../stores/edit';
 import { useMaskStore } from '../../stores/mask';
+import type { MaskDocument } from './mask/maskDocument';
 import { exportMaskCached } from './mask/exportMask';
+import { latestMaskDrawing, onMaskDrawn, type MaskDrawing } from './mask/maskCanvasFeed';
 
-interface Preview {
-  url: string;
-  blob: Blob;
+/** The preview's longest side in CSS pixels. */
+const PREVIEW_EDGE = 240;
+
+interface Shown {
+  doc: MaskDocument;
   version: number;
   feather: number;
 }
 
 /**
- * The exported mask file itself, as it will be sent: a test (or a curious person) can read its
- * pixels from `data-testid="mask-preview"`. Refreshed shortly after painting stops.
+ * The mask in the canvas's own language: the image with the same magenta overlay, copied from the
+ * mask canvas (scaled) whenever the editor draws, at most once per frame. No PNG is encoded for
+ * it: the file itself (feathered, exact size) is made when it is sent or downloaded.
+ * `data-state` is `current` only while the preview shows the mask's present version and feather.
  */
-export function MaskPreview() {
+export function MaskPreview({ source }: { source: ReferenceImage }) {
   const doc = useMaskStore((s) => s.doc);
   const version = useMaskStore((s) => s.version);
   const feather = useMaskStore((s) => s.feather);
   const empty = useMaskStore((s) => s.empty);
-  const [preview, setPreview] = useState<Preview | null>(null);
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const [shown, setShown] = useState<Shown | null>(null);
+  const [image, setImage] = useState<HTMLImageElement | null>(null);
+  const [saving, setSaving] = useState(false);
 
+  // The source image, decoded once per reference.
   useEffect(() => {
-    if (!doc || empty) return;
     let cancelled = false;
-    const timer = setTimeout(() => {
-      exportMaskCached(doc, feather).then(
-        (blob) => {
-          if (cancelled) return;
-          setPreview({ url: URL.createObjectURL(blob), blob, version, feather });
-        },
-        () => undefined,
-      );
-    }, 300);
+    const img = new Image();
+    img.src = source.url;
+    img.decode().then(
+      () => {
+        if (!cancelled) setImage(img);
+      },
+      () => undefined,
+    );
     return () => {
       cancelled = true;
-      clearTimeout(timer);
+      setImage(null);
     };
-  }, [doc, version, feather, empty]);
+  }, [source.url]);
 
-  // Each preview's URL lives until the next preview replaces it, or the panel goes.
   useEffect(() => {
-    if (!preview) return;
-    const { url } = preview;
-    return () => URL.revokeObjectURL(url);
-  }, [preview]);
+    if (!image) return;
+    let frame = 0;
+    let pending: MaskDrawing | null = null;
+    const draw = () => {
+      frame = 0;
+      const drawing = pending;
+      const canvas = canvasRef.current;
+      const ctx = canvas?.getContext('2d');
+      if (!drawing || !canvas || !ctx) return;
+      ctx.clearRect(0, 0, canvas.width, canvas.height);
+      ctx.drawImage(image, 0, 0, canvas.width, canvas.height);
+      ctx.drawImage(drawing.canvas, 0, 0, canvas.width, canvas.height);
+      setShown({ doc: drawing.doc, version: drawing.version, feather: drawing.feather });
+    };
+    const schedule = (drawing: MaskDrawing) => {
+      pending = drawing;
+      if (!frame) frame = requestAnimationFrame(draw);
+    };
+    const first = latestMaskDrawing();
+    if (first) schedule(first);
+    const stop = onMaskDrawn(schedule);
+    return () => {
+      stop();
+      if (frame) cancelAnimationFrame(frame);
+    };
+  }, [image]);
 
-  const current = preview && preview.version === version && preview.feather === feather && !empty;
-  const state = empty ? 'empty' : current ? 'current' : 'updating';
+  const download = async () => {
+    if (!doc || empty) return;
+    setSaving(true);
+    try {
+      await saveBlob(await exportMaskCached(doc, feather), 'mask.png');
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const scale = doc ? Math.min(1, PREVIEW_EDGE / Math.max(doc.width, doc.height)) : 1;
+  const width = doc ? Math.max(1, Math.round(doc.width * scale)) : 1;
+  const height = doc ? Math.max(1, Math.round(doc.height * scale)) : 1;
+  const current =
+    !!shown && shown.doc === doc && shown.version === version && shown.feather === feather;
+  const state = current ? (empty ? 'empty' : 'current') : 'updating';
   return (
     <figure className="mask-preview" data-testid="mask-preview-panel" data-state={state}>
       <figcaption>
-        Mask file <span className="muted">(transparent = change)</span>
+        Mask <span className="muted">(magenta = change)</span>
       </figcaption>
-      <div className="mask-preview-frame checker">
-        {!empty && preview ? (
-          <img
-            src={preview.url}
-            alt="The mask that will be sent: transparent where the image changes"
-            data-testid="mask-preview"
-            data-version={preview.version}
-            data-state={state}
-          />
-        ) : (
-          <span className="muted">{empty ? 'Empty' : 'Preparing…'}</span>
-        )}
+      <div className="mask-preview-frame">
+        <canvas
+          ref={canvasRef}
+          width={width}
+          height={height}
+          role="img"
+          aria-label={
+            empty
+              ? 'Nothing painted yet'
+              : 'The image with the area that will change marked in magenta'
+          }
+          data-testid="mask-preview"
+          data-version={shown?.version ?? ''}
+          data-feather={shown?.feather ?? ''}
+          data-state={state}
+        />
       </div>
       <div className="mask-preview-meta">
-        <span className="muted">{doc ? `${doc.width} × ${doc.height} PNG with alpha` : ''}</span>
-        {!empty && preview && (
+        <span className="muted">
+          {empty ? 'Nothing painted' : doc ? `Sent as a ${doc.width} × ${doc.height} PNG` : ''}
+        </span>
+        {!empty && (
           <button
             type="button"
             className="subtle"
-            onClick={() => void saveBlob(preview.blob, 'mask.png')}
+            onClick={() => void download()}
+            disabled={saving}
+            data-testid="mask-download"
           >
-            Download
+            {saving ? 'Preparing…' : 'Download'}
           </button>
         )}
       </div>

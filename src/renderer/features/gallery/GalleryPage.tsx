@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { ImageRecord } from '../../../shared/admin';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import type { ViewerItem } from '../../components/ImageViewer';
@@ -18,6 +18,9 @@ import { useGenerateStore } from '../../stores/generate';
 import { useRouteStore } from '../../stores/route';
 import { toReference } from '../edit/references';
 import { CompareDialog } from './CompareDialog';
+import { startImageDrag } from './dragOut';
+import { exportImagesZip, zipName } from './exportZip';
+import { parseSearch } from './gallerySearch';
 import { ImageDetail } from './ImageDetail';
 import { reuseOf } from './reuse';
 import { useGalleryList, type GalleryFilters } from './useGalleryList';
@@ -34,11 +37,17 @@ const SOURCES = [
 /** Every kept image: thumbnails in a virtualised grid, details, re-use, edit, compare. */
 export function GalleryPage() {
   const [search, setSearch] = useState('');
-  const q = useDebounced(search.trim(), 250);
+  const typed = useDebounced(search.trim(), 250);
   const [favourite, setFavourite] = useState(false);
   const [source, setSource] = useState<GalleryFilters['source']>('');
-  const list = useGalleryList({ q, favourite, source });
   const keys = useResource((signal) => admin.keys(signal));
+  const parsed = useMemo(() => parseSearch(typed, keys.data ?? []), [typed, keys.data]);
+  const list = useGalleryList({ ...parsed.filters, favourite, source });
+  /** The multi-selection (ids), and the tile a Shift-click extends it from. */
+  const [picked, setPicked] = useState<ReadonlySet<string>>(new Set());
+  const [anchor, setAnchor] = useState<string | null>(null);
+  const [selectMode, setSelectMode] = useState(false);
+  const [exporting, setExporting] = useState<{ done: number; total: number } | null>(null);
   const navigate = useRouteStore((s) => s.navigate);
 
   const [selected, setSelected] = useState<ImageRecord | null>(null);
@@ -106,7 +115,46 @@ export function GalleryPage() {
         : [...c, image].slice(-2),
     );
 
-  const filtered = Boolean(q || favourite || source);
+  const pick = (index: number, how: 'toggle' | 'range') => {
+    const image = list.images[index];
+    if (!image) return;
+    const from = anchor === null ? -1 : list.images.findIndex((i) => i.id === anchor);
+    if (how === 'range' && from !== -1) {
+      const [a, b] = from < index ? [from, index] : [index, from];
+      setPicked((p) => new Set([...p, ...list.images.slice(a, b + 1).map((i) => i.id)]));
+    } else {
+      setPicked((p) => {
+        const next = new Set(p);
+        if (!next.delete(image.id)) next.add(image.id);
+        return next;
+      });
+    }
+    setAnchor(image.id);
+  };
+  const clearPicked = () => {
+    setPicked(new Set());
+    setAnchor(null);
+  };
+
+  /** The selection in list order; images it holds that are no longer listed are left out. */
+  const pickedImages = list.images.filter((i) => picked.has(i.id));
+  const exportZip = () =>
+    run('export', async () => {
+      const images = pickedImages;
+      setExporting({ done: 0, total: images.length });
+      try {
+        const zip = await exportImagesZip(
+          images,
+          { imageFile: gateway.imageFile, maskFile: gateway.imageMask, keyName },
+          (done, total) => setExporting({ done, total }),
+        );
+        await saveBlob(zip, zipName(images.length));
+      } finally {
+        setExporting(null);
+      }
+    });
+
+  const filtered = Boolean(typed || favourite || source);
   return (
     <Page
       id="gallery"
@@ -117,11 +165,24 @@ export function GalleryPage() {
     >
       <div className="toolbar">
         <TextField
-          label="Search prompts"
+          // The syntax goes in the label and its tooltip: a hint line under the box would push the
+          // grid and the detail panel down on a laptop screen.
+          label={
+            <>
+              Search{' '}
+              <span
+                className="muted"
+                title="Words search prompts. Filters: model:, size: (1024x1536), key: (a key's name, in quotes if it has spaces), date:, from: and to: (2026-11-24 or 2026-11)."
+              >
+                prompts, or model: size: key: date:
+              </span>
+            </>
+          }
           type="search"
           value={search}
           onChange={setSearch}
-          placeholder="lighthouse, watercolour…"
+          placeholder="lighthouse model:image-model-2 size:1024x1536 key:name date:2026-11-24"
+          error={parsed.problems.length > 0 ? parsed.problems.join('; ') : null}
           className="grow"
           testId="gallery-search"
         />
@@ -138,7 +199,61 @@ export function GalleryPage() {
           onChange={setFavourite}
           testId="gallery-favourites"
         />
+        <button
+          type="button"
+          className="gallery-select-mode"
+          aria-pressed={selectMode}
+          onClick={() => setSelectMode((on) => !on)}
+          title="Tap images to select them (or Ctrl/Cmd-click and Shift-click at any time)"
+          data-testid="gallery-select-mode"
+        >
+          {selectMode ? 'Done selecting' : 'Select'}
+        </button>
       </div>
+
+      {(picked.size > 0 || selectMode) && (
+        <div
+          className="selection-bar"
+          role="region"
+          aria-label="Selection"
+          data-testid="selection-bar"
+        >
+          <span aria-live="polite" data-testid="selection-count" data-count={pickedImages.length}>
+            {pickedImages.length === 0
+              ? 'Click images to select them.'
+              : `${pickedImages.length} image${pickedImages.length === 1 ? '' : 's'} selected`}
+          </span>
+          <button
+            type="button"
+            className="primary"
+            disabled={pickedImages.length === 0 || exporting !== null}
+            onClick={() => void exportZip()}
+            data-testid="selection-export"
+            title="A ZIP of the images, each with its prompt, parameters, mask and cost (in a .json beside it, and inside each PNG)"
+          >
+            {exporting
+              ? `Exporting ${exporting.done} of ${exporting.total}…`
+              : 'Export ZIP with metadata'}
+          </button>
+          <button
+            type="button"
+            onClick={() => setPicked(new Set(list.images.map((i) => i.id)))}
+            data-testid="selection-all"
+          >
+            Select all {list.images.length}
+          </button>
+          <button
+            type="button"
+            onClick={() => {
+              clearPicked();
+              setSelectMode(false);
+            }}
+            data-testid="selection-clear"
+          >
+            Clear
+          </button>
+        </div>
+      )}
 
       {compare.length > 0 && (
         <div
@@ -183,6 +298,12 @@ export function GalleryPage() {
               onSelect={setSelected}
               onNearEnd={list.loadMore}
               more={list.more}
+              picked={picked}
+              onPick={pick}
+              selectMode={selectMode}
+              onDragImage={(event, image) =>
+                startImageDrag(event.nativeEvent, image, gateway.imageFile)
+              }
             />
           )}
         </div>

@@ -5,7 +5,9 @@ import {
   useLayoutEffect,
   useRef,
   useState,
+  type DragEvent,
   type KeyboardEvent,
+  type MouseEvent,
   type ReactNode,
 } from 'react';
 import type { ImageRecord } from '../../../shared/admin';
@@ -29,6 +31,17 @@ interface VirtualGridProps {
   onNearEnd: () => void;
   /** More images exist beyond `images` (the list shows a loading row). */
   more: boolean;
+  /** Ids in the multi-selection (ticked tiles). */
+  picked?: ReadonlySet<string>;
+  /**
+   * Ctrl/Cmd-click (or any click in select mode) toggles a tile in the multi-selection;
+   * Shift-click extends it from the last toggled tile.
+   */
+  onPick?: (index: number, how: 'toggle' | 'range') => void;
+  /** Select mode (for touch): a plain click toggles instead of opening the details. */
+  selectMode?: boolean;
+  /** A tile is dragged (out of the studio). */
+  onDragImage?: (event: DragEvent, image: ImageRecord) => void;
 }
 
 /** Rows within this many of the loaded end ask for the next page. */
@@ -40,7 +53,17 @@ const FLING_SETTLE_MS = 120;
  * A grid that renders only the rows in view. Rows are absolutely placed inside a spacer as tall as
  * all of them, so the scrollbar is true to the whole list while the DOM holds a screenful.
  */
-export function VirtualGrid({ images, selectedId, onSelect, onNearEnd, more }: VirtualGridProps) {
+export function VirtualGrid({
+  images,
+  selectedId,
+  onSelect,
+  onNearEnd,
+  more,
+  picked,
+  onPick,
+  selectMode = false,
+  onDragImage,
+}: VirtualGridProps) {
   const viewport = useRef<HTMLDivElement>(null);
   const spacer = useRef<HTMLDivElement>(null);
   const [size, setSize] = useState({ width: 0, height: 0 });
@@ -87,15 +110,36 @@ export function VirtualGrid({ images, selectedId, onSelect, onNearEnd, more }: V
 
   // Tiles call back with their index: one stable function, so a tile re-renders only when its
   // own props change (React.memo), not on every scroll.
-  const latest = useRef({ images, onSelect });
+  const latest = useRef({ images, onSelect, onPick, selectMode, onDragImage });
   useLayoutEffect(() => {
-    latest.current = { images, onSelect };
+    latest.current = { images, onSelect, onPick, selectMode, onDragImage };
   });
   const selectIndex = useCallback((index: number) => {
     const image = latest.current.images[index];
     if (!image) return;
     setFocusIndex(index);
     latest.current.onSelect(image);
+  }, []);
+  const clickIndex = useCallback(
+    (index: number, event: MouseEvent) => {
+      const { onPick: pick, selectMode: picking } = latest.current;
+      if (pick && event.shiftKey) {
+        event.preventDefault();
+        setFocusIndex(index);
+        pick(index, 'range');
+      } else if (pick && (event.ctrlKey || event.metaKey || picking)) {
+        event.preventDefault();
+        setFocusIndex(index);
+        pick(index, 'toggle');
+      } else {
+        selectIndex(index);
+      }
+    },
+    [selectIndex],
+  );
+  const dragIndex = useCallback((index: number, event: DragEvent) => {
+    const image = latest.current.images[index];
+    if (image) latest.current.onDragImage?.(event, image);
   }, []);
 
   const lastRow = range?.last ?? -1;
@@ -155,10 +199,14 @@ export function VirtualGrid({ images, selectedId, onSelect, onNearEnd, more }: V
             left={col * (layout.tile + layout.gap)}
             size={layout.tile}
             selected={image.id === selectedId}
+            picked={picked?.has(image.id) ?? false}
+            pickMode={selectMode || (picked?.size ?? 0) > 0}
+            draggable={onDragImage !== undefined}
             tabbable={index === Math.min(focusIndex, images.length - 1)}
             defer={flinging}
             urgent={urgent}
-            onSelectIndex={selectIndex}
+            onClickIndex={clickIndex}
+            onDragIndex={dragIndex}
           />,
         );
       }
@@ -205,12 +253,18 @@ interface TileProps {
   left: number;
   size: number;
   selected: boolean;
+  /** In the multi-selection. */
+  picked: boolean;
+  /** A selection is being made: tiles show their tick box. */
+  pickMode: boolean;
+  draggable: boolean;
   tabbable: boolean;
   /** A fling is under way: a tile that has not asked for its thumbnail yet waits. */
   defer: boolean;
   /** In view (not overscan): its thumbnail is fetched ahead of the others. */
   urgent: boolean;
-  onSelectIndex: (index: number) => void;
+  onClickIndex: (index: number, event: MouseEvent) => void;
+  onDragIndex: (index: number, event: DragEvent) => void;
 }
 
 const Tile = memo(function Tile({
@@ -220,10 +274,14 @@ const Tile = memo(function Tile({
   left,
   size,
   selected,
+  picked,
+  pickMode,
+  draggable,
   tabbable,
   defer,
   urgent,
-  onSelectIndex,
+  onClickIndex,
+  onDragIndex,
 }: TileProps) {
   const [loaded, setLoaded] = useState(false);
   // Once asked for, a thumbnail stays asked for: only tiles that appear during a fling wait.
@@ -240,7 +298,7 @@ const Tile = memo(function Tile({
   return (
     <div
       role="listitem"
-      className="gallery-tile"
+      className={`gallery-tile${picked ? ' is-picked' : ''}`}
       style={{
         transform: `translate(${left}px, ${top}px)`,
         width: size,
@@ -259,14 +317,22 @@ const Tile = memo(function Tile({
         aria-pressed={selected}
         aria-label={`${image.prompt || 'Untitled image'}, ${image.width} by ${image.height}${
           image.favourite ? ', favourite' : ''
-        }`}
+        }${picked ? ', in the selection' : ''}`}
         tabIndex={tabbable ? 0 : -1}
-        onClick={() => onSelectIndex(index)}
+        onClick={(e) => onClickIndex(index, e)}
+        draggable={draggable}
+        onDragStart={(e) => onDragIndex(index, e)}
         data-testid="gallery-tile"
         data-index={index}
         data-image-id={image.id}
         data-loaded={loaded}
+        data-picked={picked}
       >
+        {pickMode && (
+          <span className={`tile-check${picked ? ' is-on' : ''}`} aria-hidden="true">
+            {picked ? '✓' : ''}
+          </span>
+        )}
         {wanted && (
           <img
             ref={cancelOnUnmount}

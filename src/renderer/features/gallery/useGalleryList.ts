@@ -4,6 +4,7 @@ import type { GatewayErrorInfo } from '../../lib/api/errors';
 import { gateway, type ImageQuery } from '../../lib/api/images';
 import { errorInfo } from '../../lib/hooks';
 import { whenIdle } from '../../lib/idle';
+import type { SearchFilters } from './gallerySearch';
 import {
   cachedList,
   pendingList,
@@ -16,8 +17,7 @@ import {
 /** Per request: the most the API allows, so a long scroll asks few times. */
 const PAGE = 200;
 
-export interface GalleryFilters {
-  q: string;
+export interface GalleryFilters extends SearchFilters {
   favourite: boolean;
   source: '' | 'studio' | 'api';
 }
@@ -42,6 +42,13 @@ export function matchesFilters(image: ImageRecord, f: GalleryFilters): boolean {
   if (f.source && image.source !== f.source) return false;
   // SQLite's LIKE, as the API uses it, ignores ASCII case.
   if (f.q && !image.prompt.toLowerCase().includes(f.q.toLowerCase())) return false;
+  if (f.model && image.model !== f.model) return false;
+  if (f.size && image.requestedSize !== f.size && `${image.width}x${image.height}` !== f.size) {
+    return false;
+  }
+  if (f.key && image.apiKeyId !== f.key) return false;
+  if (f.since !== undefined && image.createdAt < f.since) return false;
+  if (f.until !== undefined && image.createdAt >= f.until) return false;
   return true;
 }
 
@@ -50,6 +57,11 @@ function query(f: GalleryFilters): ImageQuery {
     q: f.q || undefined,
     favourite: f.favourite || undefined,
     source: f.source || undefined,
+    model: f.model,
+    size: f.size,
+    key: f.key,
+    since: f.since,
+    until: f.until,
     limit: PAGE,
   };
 }

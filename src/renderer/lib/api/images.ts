@@ -27,11 +27,19 @@ import { readImageStream } from './imageStream';
 import { createRequest, queryString, readJson, type FetchLike } from './request';
 import { doubtSession } from './session';
 
-/** What the studio asks GET /api/admin/images for. */
+/** What the studio asks GET /api/admin/images for (a gallery search: docs/admin-api.md). */
 export interface ImageQuery {
   q?: string;
   favourite?: boolean;
   source?: 'studio' | 'api';
+  model?: string;
+  /** WxH of the file or the requested size, or `auto`. */
+  size?: string;
+  /** API key id. */
+  key?: string;
+  /** ms since the epoch; until is exclusive. */
+  since?: number;
+  until?: number;
   limit?: number;
   before?: number;
 }
@@ -114,6 +122,11 @@ export function createImagesClient(
       q: query.q,
       favourite: query.favourite ? '1' : undefined,
       source: query.source,
+      model: query.model,
+      size: query.size,
+      key: query.key,
+      since: query.since,
+      until: query.until,
       limit: query.limit || undefined,
       before: query.before,
     });
@@ -141,6 +154,8 @@ export function createImagesClient(
 
     imageFile: (id: string, signal?: AbortSignal) => getBlob(adminUrls.file(id), signal),
     imageThumb: (id: string, signal?: AbortSignal) => getBlob(adminUrls.thumb(id), signal),
+    /** The mask file of an image made by a masked edit (for an export with its mask). */
+    imageMask: (id: string, signal?: AbortSignal) => getBlob(adminUrls.mask(id), signal),
 
     /**
      * The gallery record of image `index` of request `requestId`. The gateway stores images after

@@ -18,8 +18,8 @@ export async function exportMaskPng(doc: MaskDocument, feather: number): Promise
 const cache = new WeakMap<MaskDocument, { version: number; feather: number; png: Promise<Blob> }>();
 
 /**
- * The same, remembered per mask version and feather: the preview and the send share one export
- * (the preview shows exactly the file that is sent).
+ * The same, remembered per mask version and feather: a Download and the send that follows share
+ * one export. Only these two make the file; the on-screen preview copies the mask canvas.
  */
 export function exportMaskCached(doc: MaskDocument, feather: number): Promise<Blob> {
   const hit = cache.get(doc);
