@@ -13,7 +13,7 @@ import { reserveKeyLimits } from '../../limits/middleware';
 import { checkPrompt, contentPolicyError, type FilterMode } from '../../policy/contentFilter';
 import { parseResponsesRequest } from '../../validation/responsesRequest';
 import { ResponsesImageTap, type ResponsesImageDelivery } from '../responsesImages';
-import { openSse } from '../sse';
+import { openSse } from '../replies/sse';
 import { track, usageNotes } from '../usageContext';
 
 /** Responses inputs may carry images as data URLs. */

@@ -15,13 +15,13 @@ import {
   startImagesJson,
   writeImagesJson,
   type ImageReplyMeta,
-} from '../imageReply';
+} from '../replies/imagesJson';
 import { ERROR_CODES } from '../../../shared/errors';
 import { invalidParam } from '../../errors';
 import type { UrlImages } from '../../images/urlImages';
-import { openSse } from '../sse';
+import { openSse } from '../replies/sse';
 import { usageNotes } from '../usageContext';
-import { imagePassThrough, type PassThroughDeps } from './imagePassThrough';
+import { imagePassThrough, type PassThroughDeps } from '../replies/passThrough';
 
 export interface ImagePolicy {
   /** Strict delivered-size mode (default on): a different size or format is a 502. */

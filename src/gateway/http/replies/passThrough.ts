@@ -4,7 +4,7 @@ import type { ApiError } from '../../errors';
 import type { ImageSpool, SpooledImage } from '../../images/spool';
 import type { ImageSink } from '../../upstream/types';
 import type { UsageNotes } from '../../usage/notes';
-import type { ImageReplyMeta } from '../imageReply';
+import type { ImageReplyMeta } from './imagesJson';
 
 export interface PassThroughDeps {
   now: () => number;

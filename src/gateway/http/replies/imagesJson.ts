@@ -1,9 +1,9 @@
 import type { Response } from 'express';
-import type { TokenUsage } from '../../shared/imageParams';
-import type { DeliveredImage } from '../dispatch/runImages';
-import type { Base64Pieces } from '../upstream/base64Pieces';
+import type { TokenUsage } from '../../../shared/imageParams';
+import type { DeliveredImage } from '../../dispatch/runImages';
+import type { Base64Pieces } from '../../upstream/base64Pieces';
 import { writeWithBackpressure } from './backpressure';
-import type { StreamedImageTarget } from './routes/imagePassThrough';
+import type { StreamedImageTarget } from './passThrough';
 import type { SseWriter } from './sse';
 
 export interface ImageReplyMeta {
