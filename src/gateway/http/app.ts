@@ -20,7 +20,7 @@ import { DEFAULT_CLIENT_TIMEOUTS, slowClientGuard, type ClientTimeouts } from '.
 import { imagesRouter } from './routes/images';
 import { modelsRouter } from './routes/models';
 import { responsesRouter } from './routes/responses';
-import type { ImageDelivery, ImagePolicy } from './routes/serveImages';
+import type { ImageDelivery, ImagePolicy } from '../imageService/types';
 import { keyConcurrency } from './keyConcurrency';
 import { keyLimitsGuard } from '../limits/middleware';
 import type { KeyLimiter } from '../limits/limiter';

@@ -1,4 +1,3 @@
-import type { Response } from 'express';
 import type { TokenUsage } from '../../shared/imageParams';
 import { normaliseUsage } from '../billing/normaliseUsage';
 import { piecesLength, type Base64Pieces } from '../upstream/base64Pieces';
@@ -15,8 +14,10 @@ export interface ResponsesImage {
 
 /** What a Responses call made, for the gallery: handed over once the relay is over. */
 export interface ResponsesImageDelivery {
-  res: Response;
   usage: UsageNotes;
+  /** The studio's own session. */
+  studio: boolean;
+  parentImageId: string | null;
   /** The validated `image_generation` tool; null when the caller sent none. */
   tool: ImageToolOptions | null;
   /** The caller's `input` as text. */

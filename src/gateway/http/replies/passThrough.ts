@@ -1,10 +1,8 @@
 import type { Response } from 'express';
 import type { DeliveredImage, ImageStartInfo } from '../../dispatch/runImages';
-import type { ApiError } from '../../errors';
 import type { ImageSpool, SpooledImage } from '../../images/spool';
 import type { ImageSink } from '../../upstream/types';
-import type { UsageNotes } from '../../usage/notes';
-import type { ImageReplyMeta } from './imagesJson';
+import type { ReplyMeta, StreamedImage, StreamedImageTarget } from './types';
 
 export interface PassThroughDeps {
   now: () => number;
@@ -14,20 +12,6 @@ export interface PassThroughDeps {
   spoolImage?: () => ImageSpool;
   /** Deletes a spooled file the gallery did not take. */
   dropUnclaimed?: (spooled: SpooledImage) => Promise<void>;
-}
-
-/**
- * Where a streamed-through image goes: a JSON reply (`startImagesJson`) or one `*.completed`
- * event of an event stream (`startImageEvent`). `open` starts it once the image's header is
- * known; `finish` writes what follows the image.
- */
-export interface StreamedImageTarget {
-  open(start: ImageStartInfo, retain: boolean): StreamedImage;
-}
-
-export interface StreamedImage {
-  sink: ImageSink;
-  finish(meta: Omit<ImageReplyMeta, 'created'>, image: DeliveredImage): void;
 }
 
 /**
@@ -43,14 +27,11 @@ export interface ImagePassThrough {
    * Ends the reply. Resolves to the image as the gallery should see it (its file spooled), or
    * null when the gallery wants nothing.
    */
-  finish(
-    meta: Omit<ImageReplyMeta, 'created'>,
-    image: DeliveredImage,
-  ): Promise<DeliveredImage | null>;
+  finish(meta: ReplyMeta, image: DeliveredImage): Promise<DeliveredImage | null>;
   /** Called after the gallery has had its say: a spool it did not take is deleted. */
   settle(): Promise<void>;
-  /** The upstream failed mid-image: record why and break the connection. */
-  fail(usage: UsageNotes, error: ApiError): Promise<void>;
+  /** The upstream failed mid-image (the usage notes already say why): break the connection. */
+  fail(): Promise<void>;
 }
 
 export function imagePassThrough(
@@ -97,11 +78,10 @@ export function imagePassThrough(
     async settle() {
       if (spooled) await deps.dropUnclaimed?.(spooled);
     },
-    async fail(usage, error) {
+    async fail() {
       // Half an image has gone out with a 200: the only honest signal left is a broken
       // connection (no client takes a truncated JSON body or event for an image); the record
       // says what happened.
-      usage.failed({ status: error.status, code: error.code, message: error.message });
       res.destroy();
       await spool?.discard();
     },
