@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { invalidApiKey } from '../errors';
 import type { KeyLimits } from '../limits/keyLimits';
-import './usageContext';
+import './requestContext';
 
 export interface AuthenticatedKey {
   id: string;

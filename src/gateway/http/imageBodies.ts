@@ -3,7 +3,7 @@ import { invalidParam } from '../errors';
 import { parseEditJson, parseEditMultipart } from '../validation/editRequest';
 import { checkDecodable } from '../validation/editRules';
 import { validCount } from '../validation/imageOptions';
-import { usageNotes } from './usageContext';
+import { usageNotes } from './requestContext';
 
 /** Edits come as multipart (files as they are) or JSON (images as data URLs). */
 export async function parseEdit(req: Request, res: Response) {

@@ -2,7 +2,7 @@ import type { Response } from 'express';
 import type { ImageCaller } from '../imageService/types';
 import { reserveKeyLimits } from '../limits/middleware';
 import type { AuthenticatedKey } from './auth';
-import { usageNotes } from './usageContext';
+import { usageNotes } from './requestContext';
 
 /** `x-atelier-fallback: ladder` turns the fallback ladder on for one request. */
 export const LADDER_HEADER = 'x-atelier-fallback';

@@ -16,7 +16,7 @@ import type { UsageNotes } from '../../usage/notes';
 import type { ResponsesRequest } from '../../validation/responsesRequest';
 import type { AuthenticatedKey } from '../auth';
 import { ResponsesImageTap, type ResponsesImageDelivery } from '../responsesImages';
-import { usageNotes } from '../usageContext';
+import { usageNotes } from '../requestContext';
 import { openSse } from './sse';
 
 export interface ResponsesRelayDeps {

@@ -6,7 +6,7 @@ import { parseGenerationRequest } from '../../validation/generationRequest';
 import { parseEdit, noteRawFields, notJson } from '../imageBodies';
 import { imageCaller } from '../imageCaller';
 import { imageReply, type ImageReplyDeps } from '../replies/imageReply';
-import { track } from '../usageContext';
+import { track } from '../requestContext';
 
 /**
  * Generation bodies are small. The JSON edit form carries its images as base64 text, and the body

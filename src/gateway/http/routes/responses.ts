@@ -5,7 +5,7 @@ import { reserveKeyLimits } from '../../limits/middleware';
 import { checkPrompt, contentPolicyError, type FilterMode } from '../../policy/contentFilter';
 import { parseResponsesRequest } from '../../validation/responsesRequest';
 import { relayResponses, type ResponsesRelayDeps } from '../replies/responsesRelay';
-import { track, usageNotes } from '../usageContext';
+import { track, usageNotes } from '../requestContext';
 
 /** Responses inputs may carry images as data URLs. */
 const RESPONSES_BODY_LIMIT = '200mb';
