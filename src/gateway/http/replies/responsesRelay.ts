@@ -14,9 +14,8 @@ import { parseSplicedJson } from '../../upstream/jsonSplice';
 import { eventData } from '../../upstream/sseParser';
 import type { UsageNotes } from '../../usage/notes';
 import type { ResponsesRequest } from '../../validation/responsesRequest';
-import type { AuthenticatedKey } from '../auth';
 import { ResponsesImageTap, type ResponsesImageDelivery } from '../responsesImages';
-import { usageNotes } from '../requestContext';
+import { apiKeyOf, callerOf, requestSignal, usageNotes } from '../requestContext';
 import { openSse } from './sse';
 
 export interface ResponsesRelayDeps {
@@ -40,7 +39,7 @@ export async function relayResponses(
   parsed: ResponsesRequest,
 ): Promise<void> {
   const usage = usageNotes(res);
-  const key = res.locals.apiKey as AuthenticatedKey;
+  const key = apiKeyOf(res);
   const tool = parsed.imageTool;
   const imageModel = tool?.model ?? IMAGE_MODELS[0];
   usage.requested({
@@ -56,7 +55,7 @@ export async function relayResponses(
     group: key.group,
     pixels: tool ? requestedPixels(tool.size) : 0,
     weight: tool ? weightOf(tool.size) : 1,
-    signal: res.locals.signal as AbortSignal,
+    signal: requestSignal(res),
   };
   const tap = deps.onImagesDelivered ? new ResponsesImageTap() : null;
   try {
@@ -102,8 +101,7 @@ export async function relayResponses(
     if (tap && tap.images().length > 0) {
       deps.onImagesDelivered?.({
         usage,
-        studio: res.locals.studio === true,
-        parentImageId: (res.locals.parentImageId as string | undefined) ?? null,
+        ...callerOf(res),
         tool,
         prompt: inputText({ input: parsed.body.input }),
         images: tap.images(),
