@@ -146,7 +146,6 @@ export async function createGateway(
       // The row now holds what the request's limits reservation held (or it is lost anyway).
       for (const alert of limiter.settle(requestId, recorded ? cost : null, now()))
         events.emit('budget', alert);
-      studio.images.settle(requestId, cost);
     },
     now,
     log,

@@ -3,7 +3,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ERROR_CODES, ERROR_TYPES } from '../../shared/errors';
 import type { Dispatcher } from '../dispatch/dispatchCall';
-import type { ImageSpool, SpooledImage } from '../images/spool';
 import { ApiError } from '../errors';
 import { URL_IMAGES_PATH, type UrlImages } from '../images/urlImages';
 import { openApiDocument } from '../openapi/document';
@@ -20,13 +19,12 @@ import { DEFAULT_CLIENT_TIMEOUTS, slowClientGuard, type ClientTimeouts } from '.
 import { imagesRouter } from './routes/images';
 import { modelsRouter } from './routes/models';
 import { responsesRouter } from './routes/responses';
-import type { ImageDelivery, ImagePolicy } from '../imageService/types';
+import type { GalleryPort, ImagePolicy } from '../imageService/types';
 import { keyConcurrency } from './keyConcurrency';
 import { keyLimitsGuard } from '../limits/middleware';
 import type { KeyLimiter } from '../limits/limiter';
 import { adminRouter, type AdminDeps } from './admin';
 import { parentImage } from './keptImages';
-import type { ResponsesImageDelivery } from './responsesImages';
 import type { StudioGate } from './studioSession';
 import type { StudioRuns } from './studioRuns';
 
@@ -51,16 +49,8 @@ export interface AppDeps {
   /** The studio's session: its login link, the admin API's guard, and /v1 as the Studio key. */
   studio: StudioGate;
   admin: Omit<AdminDeps, 'gate'>;
-  /** Sees each successful batch of images (the gallery keeps them after the reply). */
-  onImagesDelivered: (delivery: ImageDelivery) => void;
-  /** Whether the gallery would keep this request's images (if not, nothing need be held). */
-  keepsImages?: (res: express.Response) => boolean;
-  /** The gallery's copy of a streamed image, decoded to disk on the way (see images/spool.ts). */
-  spoolImage?: () => ImageSpool;
-  dropUnclaimed?: (spooled: SpooledImage) => Promise<void>;
-  /** Sees the images of each /v1/responses call (the gallery keeps them after the reply). */
-  onResponsesImages: (delivery: ResponsesImageDelivery) => void;
-  imageExists: (id: string) => boolean;
+  /** The gallery: the one port the request path keeps images through (imageService/types.ts). */
+  gallery: GalleryPort;
   /** The studio's runs, so its Cancel stops their upstream work (studioRuns.ts). */
   studioRuns?: Pick<StudioRuns, 'track'>;
   /** Bounds on slow senders (slowClients.ts); defaults apply when omitted. */
@@ -96,16 +86,13 @@ export function createApp(deps: AppDeps): Express {
   v1.use(keyLimitsGuard(deps.limits, deps.now));
   if (deps.studioRuns) v1.use(deps.studioRuns.track);
   v1.use(keyConcurrency());
-  v1.use(parentImage(deps.imageExists));
+  v1.use(parentImage((id) => deps.gallery.exists(id)));
   v1.use(
     imagesRouter({
       dispatcher: deps.dispatcher,
       policy: deps.policy,
       now: deps.now,
-      onImagesDelivered: deps.onImagesDelivered,
-      keepsImages: deps.keepsImages,
-      spoolImage: deps.spoolImage,
-      dropUnclaimed: deps.dropUnclaimed,
+      gallery: deps.gallery,
       urlImages: deps.urlImages,
     }),
   );
@@ -116,7 +103,7 @@ export function createApp(deps: AppDeps): Express {
       injectImageTool: deps.injectImageTool,
       contentFilter: deps.policy.contentFilter,
       now: deps.now,
-      onImagesDelivered: deps.onResponsesImages,
+      gallery: deps.gallery,
     }),
   );
   v1.use(modelsRouter(deps.textModels));

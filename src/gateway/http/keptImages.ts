@@ -7,7 +7,7 @@ import type { ImageBatch, ImageStore, KeptImage } from '../images/store';
 import type { UsageNotes } from '../usage/notes';
 import { inspectBase64Pieces } from '../validation/imageInspect';
 import type { ResponsesImageDelivery } from './responsesImages';
-import type { ImageDelivery } from '../imageService/types';
+import type { GalleryPort, ImageDelivery } from '../imageService/types';
 
 /**
  * `x-atelier-parent-image: <id>` on an edit made from the gallery links the new image to the one
@@ -32,6 +32,23 @@ export function parentImage(exists: (id: string) => boolean) {
     }
     res.locals.parentImageId = id;
     next();
+  };
+}
+
+/** The gallery's port for the request path, over its store. */
+export function galleryPort(
+  store: ImageStore,
+  exists: (imageId: string) => boolean,
+  keepApiImages: () => boolean,
+  log: (line: string) => void,
+): GalleryPort {
+  return {
+    keeps: (caller) => caller.studio || keepApiImages(),
+    spool: () => store.spool(),
+    dropUnclaimed: (spooled) => store.dropUnclaimed(spooled),
+    keepImages: imageKeeper(store, keepApiImages, log),
+    keepResponsesImages: responsesImageKeeper(store, keepApiImages, log),
+    exists,
   };
 }
 

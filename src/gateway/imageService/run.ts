@@ -5,7 +5,7 @@ import { ImageRunError, runImages, type DeliveredImage } from '../dispatch/runIm
 import type { Delivered } from '../usage/notes';
 import {
   concrete,
-  type ImageDelivery,
+  type GalleryPort,
   type ImagePlan,
   type ImagePolicy,
   type ImageRunReply,
@@ -15,8 +15,8 @@ export interface ImageServiceDeps {
   dispatcher: Dispatcher;
   policy: ImagePolicy;
   now: () => number;
-  /** Sees every successful batch of images (the gallery keeps them once the reply is over). */
-  onImagesDelivered?: (delivery: ImageDelivery) => void;
+  /** Sees every successful batch of images (it keeps them once the usage record is written). */
+  gallery?: Pick<GalleryPort, 'keepImages'>;
 }
 
 /**
@@ -59,7 +59,7 @@ export async function runImagePlan(
       usage: result.usage,
     };
     const keep = (images: DeliveredImage[]) =>
-      deps.onImagesDelivered?.({
+      deps.gallery?.keepImages({
         usage,
         operation: request.operation,
         options,

@@ -1,17 +1,15 @@
 import type { Response } from 'express';
 import type { DeliveredImage, ImageStartInfo } from '../../dispatch/runImages';
 import type { ImageSpool, SpooledImage } from '../../images/spool';
+import type { GalleryPort } from '../../imageService/types';
 import type { ImageSink } from '../../upstream/types';
+import { callerOf } from '../requestContext';
 import type { ReplyMeta, StreamedImage, StreamedImageTarget } from './types';
 
 export interface PassThroughDeps {
   now: () => number;
-  /** Whether the gallery would keep this request's images; without it, all are kept. */
-  keepsImages?: (res: Response) => boolean;
-  /** A file the gallery's copy is decoded into while the image streams (see images/spool.ts). */
-  spoolImage?: () => ImageSpool;
-  /** Deletes a spooled file the gallery did not take. */
-  dropUnclaimed?: (spooled: SpooledImage) => Promise<void>;
+  /** The gallery: whether it keeps the images, and the spool its copy is decoded into. */
+  gallery?: Pick<GalleryPort, 'keeps' | 'spool' | 'dropUnclaimed'>;
 }
 
 /**
@@ -47,8 +45,8 @@ export function imagePassThrough(
   return {
     onImageStart(_imageIndex, start) {
       // A caller already gone never gets this image: the gallery keeps it (it was paid for).
-      keep = res.destroyed || (deps.keepsImages?.(res) ?? true);
-      spool = keep && deps.spoolImage ? deps.spoolImage() : null;
+      keep = res.destroyed || (deps.gallery?.keeps(callerOf(res)) ?? true);
+      spool = keep && deps.gallery ? deps.gallery.spool() : null;
       // Pieces are retained only when the gallery wants them and no spool takes them: an image
       // nobody holds lets each piece go once written, out of the heap's old generation.
       reply = target.open(start, keep && !spool);
@@ -76,7 +74,7 @@ export function imagePassThrough(
       return spooled ? { ...image, spooled } : null;
     },
     async settle() {
-      if (spooled) await deps.dropUnclaimed?.(spooled);
+      if (spooled) await deps.gallery?.dropUnclaimed(spooled);
     },
     async fail() {
       // Half an image has gone out with a 200: the only honest signal left is a broken

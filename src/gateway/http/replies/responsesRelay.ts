@@ -14,15 +14,16 @@ import { parseSplicedJson } from '../../upstream/jsonSplice';
 import { eventData } from '../../upstream/sseParser';
 import type { UsageNotes } from '../../usage/notes';
 import type { ResponsesRequest } from '../../validation/responsesRequest';
-import { ResponsesImageTap, type ResponsesImageDelivery } from '../responsesImages';
+import type { GalleryPort } from '../../imageService/types';
+import { ResponsesImageTap } from '../responsesImages';
 import { apiKeyOf, callerOf, requestSignal, usageNotes } from '../requestContext';
 import { openSse } from './sse';
 
 export interface ResponsesRelayDeps {
   dispatcher: Dispatcher;
   now: () => number;
-  /** Sees the images a call made once it is over (the gallery keeps them). */
-  onImagesDelivered?: (delivery: ResponsesImageDelivery) => void;
+  /** Sees the images a call made once it is over (and keeps them). */
+  gallery?: Pick<GalleryPort, 'keepResponsesImages'>;
 }
 
 /** A failure after bytes went to the client: not retried or failed over (it would repeat output). */
@@ -57,7 +58,7 @@ export async function relayResponses(
     weight: tool ? weightOf(tool.size) : 1,
     signal: requestSignal(res),
   };
-  const tap = deps.onImagesDelivered ? new ResponsesImageTap() : null;
+  const tap = deps.gallery ? new ResponsesImageTap() : null;
   try {
     // The slot is held for the whole relay: a streamed image keeps the account busy until it ends.
     await dispatchCall(deps.dispatcher, target, async (upstream) => {
@@ -99,7 +100,7 @@ export async function relayResponses(
     res.end();
   } finally {
     if (tap && tap.images().length > 0) {
-      deps.onImagesDelivered?.({
+      deps.gallery?.keepResponsesImages({
         usage,
         ...callerOf(res),
         tool,
