@@ -5,7 +5,7 @@ import { IMAGE_MODELS } from '../../shared/models';
 import { invalidParam } from '../errors';
 import type { ImageBatch, ImageStore, KeptImage } from '../images/store';
 import type { UsageNotes } from '../usage/notes';
-import { inspectBase64Pieces } from '../validation/imageInspect';
+import { inspectBase64Pieces } from '../bytes/imageInspect';
 import type { ResponsesImageDelivery } from './responsesImages';
 import type { GalleryPort, ImageDelivery } from '../imageService/types';
 

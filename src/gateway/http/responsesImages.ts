@@ -1,7 +1,7 @@
 import type { TokenUsage } from '../../shared/imageParams';
 import { normaliseUsage } from '../billing/normaliseUsage';
-import { piecesLength, type Base64Pieces } from '../upstream/base64Pieces';
-import { parseSplicedJson, splicedPieces, type SplicedJson } from '../upstream/jsonSplice';
+import { piecesLength, type Base64Pieces } from '../bytes/base64Pieces';
+import { parseSplicedJson, splicedPieces, type SplicedJson } from '../bytes/jsonSplice';
 import type { ResponsesImage } from '../imageService/types';
 
 export type { ResponsesImage, ResponsesImageDelivery } from '../imageService/types';

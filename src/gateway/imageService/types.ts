@@ -7,7 +7,7 @@ import type { ImageJob, ImageSink, InputImage, PartialImage } from '../upstream/
 import type { UsageNotes } from '../usage/notes';
 import type { ImageOptions } from '../validation/imageOptions';
 import type { ImageToolOptions } from '../validation/responsesRequest';
-import type { Base64Pieces } from '../upstream/base64Pieces';
+import type { Base64Pieces } from '../bytes/base64Pieces';
 import type { ImageSpool, SpooledImage } from '../images/spool';
 
 /*

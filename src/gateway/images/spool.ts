@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { Base64Quanta } from '../upstream/base64Pieces';
+import { Base64Quanta } from '../bytes/base64Pieces';
 import { giveBack, takeBuffer } from './bufferPool';
 
 /** An image's bytes, decoded into a temporary file while it streamed through. */

@@ -6,7 +6,7 @@ import { writeAccountSecret } from '../secrets';
 import type { SecretStore } from '../secrets/types';
 import { UpstreamError } from './errors';
 import { upstreamFactory } from './factory';
-import { piecesLength } from './base64Pieces';
+import { piecesLength } from '../bytes/base64Pieces';
 import type { ImageUpstream } from './types';
 
 function memorySecrets(): SecretStore {

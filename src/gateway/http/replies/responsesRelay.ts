@@ -10,7 +10,7 @@ import {
 } from '../../imageService/responsesBilling';
 import { inputText } from '../../imageService/responsesBody';
 import type { SseEvent } from '../../upstream/types';
-import { parseSplicedJson } from '../../upstream/jsonSplice';
+import { parseSplicedJson } from '../../bytes/jsonSplice';
 import { eventData } from '../../upstream/sseParser';
 import type { UsageNotes } from '../../usage/notes';
 import type { ResponsesRequest } from '../../validation/responsesRequest';

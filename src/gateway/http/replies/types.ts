@@ -1,6 +1,6 @@
 import type { DeliveredImage, ImageStartInfo } from '../../dispatch/runImages';
 import type { ImageRunMeta } from '../../imageService/types';
-import type { Base64Pieces } from '../../upstream/base64Pieces';
+import type { Base64Pieces } from '../../bytes/base64Pieces';
 import type { ImageSink } from '../../upstream/types';
 
 /*
