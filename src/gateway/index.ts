@@ -25,7 +25,7 @@ import { openSecretStore } from './secrets';
 import type { SecretStore } from './secrets/types';
 import { SETTINGS } from './settings';
 import { openDatabase } from './storage/db';
-import { createKeysRepository } from './storage/keysRepository';
+import { createKeysRepository } from './keys/repository';
 import { createPricesRepository } from './storage/pricesRepository';
 import { createSettingsRepository } from './storage/settingsRepository';
 import { composeStudio } from './studio';

@@ -14,7 +14,7 @@ import type { SecretStore } from './secrets/types';
 import { SETTINGS } from './settings';
 import type { Db } from './storage/db';
 import { createImagesRepository } from './storage/imagesRepository';
-import type { KeysRepository } from './storage/keysRepository';
+import type { KeysRepository } from './keys/repository';
 import type { PricesRepository } from './storage/pricesRepository';
 import type { SettingsRepository } from './storage/settingsRepository';
 import type { RejectedCounter } from './usage/rejected';

@@ -1,5 +1,5 @@
 import { limitsOf, type KeyLimits } from '../limits/keyLimits';
-import type { ApiKeyRecord, KeysRepository } from '../storage/keysRepository';
+import type { ApiKeyRecord, KeysRepository } from './repository';
 
 /** What the request path needs of a key (its limits included). */
 export interface AuthenticatedKey {

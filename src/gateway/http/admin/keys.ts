@@ -3,7 +3,7 @@ import { createKeyBodySchema, patchKeyBodySchema, type KeyView } from '../../../
 import { invalidParam } from '../../errors';
 import type { StudioKey } from '../../keys/studioKey';
 import type { KeyLimitUse } from '../../limits/limiter';
-import type { ApiKeyRecord, KeysRepository } from '../../storage/keysRepository';
+import type { ApiKeyRecord, KeysRepository } from '../../keys/repository';
 import type { UsageRepository } from '../../usage/repository';
 import { notFound, parse } from './parse';
 

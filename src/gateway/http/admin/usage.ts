@@ -5,7 +5,7 @@ import {
   type UsageRecord as UsageView,
 } from '../../../shared/admin';
 import { formatMicros } from '../../billing/prices';
-import type { KeysRepository } from '../../storage/keysRepository';
+import type { KeysRepository } from '../../keys/repository';
 import type { UsageFilter, UsageRecord, UsageRepository } from '../../usage/repository';
 import type { RejectedCounter } from '../../usage/rejected';
 import { parse } from './parse';
