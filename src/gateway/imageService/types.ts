@@ -8,7 +8,7 @@ import type { UsageNotes } from '../usage/notes';
 import type { ImageOptions } from '../validation/imageOptions';
 import type { ImageToolOptions } from '../validation/responsesRequest';
 import type { Base64Pieces } from '../bytes/base64Pieces';
-import type { ImageSpool, SpooledImage } from '../images/spool';
+import type { ImageSpool, SpooledImage } from '../domain';
 
 /*
  * The words of the image service (run an image request -> an image run), in one place: what goes
