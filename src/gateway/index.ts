@@ -1,6 +1,5 @@
 import { EventEmitter } from 'node:events';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
 import { DEFAULT_TEXT_MODELS } from '../shared/models';
 import { startSimulator } from '../simulator';
@@ -14,7 +13,7 @@ import { composeDispatch } from './dispatch/compose';
 import type { GatewayEventMap, GatewayEvents } from './events';
 import type { Gateway } from './gatewayApi';
 import { createApp } from './http/app';
-import { allowedHosts } from './http/hostGuard';
+import { serverAddress } from './http/address';
 import { createHttpServer } from './http/server';
 import { DEFAULT_CLIENT_TIMEOUTS, type ClientTimeouts } from './http/slowClients';
 import { createUrlImages } from './images/urlImages';
@@ -108,11 +107,7 @@ export async function createGateway(
   const urlImages = createUrlImages({ dir: path.join(config.dataDir, 'url-images'), now });
   const events: GatewayEvents = new EventEmitter<GatewayEventMap>();
   const inflight = createInflight();
-  let port = config.port;
-  let hosts = allowedHosts(config.host, port);
-  let origins = new Set<string>();
-  const urlFor = (p: number) =>
-    `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${p}`;
+  const address = serverAddress(config.host, config.port);
 
   const rejected = createRejectedCounter(now);
   const studio = composeStudio({
@@ -130,8 +125,13 @@ export async function createGateway(
     whenIdle: () => inflight.whenIdle(),
     keyLimitUse: (record) => limiter.use({ id: record.id, limits: limitsOf(record) }, now()),
     simulatorOnly: () => simulator !== null && accounts.list().length === 0,
-    ownOrigins: () => origins,
-    server: () => ({ address: urlFor(port), host: config.host, port, dataDir: config.dataDir }),
+    ownOrigins: address.origins,
+    server: () => ({
+      address: address.url(),
+      host: config.host,
+      port: address.port,
+      dataDir: config.dataDir,
+    }),
     oauthCallbackPort: config.oauthCallbackPort,
     now,
     log,
@@ -169,8 +169,8 @@ export async function createGateway(
     inflight,
     usage: usageWriter,
     textModels: () => DEFAULT_TEXT_MODELS,
-    allowedHosts: () => hosts,
-    ownOrigins: () => origins,
+    allowedHosts: address.hosts,
+    ownOrigins: address.origins,
     allowedOrigins: () => [
       ...(config.allowedOrigins ?? []),
       ...settings.get(SETTINGS.allowedOrigins),
@@ -179,7 +179,7 @@ export async function createGateway(
       name: 'Atelier',
       version: VERSION,
       upstream: pool.describe(),
-      address: urlFor(port),
+      address: address.url(),
     }),
     staticDir: config.staticDir,
     urlImages,
@@ -192,28 +192,18 @@ export async function createGateway(
   let closing: Promise<void> | null = null;
   return {
     get url() {
-      return urlFor(port);
+      return address.url();
     },
     get port() {
-      return port;
+      return address.port;
     },
     simulator,
     events,
-    createStudioLogin: () => `${urlFor(port)}${studio.loginPath()}`,
+    createStudioLogin: () => `${address.url()}${studio.loginPath()}`,
     signInUrl: (loginId) => studio.logins.authorizeUrl(loginId),
     signInIssuers: () => signInIssuers(accounts.list(), simulator?.url ?? null),
     servingAccounts: () => pool.list(),
-    listen: () =>
-      new Promise<string>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(config.port, config.host, () => {
-          server.off('error', reject);
-          port = (server.address() as AddressInfo).port;
-          hosts = allowedHosts(config.host, port);
-          origins = new Set([...hosts].map((h) => `http://${h}`));
-          resolve(urlFor(port));
-        });
-      }),
+    listen: () => address.listen(server),
     close(graceMs = DEFAULT_SHUTDOWN_GRACE_MS) {
       closing ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
