@@ -19,10 +19,11 @@ import { DEFAULT_CLIENT_TIMEOUTS, type ClientTimeouts } from './http/slowClients
 import { createUrlImages } from './images/urlImages';
 import { keyAuthenticator } from './keys/authenticator';
 import { createUsageLedger, KeyLimiter, limitsOf } from './limits';
+import { settleLimitsOnUsage } from './limits/settlement';
+import { liveSettings } from './liveSettings';
 import { makeDataDirPrivate } from './privateFiles';
 import { openSecretStore } from './secrets';
 import type { SecretStore } from './secrets/types';
-import { SETTINGS } from './settings';
 import { openDatabase } from './storage/db';
 import { createKeysRepository } from './keys/repository';
 import { createPricesRepository } from './storage/pricesRepository';
@@ -55,7 +56,7 @@ export async function createGateway(
   deps: GatewayDeps = {},
 ): Promise<Gateway> {
   const log = config.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const now = deps.now ?? (() => Date.now());
+  const now = deps.now ?? Date.now;
   const agent = deps.agent ?? new Agent(UPSTREAM_AGENT);
   makeDataDirPrivate(config.dataDir);
   const db = openDatabase(databasePath(config.dataDir));
@@ -64,7 +65,8 @@ export async function createGateway(
   const prices = createPricesRepository(db);
   const accounts = createAccountsRepository(db);
   const settings = createSettingsRepository(db);
-  const limiter = new KeyLimiter(createUsageLedger(db), (model) => prices.get(model));
+  const limiter = new KeyLimiter(createUsageLedger(db), prices.get);
+  const live = liveSettings(settings, config.allowedOrigins);
   // The built-in simulator runs whenever no external upstream URL is forced: it serves while no
   // account is configured, and backs accounts of kind 'simulator'.
   const simulator = config.upstreamBaseUrl
@@ -88,17 +90,14 @@ export async function createGateway(
       simulatorUrl: simulator?.url ?? null,
       fallback: fallback && { id: fallback.id, apiKey: config.upstreamApiKey ?? '' },
       secrets: secretStore,
-      bridgeModel: () => settings.get(SETTINGS.bridgeModel),
+      bridgeModel: live.bridgeModel,
       disable: (id, disabledReason) => accounts.update(id, { disabledReason }),
       agent,
       now,
       log,
     }),
     cooldowns: { ...DEFAULT_COOLDOWNS, ...config.cooldowns },
-    timeouts: () => ({
-      normalMs: settings.get(SETTINGS.timeoutNormalMs),
-      largeMs: settings.get(SETTINGS.timeoutLargeMs),
-    }),
+    timeouts: live.upstreamTimeouts,
     now,
     log,
   });
@@ -109,6 +108,8 @@ export async function createGateway(
   const inflight = createInflight();
   const address = serverAddress(config.host, config.port);
 
+  // Heard before the gallery: a request's reservation is settled before its images are written.
+  settleLimitsOnUsage(events, limiter, now);
   const rejected = createRejectedCounter(now);
   const studio = composeStudio({
     db,
@@ -139,14 +140,9 @@ export async function createGateway(
 
   const usageWriter = createUsageWriter({
     repository: usage,
-    priceFor: (model) => prices.get(model),
+    priceFor: prices.get,
     events,
     rejected,
-    onWritten: (requestId, cost, recorded) => {
-      // The row now holds what the request's limits reservation held (or it is lost anyway).
-      for (const alert of limiter.settle(requestId, recorded ? cost : null, now()))
-        events.emit('budget', alert);
-    },
     now,
     log,
   });
@@ -156,25 +152,18 @@ export async function createGateway(
 
   const clientTimeouts: ClientTimeouts = { ...DEFAULT_CLIENT_TIMEOUTS, ...config.clientTimeouts };
   const app = createApp({
-    clientTimeouts: () => clientTimeouts,
+    clientTimeouts,
     dispatcher: dispatch,
-    policy: {
-      strictDelivery: () => settings.get(SETTINGS.strictDelivery),
-      ladderForAll: () => settings.get(SETTINGS.fallbackLadder),
-      contentFilter: () => settings.get(SETTINGS.contentFilter),
-    },
-    injectImageTool: () => settings.get(SETTINGS.injectImageTool),
-    keys: keyAuthenticator(keys, () => studio.studioKey.get()),
+    policy: live.imagePolicy,
+    injectImageTool: live.injectImageTool,
+    keys: keyAuthenticator(keys, studio.studioKey),
     limits: limiter,
     inflight,
     usage: usageWriter,
     textModels: () => DEFAULT_TEXT_MODELS,
     allowedHosts: address.hosts,
     ownOrigins: address.origins,
-    allowedOrigins: () => [
-      ...(config.allowedOrigins ?? []),
-      ...settings.get(SETTINGS.allowedOrigins),
-    ],
+    allowedOrigins: live.allowedOrigins,
     status: () => ({
       name: 'Atelier',
       version: VERSION,

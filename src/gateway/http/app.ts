@@ -54,7 +54,7 @@ export interface AppDeps {
   /** The studio's runs, so its Cancel stops their upstream work (studioRuns.ts). */
   studioRuns?: Pick<StudioRuns, 'track'>;
   /** Bounds on slow senders (slowClients.ts); defaults apply when omitted. */
-  clientTimeouts?: () => ClientTimeouts;
+  clientTimeouts?: ClientTimeouts;
   /** Images answered as `response_format: "url"`, served at signed URLs (images/urlImages.ts). */
   urlImages?: UrlImages;
 }
@@ -66,7 +66,8 @@ export function createApp(deps: AppDeps): Express {
   app.set('etag', false);
   app.use(requestId);
   app.use(securityHeaders);
-  app.use(slowClientGuard(deps.clientTimeouts ?? (() => DEFAULT_CLIENT_TIMEOUTS)));
+  const clientTimeouts = deps.clientTimeouts ?? DEFAULT_CLIENT_TIMEOUTS;
+  app.use(slowClientGuard(() => clientTimeouts));
   app.use(hostGuard(deps.allowedHosts));
   app.use(originGuard(deps.ownOrigins, deps.allowedOrigins));
 
