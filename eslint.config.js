@@ -7,6 +7,64 @@ import globals from 'globals';
 // A lint rule is cheaper than a review, so the wrong arrows fail the build.
 const restrict = (patterns) => ['error', { patterns }];
 
+// Inside the gateway each folder states what it never imports (docs/architecture.md has the
+// table); a flat-config rule replaces, not merges, so each zone repeats the gateway-wide ones.
+const gatewayOutward = {
+  group: ['electron', '*/main/*', '*/renderer/*', '*/preload/*'],
+  message: 'The gateway never imports electron, main or renderer.',
+};
+const expressInHttp = {
+  group: ['express'],
+  message: 'Only http/ imports express: the layers below it take plain values.',
+};
+const gatewayZones = [
+  {
+    folder: 'bytes',
+    never: ['*'],
+    message: 'bytes/ (base64 pieces, JSON splicing, image headers) imports only bytes/.',
+  },
+  {
+    folder: 'upstream',
+    never: ['http', 'storage', 'dispatch', 'usage', 'images', 'imageService', 'validation'],
+    message:
+      'upstream/ talks to upstreams: it never imports the HTTP layer, storage, dispatch, usage, the gallery or validation.',
+  },
+  {
+    folder: 'validation',
+    never: ['http', 'storage', 'dispatch', 'usage', 'images', 'imageService', 'keys'],
+    message:
+      'validation/ reads requests: it never imports the HTTP layer, storage, dispatch, usage or the gallery.',
+  },
+  {
+    folder: 'dispatch',
+    never: ['http', 'storage', 'images', 'usage', 'imageService', 'keys'],
+    message:
+      'dispatch/ picks accounts and runs calls: it never imports the HTTP layer, storage, the gallery, usage or the image service.',
+  },
+  {
+    folder: 'imageService',
+    never: ['http', 'storage', 'keys'],
+    message: 'imageService/ is Express-free: it never imports the HTTP layer or storage.',
+  },
+  {
+    folder: 'usage',
+    never: ['http', 'dispatch', 'images', 'imageService', 'upstream'],
+    message:
+      'usage/ owns the usage record: it never imports the HTTP layer, dispatch, the gallery or upstream.',
+  },
+  {
+    folder: 'storage',
+    never: ['http', 'keys', 'usage', 'dispatch', 'images', 'upstream', 'imageService'],
+    message: 'storage/ is the database: it never imports the layers that use it.',
+  },
+  {
+    folder: 'keys',
+    never: ['http', 'dispatch', 'upstream', 'images', 'imageService'],
+    message:
+      'keys/ owns API keys and their repository: it never imports the HTTP layer, dispatch, upstream or the gallery.',
+  },
+];
+
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'coverage/**', 'test-results/**'] },
   js.configs.recommended,
@@ -42,15 +100,29 @@ export default tseslint.config(
   },
   {
     files: ['src/gateway/**/*.ts'],
+    rules: { 'no-restricted-imports': restrict([gatewayOutward, expressInHttp]) },
+  },
+  // Express stays in the HTTP layer; these two are Express middleware and handlers kept beside
+  // the code they serve (the limits hook, the signed image URLs).
+  {
+    files: [
+      'src/gateway/http/**/*.ts',
+      'src/gateway/limits/middleware.ts',
+      'src/gateway/images/urlImages.ts',
+      'src/gateway/images/urlImages.test.ts',
+    ],
+    rules: { 'no-restricted-imports': restrict([gatewayOutward]) },
+  },
+  ...gatewayZones.map(({ folder, never, message }) => ({
+    files: [`src/gateway/${folder}/**/*.ts`],
     rules: {
       'no-restricted-imports': restrict([
-        {
-          group: ['electron', '*/main/*', '*/renderer/*', '*/preload/*'],
-          message: 'The gateway never imports electron, main or renderer.',
-        },
+        gatewayOutward,
+        expressInHttp,
+        { group: never.flatMap((f) => [`../${f}`, `**/../${f}/*`]), message },
       ]),
     },
-  },
+  })),
   {
     files: ['src/simulator/**/*.ts'],
     rules: {

@@ -6,7 +6,7 @@ import { createAccountsRepository, type NewAccount } from '../src/gateway/accoun
 import { databasePath } from '../src/gateway/dataDir';
 import { API_KEY_MAX_PIXELS } from '../src/gateway/dispatch/weights';
 import { openDatabase } from '../src/gateway/storage/db';
-import { createKeysRepository } from '../src/gateway/storage/keysRepository';
+import { createKeysRepository } from '../src/gateway/keys/repository';
 import { createSettingsRepository } from '../src/gateway/storage/settingsRepository';
 import { SETTINGS } from '../src/gateway/settings';
 import type { BenchTokens, GatewayChildConfig, SimulatorReady } from './protocol';

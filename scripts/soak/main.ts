@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import { databasePath } from '../../src/gateway/dataDir';
 import { openDatabase } from '../../src/gateway/storage/db';
-import { createKeysRepository } from '../../src/gateway/storage/keysRepository';
+import { createKeysRepository } from '../../src/gateway/keys/repository';
 import { parseSseEvents, type SoakRequest, planRequests } from './plan';
 import { CONTROL_HEADER } from '../../src/simulator/guard';
 

@@ -5,6 +5,11 @@ import type { BudgetAlert } from '../shared/admin';
 export interface GatewayEventMap {
   /** A request's usage record was written. */
   usage: [requestId: string];
+  /**
+   * A request is over and its usage record written (or lost): what it cost. The gallery writes
+   * the images it held for the request once it hears this.
+   */
+  settled: [requestId: string, costMicros: number, recorded: boolean];
   /** A kept image (and its thumbnail) is on disk and in the gallery. */
   image: [imageId: string, requestId: string];
   /** A key's spend passed 50, 80 or 100 % of its budget in the period (limits/budgetAlerts.ts). */

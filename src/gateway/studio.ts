@@ -3,7 +3,7 @@ import type { ServerInfo } from '../shared/admin';
 import { createLoginFlows, type LoginFlows } from './accounts/loginFlows';
 import type { AccountsRepository } from './accounts/repository';
 import type { GatewayEvents } from './events';
-import { imageKeeper, responsesImageKeeper } from './http/keptImages';
+import { galleryPort } from './http/keptImages';
 import type { AppDeps } from './http/app';
 import type { KeysAdminDeps } from './http/admin/keys';
 import { createStudioSessions, studioGate } from './http/studioSession';
@@ -14,7 +14,7 @@ import type { SecretStore } from './secrets/types';
 import { SETTINGS } from './settings';
 import type { Db } from './storage/db';
 import { createImagesRepository } from './storage/imagesRepository';
-import type { KeysRepository } from './storage/keysRepository';
+import type { KeysRepository } from './keys/repository';
 import type { PricesRepository } from './storage/pricesRepository';
 import type { SettingsRepository } from './storage/settingsRepository';
 import type { RejectedCounter } from './usage/rejected';
@@ -22,18 +22,7 @@ import type { UsageRepository } from './usage/repository';
 
 export interface StudioParts {
   /** What createApp needs for the studio: its session, the admin API, the gallery hook. */
-  app: Pick<
-    AppDeps,
-    | 'studio'
-    | 'admin'
-    | 'onImagesDelivered'
-    | 'keepsImages'
-    | 'spoolImage'
-    | 'dropUnclaimed'
-    | 'onResponsesImages'
-    | 'imageExists'
-    | 'studioRuns'
-  >;
+  app: Pick<AppDeps, 'studio' | 'admin' | 'gallery' | 'studioRuns'>;
   /** The built-in key the studio's /v1 calls are recorded under. */
   studioKey: StudioKey;
   /** A fresh one-time login link path (`/login?token=...`). */
@@ -82,6 +71,8 @@ export function composeStudio(deps: {
     onStored: (image) => deps.events.emit('image', image.id, image.requestId),
     whenIdle: deps.whenIdle,
   });
+  // The gallery writes what it held for a request once the request's record is written.
+  deps.events.on('settled', (requestId, cost) => images.settle(requestId, cost));
   const keepApiImages = () => deps.settings.get(SETTINGS.keepApiImages);
   const runs = createStudioRuns();
   const ctx = { accounts: deps.accounts, secrets: deps.secrets, dataDir: deps.dataDir };
@@ -95,12 +86,7 @@ export function composeStudio(deps: {
   return {
     app: {
       studio: gate,
-      onImagesDelivered: imageKeeper(images, keepApiImages, deps.log),
-      keepsImages: (res) => res.locals.studio === true || keepApiImages(),
-      spoolImage: () => images.spool(),
-      dropUnclaimed: (spooled) => images.dropUnclaimed(spooled),
-      onResponsesImages: responsesImageKeeper(images, keepApiImages, deps.log),
-      imageExists: (id) => imagesRepo.exists(id),
+      gallery: galleryPort(images, (id) => imagesRepo.exists(id), keepApiImages, deps.log),
       studioRuns: runs,
       admin: {
         runs,

@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkPrompt } from '../../src/gateway/policy/contentFilter';
-import { parseSplicedJson, splicedBytes } from '../../src/gateway/upstream/jsonSplice';
+import { parseSplicedJson, splicedBytes } from '../../src/gateway/bytes/jsonSplice';
 import { parseSse } from '../../src/gateway/upstream/sseParser';
-import { incompleteReason, inspectImage } from '../../src/gateway/validation/imageInspect';
+import { incompleteReason, inspectImage } from '../../src/gateway/bytes/imageInspect';
 import { fuzz, FUZZ_TIMEOUT_MS } from './settings';
 
 /** Pieces of `bytes` cut at the given points, as a socket would deliver them. */

@@ -5,7 +5,7 @@ import { createAccountsRepository } from '../../src/gateway/accounts/repository'
 import { databasePath } from '../../src/gateway/dataDir';
 import type { SecretStore } from '../../src/gateway/secrets/types';
 import { openDatabase, type Db } from '../../src/gateway/storage/db';
-import { createKeysRepository } from '../../src/gateway/storage/keysRepository';
+import { createKeysRepository } from '../../src/gateway/keys/repository';
 import { tempDir } from '../support/gateway';
 
 // A store that fails as a locked or unreachable keychain does. The real keychain daemon is tested

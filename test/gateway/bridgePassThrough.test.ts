@@ -12,7 +12,7 @@ import { databasePath } from '../../src/gateway/dataDir';
 import { API_KEY_MAX_PIXELS } from '../../src/gateway/dispatch/weights';
 import type { SecretStore } from '../../src/gateway/secrets/types';
 import { openDatabase, type Db } from '../../src/gateway/storage/db';
-import { createKeysRepository } from '../../src/gateway/storage/keysRepository';
+import { createKeysRepository } from '../../src/gateway/keys/repository';
 import { startSimulator, type Simulator } from '../../src/simulator';
 import { tempDir, usageRow } from '../support/gateway';
 import { decodeB64 } from '../support/images';

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SETTINGS } from '../../src/gateway/settings';
-import { createKeysRepository } from '../../src/gateway/storage/keysRepository';
+import { createKeysRepository } from '../../src/gateway/keys/repository';
 import { createSettingsRepository } from '../../src/gateway/storage/settingsRepository';
 import {
   clearFaults,

@@ -5,7 +5,7 @@ import { estimateImageRequest } from '../../src/shared/costEstimate';
 import { createGateway, type Gateway } from '../../src/gateway';
 import { databasePath } from '../../src/gateway/dataDir';
 import { openDatabase } from '../../src/gateway/storage/db';
-import { createKeysRepository, type NewApiKey } from '../../src/gateway/storage/keysRepository';
+import { createKeysRepository, type NewApiKey } from '../../src/gateway/keys/repository';
 import { createPricesRepository } from '../../src/gateway/storage/pricesRepository';
 import {
   simInit,

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from '../../src/gateway';
 import { databasePath } from '../../src/gateway/dataDir';
 import { openDatabase, type Db } from '../../src/gateway/storage/db';
-import { createKeysRepository } from '../../src/gateway/storage/keysRepository';
+import { createKeysRepository } from '../../src/gateway/keys/repository';
 import { tempDir } from '../support/gateway';
 
 /**

@@ -8,7 +8,7 @@ import { createAccountsRepository } from '../../src/gateway/accounts/repository'
 import { databasePath } from '../../src/gateway/dataDir';
 import { openSecretStore, readAccountSecret } from '../../src/gateway/secrets';
 import { openDatabase, type Db } from '../../src/gateway/storage/db';
-import { createKeysRepository } from '../../src/gateway/storage/keysRepository';
+import { createKeysRepository } from '../../src/gateway/keys/repository';
 import { startSimulator, type Simulator } from '../../src/simulator';
 import { runCli } from '../support/cli';
 import { tempDir } from '../support/gateway';

@@ -6,7 +6,7 @@ import { createGateway, type Gateway, type GatewayConfig } from '../../src/gatew
 import { CONTROL_HEADER } from '../../src/simulator';
 import { databasePath } from '../../src/gateway/dataDir';
 import { openDatabase, type Db } from '../../src/gateway/storage/db';
-import { createKeysRepository, type NewApiKey } from '../../src/gateway/storage/keysRepository';
+import { createKeysRepository, type NewApiKey } from '../../src/gateway/keys/repository';
 
 export interface TestGateway {
   gateway: Gateway;

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { databasePath } from '../dataDir';
 import { openDatabase } from '../storage/db';
-import { createKeysRepository } from '../storage/keysRepository';
+import { createKeysRepository } from '../keys/repository';
 import { tempDir } from '../storage/testing';
 import { runKeysCommand } from './keys';
 

@@ -1,10 +1,6 @@
 import { maskedKey } from '../keys/apiKeys';
 import { createUsageLedger, hasLimits, keyLimitUse, limitsOf } from '../limits';
-import {
-  createKeysRepository,
-  type ApiKeyRecord,
-  type KeysRepository,
-} from '../storage/keysRepository';
+import { createKeysRepository, type ApiKeyRecord, type KeysRepository } from '../keys/repository';
 import { ArgsError, parseArgs } from './args';
 import { CLEAR_ALL_LIMITS, describeLimits, LIMIT_FLAGS, limitsFromFlags } from './keyLimitFlags';
 import {

@@ -1,7 +1,7 @@
 import { checkSize } from '../../shared/sizeRules';
 import { upstreamFailed, type ApiError } from '../errors';
 import type { ImageOutcome } from '../upstream/types';
-import { inspectBase64Pieces, type ImageInfo } from '../validation/imageInspect';
+import { inspectBase64Pieces, type ImageInfo } from '../bytes/imageInspect';
 
 export interface Delivered {
   width: number;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { addUsage, emptyUsage, type TokenUsage } from '../../shared/imageParams';
 import { formatSize } from '../../shared/sizeRules';
 import { ApiError, upstreamFailed } from '../errors';
-import type { SpooledImage } from '../images/spool';
+import type { SpooledImage } from '../domain';
 import { UpstreamError } from '../upstream/errors';
 import type {
   ImageJob,

@@ -4,7 +4,6 @@ import path from 'node:path';
 import { ERROR_CODES, ERROR_TYPES } from '../../shared/errors';
 import type { StatusResponse } from '../../shared/status';
 import type { Dispatcher } from '../dispatch/dispatchCall';
-import type { ImageSpool, SpooledImage } from '../images/spool';
 import { ApiError } from '../errors';
 import { URL_IMAGES_PATH, type UrlImages } from '../images/urlImages';
 import { openApiDocument } from '../openapi/document';
@@ -21,13 +20,12 @@ import { DEFAULT_CLIENT_TIMEOUTS, slowClientGuard, type ClientTimeouts } from '.
 import { imagesRouter } from './routes/images';
 import { modelsRouter } from './routes/models';
 import { responsesRouter } from './routes/responses';
-import type { ImageDelivery, ImagePolicy } from './routes/serveImages';
+import type { GalleryPort, ImagePolicy } from '../imageService/types';
 import { keyConcurrency } from './keyConcurrency';
 import { keyLimitsGuard } from '../limits/middleware';
 import type { KeyLimiter } from '../limits/limiter';
 import { adminRouter, type AdminDeps } from './admin';
 import { parentImage } from './keptImages';
-import type { ResponsesImageDelivery } from './responsesImages';
 import type { StudioGate } from './studioSession';
 import type { StudioRuns } from './studioRuns';
 
@@ -52,20 +50,12 @@ export interface AppDeps {
   /** The studio's session: its login link, the admin API's guard, and /v1 as the Studio key. */
   studio: StudioGate;
   admin: Omit<AdminDeps, 'gate'>;
-  /** Sees each successful batch of images (the gallery keeps them after the reply). */
-  onImagesDelivered: (delivery: ImageDelivery) => void;
-  /** Whether the gallery would keep this request's images (if not, nothing need be held). */
-  keepsImages?: (res: express.Response) => boolean;
-  /** The gallery's copy of a streamed image, decoded to disk on the way (see images/spool.ts). */
-  spoolImage?: () => ImageSpool;
-  dropUnclaimed?: (spooled: SpooledImage) => Promise<void>;
-  /** Sees the images of each /v1/responses call (the gallery keeps them after the reply). */
-  onResponsesImages: (delivery: ResponsesImageDelivery) => void;
-  imageExists: (id: string) => boolean;
+  /** The gallery: the one port the request path keeps images through (imageService/types.ts). */
+  gallery: GalleryPort;
   /** The studio's runs, so its Cancel stops their upstream work (studioRuns.ts). */
   studioRuns?: Pick<StudioRuns, 'track'>;
   /** Bounds on slow senders (slowClients.ts); defaults apply when omitted. */
-  clientTimeouts?: () => ClientTimeouts;
+  clientTimeouts?: ClientTimeouts;
   /** Images answered as `response_format: "url"`, served at signed URLs (images/urlImages.ts). */
   urlImages?: UrlImages;
 }
@@ -77,7 +67,8 @@ export function createApp(deps: AppDeps): Express {
   app.set('etag', false);
   app.use(requestId);
   app.use(securityHeaders);
-  app.use(slowClientGuard(deps.clientTimeouts ?? (() => DEFAULT_CLIENT_TIMEOUTS)));
+  const clientTimeouts = deps.clientTimeouts ?? DEFAULT_CLIENT_TIMEOUTS;
+  app.use(slowClientGuard(() => clientTimeouts));
   app.use(hostGuard(deps.allowedHosts));
   app.use(originGuard(deps.ownOrigins, deps.allowedOrigins));
 
@@ -97,16 +88,13 @@ export function createApp(deps: AppDeps): Express {
   v1.use(keyLimitsGuard(deps.limits, deps.now));
   if (deps.studioRuns) v1.use(deps.studioRuns.track);
   v1.use(keyConcurrency());
-  v1.use(parentImage(deps.imageExists));
+  v1.use(parentImage((id) => deps.gallery.exists(id)));
   v1.use(
     imagesRouter({
       dispatcher: deps.dispatcher,
       policy: deps.policy,
       now: deps.now,
-      onImagesDelivered: deps.onImagesDelivered,
-      keepsImages: deps.keepsImages,
-      spoolImage: deps.spoolImage,
-      dropUnclaimed: deps.dropUnclaimed,
+      gallery: deps.gallery,
       urlImages: deps.urlImages,
     }),
   );
@@ -117,7 +105,7 @@ export function createApp(deps: AppDeps): Express {
       injectImageTool: deps.injectImageTool,
       contentFilter: deps.policy.contentFilter,
       now: deps.now,
-      onImagesDelivered: deps.onResponsesImages,
+      gallery: deps.gallery,
     }),
   );
   v1.use(modelsRouter(deps.textModels));

@@ -1,25 +1,9 @@
 import type { NextFunction, Request, Response } from 'express';
 import { invalidApiKey } from '../errors';
-import type { KeyLimits } from '../limits/keyLimits';
-import './usageContext';
+import type { AuthenticatedKey, KeyAuthenticator } from '../keys/authenticator';
+import './requestContext';
 
-export interface AuthenticatedKey {
-  id: string;
-  group: string;
-  /** The key opted into the quality/size fallback ladder. */
-  fallbackLadder: boolean;
-  /** Requests this key may have in flight at once; null for no cap. */
-  concurrencyLimit: number | null;
-  /** Budget, requests per minute, images per day, expiry (enforced by limits/middleware.ts). */
-  limits: KeyLimits;
-}
-
-export interface KeyAuthenticator {
-  authenticate(presented: string): AuthenticatedKey | null;
-  touch(id: string, now: number): void;
-  /** The built-in Studio key (made on first use); null when it was disabled by hand. */
-  studioKey(): AuthenticatedKey | null;
-}
+export type { AuthenticatedKey, KeyAuthenticator } from '../keys/authenticator';
 
 /**
  * `Authorization: Bearer <service key>` on every /v1 call (spec 5). Missing, unknown, disabled and

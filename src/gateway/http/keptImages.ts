@@ -5,9 +5,9 @@ import { IMAGE_MODELS } from '../../shared/models';
 import { invalidParam } from '../errors';
 import type { ImageBatch, ImageStore, KeptImage } from '../images/store';
 import type { UsageNotes } from '../usage/notes';
-import { inspectBase64Pieces } from '../validation/imageInspect';
+import { inspectBase64Pieces } from '../bytes/imageInspect';
 import type { ResponsesImageDelivery } from './responsesImages';
-import type { ImageDelivery } from './routes/serveImages';
+import type { GalleryPort, ImageDelivery } from '../imageService/types';
 
 /**
  * `x-atelier-parent-image: <id>` on an edit made from the gallery links the new image to the one
@@ -35,10 +35,29 @@ export function parentImage(exists: (id: string) => boolean) {
   };
 }
 
+/** The gallery's port for the request path, over its store. */
+export function galleryPort(
+  store: ImageStore,
+  exists: (imageId: string) => boolean,
+  keepApiImages: () => boolean,
+  log: (line: string) => void,
+): GalleryPort {
+  return {
+    keeps: (caller) => caller.studio || keepApiImages(),
+    spool: () => store.spool(),
+    dropUnclaimed: (spooled) => store.dropUnclaimed(spooled),
+    keepImages: imageKeeper(store, keepApiImages, log),
+    keepResponsesImages: responsesImageKeeper(store, keepApiImages, log),
+    exists,
+  };
+}
+
 /** What every delivery the gallery may keep says about its request. */
 interface Delivery {
-  res: Response;
   usage: UsageNotes;
+  /** The studio's own session. */
+  studio: boolean;
+  parentImageId: string | null;
   /** false when the caller left before the reply could be written. */
   connected: boolean;
 }
@@ -55,7 +74,7 @@ function keeper<D extends Delivery>(
   batchOf: (delivery: D, source: ImageSource) => ImageBatch,
 ) {
   return (delivery: D): void => {
-    const studio = delivery.res.locals.studio === true;
+    const studio = delivery.studio;
     if (!studio && delivery.connected && !keepApiImages()) return;
     try {
       store.hold(batchOf(delivery, studio ? 'studio' : 'api'));
@@ -66,8 +85,6 @@ function keeper<D extends Delivery>(
   };
 }
 
-const parentOf = (res: Response) => (res.locals.parentImageId as string | undefined) ?? null;
-
 /** The images of `/v1/images/generations` and `/v1/images/edits`. */
 export function imageKeeper(
   store: ImageStore,
@@ -75,7 +92,7 @@ export function imageKeeper(
   log: (line: string) => void,
 ) {
   return keeper<ImageDelivery>(store, keepApiImages, log, (delivery, source) => {
-    const { res, usage, options } = delivery;
+    const { usage, options } = delivery;
     return {
       requestId: usage.requestId,
       source,
@@ -88,7 +105,7 @@ export function imageKeeper(
       background: options.background ?? 'auto',
       moderation: options.moderation ?? null,
       apiKeyId: usage.apiKeyId,
-      parentId: parentOf(res),
+      parentId: delivery.parentImageId,
       mask: delivery.mask ? { bytes: delivery.mask.bytes, format: delivery.mask.format } : null,
       images: delivery.images.map((image) => ({
         b64: image.outcome.b64,
@@ -118,7 +135,7 @@ export function responsesImageKeeper(
   log: (line: string) => void,
 ) {
   return keeper<ResponsesImageDelivery>(store, keepApiImages, log, (delivery, source) => {
-    const { res, usage, tool } = delivery;
+    const { usage, tool } = delivery;
     const usages = splitUsage(delivery.imageUsage ?? emptyUsage(), delivery.images.length);
     const images: KeptImage[] = [];
     delivery.images.forEach((image, i) => {
@@ -149,7 +166,7 @@ export function responsesImageKeeper(
       background: tool?.background ?? 'auto',
       moderation: tool?.moderation ?? null,
       apiKeyId: usage.apiKeyId,
-      parentId: parentOf(res),
+      parentId: delivery.parentImageId,
       mask: null,
       images,
     };

@@ -1,7 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { ERROR_TYPES } from '../../shared/errors';
 import { ApiError } from '../errors';
-import type { AuthenticatedKey } from './auth';
 
 /**
  * A key's optional cap on requests in flight, so one busy agent cannot starve the other apps
@@ -10,7 +9,7 @@ import type { AuthenticatedKey } from './auth';
 export function keyConcurrency() {
   const inFlight = new Map<string, number>();
   return (req: Request, res: Response, next: NextFunction): void => {
-    const key = res.locals.apiKey as AuthenticatedKey | undefined;
+    const key = res.locals.apiKey;
     if (!key || key.concurrencyLimit === null || req.method !== 'POST') {
       next();
       return;

@@ -7,8 +7,9 @@ export function newRequestId(): string {
 
 /** Every response carries `x-request-id`, errors included: it is the key into the usage log. */
 export function requestId(req: Request, res: Response, next: NextFunction): void {
-  res.locals.requestId = newRequestId();
+  const id = newRequestId();
+  res.locals.requestId = id;
   res.locals.startedAt = Date.now();
-  res.setHeader('x-request-id', res.locals.requestId as string);
+  res.setHeader('x-request-id', id);
   next();
 }

@@ -1,7 +1,7 @@
-import { joinPieces, piecesLength } from '../upstream/base64Pieces';
+import { joinPieces, piecesLength } from '../bytes/base64Pieces';
 import { describe, expect, it } from 'vitest';
 import { emptyUsage } from '../../shared/imageParams';
-import { parseSplicedJson } from '../upstream/jsonSplice';
+import { parseSplicedJson } from '../bytes/jsonSplice';
 import { splitUsage } from './keptImages';
 import { ResponsesImageTap } from './responsesImages';
 

@@ -1,32 +1,10 @@
-import type { Response } from 'express';
 import type { TokenUsage } from '../../shared/imageParams';
 import { normaliseUsage } from '../../shared/tokenUsage';
-import { piecesLength, type Base64Pieces } from '../upstream/base64Pieces';
-import { parseSplicedJson, splicedPieces, type SplicedJson } from '../upstream/jsonSplice';
-import type { UsageNotes } from '../usage/notes';
-import type { ImageToolOptions } from '../validation/responsesRequest';
+import { piecesLength, type Base64Pieces } from '../bytes/base64Pieces';
+import { parseSplicedJson, splicedPieces, type SplicedJson } from '../bytes/jsonSplice';
+import type { ResponsesImage } from '../imageService/types';
 
-/** One finished `image_generation_call` of a Responses call. */
-export interface ResponsesImage {
-  /** Base64 ASCII bytes: slices of what the upstream sent, never a copy. */
-  b64: Base64Pieces;
-  revisedPrompt: string | null;
-}
-
-/** What a Responses call made, for the gallery: handed over once the relay is over. */
-export interface ResponsesImageDelivery {
-  res: Response;
-  usage: UsageNotes;
-  /** The validated `image_generation` tool; null when the caller sent none. */
-  tool: ImageToolOptions | null;
-  /** The caller's `input` as text. */
-  prompt: string;
-  images: ResponsesImage[];
-  /** The image tool's usage for the whole response (`tool_usage.image_gen`). */
-  imageUsage: TokenUsage | null;
-  /** false when the caller left before the reply had been written. */
-  connected: boolean;
-}
+export type { ResponsesImage, ResponsesImageDelivery } from '../imageService/types';
 
 interface ItemShape {
   id?: unknown;

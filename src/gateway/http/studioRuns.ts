@@ -35,7 +35,7 @@ export function createStudioRuns(): StudioRuns {
       const controller = new AbortController();
       runs.set(runId, controller);
       // Handlers read the request's signal from here: it now also ends on a cancel.
-      const own = res.locals.signal as AbortSignal | undefined;
+      const own = res.locals.signal;
       res.locals.signal = own ? AbortSignal.any([own, controller.signal]) : controller.signal;
       res.once('close', () => {
         // The work goes on after the socket closes (that is the point): keep the run

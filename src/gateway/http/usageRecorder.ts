@@ -3,7 +3,7 @@ import { ERROR_CODES } from '../../shared/errors';
 import type { Inflight } from '../usage/inflight';
 import type { FinalStatus, UsageNotes } from '../usage/notes';
 import type { UsageWriter } from '../usage/writer';
-import './usageContext';
+import './requestContext';
 
 /** HTTP's unofficial "client closed request": the caller left before the answer was complete. */
 export const CLIENT_CLOSED = 499;

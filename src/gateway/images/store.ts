@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { ImageSource } from '../../shared/admin';
 import type { TokenUsage } from '../../shared/imageParams';
 import { costMicros } from '../billing/cost';
-import { decodePieces, type Base64Pieces } from '../upstream/base64Pieces';
+import { decodePieces, type Base64Pieces } from '../bytes/base64Pieces';
 import type { Prices } from '../billing/prices';
 import type { ImagesRepository, NewImage, StoredImage } from '../storage/imagesRepository';
 import {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Request, Response } from 'express';
 import { ERROR_CODES, ERROR_TYPES } from '../../shared/errors';
 import { ApiError } from '../errors';
-import { decodePieces, type Base64Pieces } from '../upstream/base64Pieces';
+import { decodePieces, type Base64Pieces } from '../bytes/base64Pieces';
 import { contentTypeOf, writeFileAtomic } from './files';
 
 /** Like the hosted API's image URLs: valid for an hour. */

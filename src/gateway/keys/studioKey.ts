@@ -1,5 +1,5 @@
 import { SETTINGS } from '../settings';
-import type { ApiKeyRecord, KeysRepository } from '../storage/keysRepository';
+import type { ApiKeyRecord, KeysRepository } from './repository';
 import type { SettingsRepository } from '../storage/settingsRepository';
 
 export const STUDIO_KEY_NAME = 'Studio';

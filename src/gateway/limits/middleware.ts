@@ -3,12 +3,6 @@ import type { ImageDemandInput } from './demand';
 import { hasLimits } from './keyLimits';
 import type { KeyLimiter, LimitedKey } from './limiter';
 
-/** Set on `res.locals` for a request admitted under its key's limits. */
-const RESERVE = 'reserveKeyLimits';
-
-/** The images a request asks for, or null when it asks for none the gateway can count. */
-type Reserve = (request: ImageDemandInput | null) => void;
-
 /**
  * The limits hook of /v1, after authentication: an expired key is refused (any method); a request
  * that will have a usage row (every POST) is checked against requests per minute and admitted,
@@ -16,7 +10,7 @@ type Reserve = (request: ImageDemandInput | null) => void;
  */
 export function keyLimitsGuard(limiter: KeyLimiter, now: () => number) {
   return (_req: Request, res: Response, next: NextFunction): void => {
-    const key = res.locals.apiKey as LimitedKey | undefined;
+    const key: LimitedKey | undefined = res.locals.apiKey;
     if (!key || !hasLimits(key.limits)) {
       next();
       return;
@@ -30,8 +24,8 @@ export function keyLimitsGuard(limiter: KeyLimiter, now: () => number) {
     }
     const requestId = String(res.locals.requestId);
     limiter.admit(requestId, key, Number(res.locals.startedAt), at);
-    res.locals[RESERVE] = ((request) =>
-      limiter.reserve(requestId, key, limiter.demandOf(request), now())) as Reserve;
+    res.locals.reserveKeyLimits = (request) =>
+      limiter.reserve(requestId, key, limiter.demandOf(request), now());
     next();
   };
 }
@@ -42,6 +36,5 @@ export function keyLimitsGuard(limiter: KeyLimiter, now: () => number) {
  * without limits (the estimate is not even computed).
  */
 export function reserveKeyLimits(res: Response, request: ImageDemandInput | null): void {
-  const reserve = res.locals[RESERVE] as Reserve | undefined;
-  if (reserve) reserve(request);
+  res.locals.reserveKeyLimits?.(request);
 }

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { joinPieces } from './base64Pieces';
+import { joinPieces } from '../bytes/base64Pieces';
 import { readImageEvents } from './imageEventsReader';
 import type { CallOptions, ImageHead, PartialImage } from './types';
 

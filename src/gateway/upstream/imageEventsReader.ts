@@ -1,9 +1,9 @@
 import { normaliseUsage } from '../../shared/tokenUsage';
-import { joinPieces, piecesAfter, piecesLength, piecesPrefix } from './base64Pieces';
+import { joinPieces, piecesAfter, piecesLength, piecesPrefix } from '../bytes/base64Pieces';
 import { UpstreamError } from './errors';
 import { unreadableJson } from './imagesJson';
 import { b64ValueStart, ImageValueReader, parsePreamble } from './imageValue';
-import { parseSplicedJson, splicedBytes, splicedPieces } from './jsonSplice';
+import { parseSplicedJson, splicedBytes, splicedPieces } from '../bytes/jsonSplice';
 import { decodeEvent, eventData, findEventEnd } from './sseParser';
 import type { CallOptions, ImageOutcome, SseEvent } from './types';
 

@@ -1,5 +1,5 @@
-import { inspectBase64Head, type ImageInfo } from '../validation/imageInspect';
-import { piecesLength, piecesPrefix, type Base64Pieces } from './base64Pieces';
+import { inspectBase64Head, type ImageInfo } from '../bytes/imageInspect';
+import { piecesLength, piecesPrefix, type Base64Pieces } from '../bytes/base64Pieces';
 import { unreadableJson } from './imagesJson';
 import type { ImageSink } from './types';
 

@@ -1,7 +1,7 @@
 import { normaliseUsage } from '../../shared/tokenUsage';
-import type { Base64Pieces } from './base64Pieces';
+import type { Base64Pieces } from '../bytes/base64Pieces';
 import { UpstreamError } from './errors';
-import { parseSplicedJson, splicedBytes } from './jsonSplice';
+import { parseSplicedJson, splicedBytes } from '../bytes/jsonSplice';
 import type { ImageOutcome } from './types';
 
 /** The Images API's JSON body (protocol page 2.2a), as far as the gateway reads it. */

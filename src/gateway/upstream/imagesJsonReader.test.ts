@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { joinPieces } from './base64Pieces';
+import { joinPieces } from '../bytes/base64Pieces';
 import { UpstreamError } from './errors';
 import { readImagesJson } from './imagesJsonReader';
 import type { ImageHead } from './types';

@@ -4,7 +4,7 @@ import {
   piecesLength,
   piecesPrefix,
   type Base64Pieces,
-} from './base64Pieces';
+} from '../bytes/base64Pieces';
 import type { SseEvent } from './types';
 
 const LF = 0x0a;

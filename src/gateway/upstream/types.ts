@@ -5,8 +5,8 @@ import type {
   Quality,
   TokenUsage,
 } from '../../shared/imageParams';
-import type { ImageInfo } from '../validation/imageInspect';
-import type { Base64Pieces } from './base64Pieces';
+import type { ImageInfo } from '../bytes/imageInspect';
+import type { Base64Pieces } from '../bytes/base64Pieces';
 
 /** An input image of an edit, already sniffed and measured from its bytes. */
 export interface InputImage {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normaliseUsage } from '../../shared/tokenUsage';
-import { createKeysRepository } from '../storage/keysRepository';
+import { createKeysRepository } from '../keys/repository';
 import { tempDatabase } from '../storage/testing';
 import { usageRecordSchema } from '../../shared/usageRecord';
 import { createUsageRepository, usageTokenFields, type NewUsageRecord } from './repository';

@@ -89,6 +89,7 @@ export function createUsageWriter(deps: UsageWriterDeps): UsageWriter {
       } finally {
         // Written or not, the request is over: its kept images may go to disk now.
         deps.onWritten?.(notes.requestId, cost, recorded);
+        deps.events.emit('settled', notes.requestId, cost, recorded);
       }
     },
   };

@@ -3,7 +3,7 @@ import type { InputImage } from '../upstream/types';
 import { ERROR_CODES } from '../../shared/errors';
 import { LIMITS } from '../../shared/imageParams';
 import sharp from 'sharp';
-import { incompleteReason, inspectImage } from './imageInspect';
+import { incompleteReason, inspectImage } from '../bytes/imageInspect';
 import type { ImageOptions } from './imageOptions';
 
 /** POST /v1/images/edits, after validation: options, input images in order, optional mask. */

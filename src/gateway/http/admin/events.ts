@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { BudgetAlert } from '../../../shared/admin';
 import type { GatewayEvents } from '../../events';
 import type { ImagesRepository } from '../../storage/imagesRepository';
-import type { KeysRepository } from '../../storage/keysRepository';
+import type { KeysRepository } from '../../keys/repository';
 import type { UsageRepository } from '../../usage/repository';
 import { imageView } from './images';
 import { keyNames, usageView } from './usage';

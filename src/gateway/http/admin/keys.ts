@@ -4,7 +4,7 @@ import { ERROR_CODES, ERROR_TYPES } from '../../../shared/errors';
 import { ApiError, invalidParam } from '../../errors';
 import type { StudioKey } from '../../keys/studioKey';
 import type { KeyLimitUse } from '../../limits/limiter';
-import type { ApiKeyRecord, KeysRepository } from '../../storage/keysRepository';
+import type { ApiKeyRecord, KeysRepository } from '../../keys/repository';
 import type { UsageRepository } from '../../usage/repository';
 import { notFound, parse } from './parse';
 

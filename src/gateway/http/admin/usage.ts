@@ -8,7 +8,7 @@ import {
 } from '../../../shared/admin';
 import { formatMicros } from '../../billing/prices';
 import type { ImagesRepository } from '../../storage/imagesRepository';
-import type { KeysRepository } from '../../storage/keysRepository';
+import type { KeysRepository } from '../../keys/repository';
 import type { UsageFilter, UsageRecord, UsageRepository } from '../../usage/repository';
 import type { RejectedCounter } from '../../usage/rejected';
 import { parse } from './parse';

@@ -1,11 +1,12 @@
-import express, { Router, type Request, type Response } from 'express';
-import { invalidParam } from '../../errors';
-import { track, usageNotes } from '../usageContext';
-import { parseEditJson, parseEditMultipart } from '../../validation/editRequest';
-import { checkDecodable } from '../../validation/editRules';
+import express, { Router, type Response } from 'express';
+import { planImageRun } from '../../imageService/plan';
+import { runImagePlan, type ImageServiceDeps } from '../../imageService/run';
+import type { ImageRequest } from '../../imageService/types';
 import { parseGenerationRequest } from '../../validation/generationRequest';
-import { validCount } from '../../validation/imageOptions';
-import { serveImages, type ServeImagesDeps } from './serveImages';
+import { parseEdit, noteRawFields, notJson } from '../imageBodies';
+import { imageCaller } from '../imageCaller';
+import { imageReply, type ImageReplyDeps } from '../replies/imageReply';
+import { track } from '../requestContext';
 
 /**
  * Generation bodies are small. The JSON edit form carries its images as base64 text, and the body
@@ -15,7 +16,12 @@ import { serveImages, type ServeImagesDeps } from './serveImages';
 const GENERATION_BODY_LIMIT = '1mb';
 const EDIT_JSON_BODY_LIMIT = '400mb';
 
-export function imagesRouter(deps: ServeImagesDeps): Router {
+/** Says what was accepted for an older client but ignored or read differently. */
+export const WARNING_HEADER = 'x-atelier-warning';
+
+export type ImagesRouteDeps = ImageServiceDeps & ImageReplyDeps;
+
+export function imagesRouter(deps: ImagesRouteDeps): Router {
   const router = Router();
 
   router.post(
@@ -25,52 +31,24 @@ export function imagesRouter(deps: ServeImagesDeps): Router {
       noteRawFields(req, res);
       if (!req.is('application/json')) throw notJson();
       const options = parseGenerationRequest(req.body);
-      await track(res, serveImages(res, deps, { operation: 'generate', options, images: [] }));
+      await track(res, serve(res, deps, { operation: 'generate', options, images: [] }));
     },
   );
 
   router.post('/images/edits', express.json({ limit: EDIT_JSON_BODY_LIMIT }), async (req, res) => {
     const edit = await parseEdit(req, res);
-    await track(res, serveImages(res, deps, { operation: 'edit', ...edit }));
+    await track(res, serve(res, deps, { operation: 'edit', ...edit }));
   });
 
   return router;
 }
 
-/** Edits come as multipart (files as they are) or JSON (images as data URLs). */
-async function parseEdit(req: Request, res: Response) {
-  if (req.is('multipart/form-data')) {
-    const edit = await parseEditMultipart(req);
-    await checkDecodable(edit, () => 'image');
-    return edit;
-  }
-  noteRawFields(req, res);
-  if (!req.is('application/json')) {
-    throw invalidParam(
-      'image',
-      'Edits take multipart/form-data (image[] files, optional mask) or a JSON body with images[].image_url.',
-    );
-  }
-  const edit = parseEditJson(req.body);
-  await checkDecodable(edit, (i) => `images[${i}].image_url`);
-  return edit;
-}
-
-function notJson() {
-  return invalidParam(
-    'body',
-    'This endpoint takes a JSON body with Content-Type: application/json.',
-  );
-}
-
-/** Even a request that fails validation is recorded with the model and size it asked for. */
-function noteRawFields(req: Request, res: Response): void {
-  const body = (req.body ?? {}) as Record<string, unknown>;
-  usageNotes(res).requested({
-    model: typeof body.model === 'string' ? body.model.slice(0, 100) : undefined,
-    size: typeof body.size === 'string' ? body.size.slice(0, 20) : undefined,
-    // Only a valid count: 1e300 or 2.5 must not reach the record's integer column.
-    n: validCount(body.n) ?? undefined,
-    stream: body.stream === true ? true : undefined,
+/** The service plans and runs the request; the reply turns the run into bytes. */
+async function serve(res: Response, deps: ImagesRouteDeps, request: ImageRequest) {
+  const plan = planImageRun(deps.policy, request, imageCaller(res), {
+    publishUrls: deps.urlImages !== undefined,
   });
+  const { notices } = request.options;
+  if (notices) res.setHeader(WARNING_HEADER, notices.join('; '));
+  await runImagePlan(deps, plan, imageReply(res, deps, plan));
 }

@@ -1,4 +1,4 @@
-import { joinPieces } from '../base64Pieces';
+import { joinPieces } from '../../bytes/base64Pieces';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeB64, diffByRegion, rectMask, testPicture } from '../../../../test/support/images';
 import { startSimulator, type Simulator } from '../../../simulator';

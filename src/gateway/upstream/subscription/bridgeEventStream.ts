@@ -1,7 +1,7 @@
-import { joinPieces, piecesAfter, piecesPrefix, type Base64Pieces } from '../base64Pieces';
+import { joinPieces, piecesAfter, piecesPrefix, type Base64Pieces } from '../../bytes/base64Pieces';
 import { UpstreamError } from '../errors';
 import { b64ValueStart, parsePreamble } from '../imageValue';
-import { parseSplicedJson, spliceMarkerText, type SplicedJson } from '../jsonSplice';
+import { parseSplicedJson, spliceMarkerText, type SplicedJson } from '../../bytes/jsonSplice';
 import { decodeEvent, eventData, findEventEnd } from '../sseParser';
 import type { SseEvent } from '../types';
 

@@ -1,4 +1,4 @@
-import { joinPieces } from '../base64Pieces';
+import { joinPieces } from '../../bytes/base64Pieces';
 import { describe, expect, it } from 'vitest';
 import { UpstreamError } from '../errors';
 import { parseSse } from '../sseParser';

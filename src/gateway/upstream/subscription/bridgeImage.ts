@@ -1,8 +1,8 @@
 import { normaliseUsage } from '../../../shared/tokenUsage';
 import { UpstreamError } from '../errors';
-import { piecesLength, type Base64Pieces } from '../base64Pieces';
+import { piecesLength, type Base64Pieces } from '../../bytes/base64Pieces';
 import { ImageValueReader, parsePreamble } from '../imageValue';
-import { splicedBytes, splicedPieces, type SplicedJson } from '../jsonSplice';
+import { splicedBytes, splicedPieces, type SplicedJson } from '../../bytes/jsonSplice';
 import type { ImageOutcome, ImageStart, PartialImage } from '../types';
 import {
   readBridgeEvents,

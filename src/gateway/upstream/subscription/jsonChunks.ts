@@ -1,7 +1,7 @@
 import type { OutgoingBody } from '../sendPost';
 import { randomBytes } from 'node:crypto';
-import { encodePieces } from '../base64Pieces';
-import { markerIndex, type SplicedJson } from '../jsonSplice';
+import { encodePieces } from '../../bytes/base64Pieces';
+import { markerIndex, type SplicedJson } from '../../bytes/jsonSplice';
 
 /**
  * A JSON string value given as bytes (base64, or a data URL) that are spliced into the serialised

@@ -1,4 +1,4 @@
-import { joinPieces, piecesPrefix, type Base64Pieces } from '../upstream/base64Pieces';
+import { joinPieces, piecesPrefix, type Base64Pieces } from './base64Pieces';
 
 /**
  * Format, dimensions and alpha of an image, read from header bytes only: never decodes pixels,

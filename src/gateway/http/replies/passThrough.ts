@@ -1,33 +1,15 @@
 import type { Response } from 'express';
 import type { DeliveredImage, ImageStartInfo } from '../../dispatch/runImages';
-import type { ApiError } from '../../errors';
-import type { ImageSpool, SpooledImage } from '../../images/spool';
+import type { ImageSpool, SpooledImage } from '../../domain';
+import type { GalleryPort } from '../../imageService/types';
 import type { ImageSink } from '../../upstream/types';
-import type { UsageNotes } from '../../usage/notes';
-import type { ImageReplyMeta } from '../imageReply';
+import { callerOf } from '../requestContext';
+import type { ReplyMeta, StreamedImage, StreamedImageTarget } from './types';
 
 export interface PassThroughDeps {
   now: () => number;
-  /** Whether the gallery would keep this request's images; without it, all are kept. */
-  keepsImages?: (res: Response) => boolean;
-  /** A file the gallery's copy is decoded into while the image streams (see images/spool.ts). */
-  spoolImage?: () => ImageSpool;
-  /** Deletes a spooled file the gallery did not take. */
-  dropUnclaimed?: (spooled: SpooledImage) => Promise<void>;
-}
-
-/**
- * Where a streamed-through image goes: a JSON reply (`startImagesJson`) or one `*.completed`
- * event of an event stream (`startImageEvent`). `open` starts it once the image's header is
- * known; `finish` writes what follows the image.
- */
-export interface StreamedImageTarget {
-  open(start: ImageStartInfo, retain: boolean): StreamedImage;
-}
-
-export interface StreamedImage {
-  sink: ImageSink;
-  finish(meta: Omit<ImageReplyMeta, 'created'>, image: DeliveredImage): void;
+  /** The gallery: whether it keeps the images, and the spool its copy is decoded into. */
+  gallery?: Pick<GalleryPort, 'keeps' | 'spool' | 'dropUnclaimed'>;
 }
 
 /**
@@ -43,14 +25,11 @@ export interface ImagePassThrough {
    * Ends the reply. Resolves to the image as the gallery should see it (its file spooled), or
    * null when the gallery wants nothing.
    */
-  finish(
-    meta: Omit<ImageReplyMeta, 'created'>,
-    image: DeliveredImage,
-  ): Promise<DeliveredImage | null>;
+  finish(meta: ReplyMeta, image: DeliveredImage): Promise<DeliveredImage | null>;
   /** Called after the gallery has had its say: a spool it did not take is deleted. */
   settle(): Promise<void>;
-  /** The upstream failed mid-image: record why and break the connection. */
-  fail(usage: UsageNotes, error: ApiError): Promise<void>;
+  /** The upstream failed mid-image (the usage notes already say why): break the connection. */
+  fail(): Promise<void>;
 }
 
 export function imagePassThrough(
@@ -66,8 +45,8 @@ export function imagePassThrough(
   return {
     onImageStart(_imageIndex, start) {
       // A caller already gone never gets this image: the gallery keeps it (it was paid for).
-      keep = res.destroyed || (deps.keepsImages?.(res) ?? true);
-      spool = keep && deps.spoolImage ? deps.spoolImage() : null;
+      keep = res.destroyed || (deps.gallery?.keeps(callerOf(res)) ?? true);
+      spool = keep && deps.gallery ? deps.gallery.spool() : null;
       // Pieces are retained only when the gallery wants them and no spool takes them: an image
       // nobody holds lets each piece go once written, out of the heap's old generation.
       reply = target.open(start, keep && !spool);
@@ -95,13 +74,12 @@ export function imagePassThrough(
       return spooled ? { ...image, spooled } : null;
     },
     async settle() {
-      if (spooled) await deps.dropUnclaimed?.(spooled);
+      if (spooled) await deps.gallery?.dropUnclaimed(spooled);
     },
-    async fail(usage, error) {
+    async fail() {
       // Half an image has gone out with a 200: the only honest signal left is a broken
       // connection (no client takes a truncated JSON body or event for an image); the record
       // says what happened.
-      usage.failed({ status: error.status, code: error.code, message: error.message });
       res.destroy();
       await spool?.discard();
     },

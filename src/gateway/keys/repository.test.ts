@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../errors';
-import { hashApiKey } from '../keys/apiKeys';
-import { openDatabase } from './db';
-import { createKeysRepository } from './keysRepository';
-import { tempDatabase } from './testing';
+import { hashApiKey } from './apiKeys';
+import { openDatabase } from '../storage/db';
+import { createKeysRepository } from './repository';
+import { tempDatabase } from '../storage/testing';
 
 describe('keys repository', () => {
   it('creates a key that authenticates, returning the plaintext once and a record', () => {

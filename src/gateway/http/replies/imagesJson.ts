@@ -1,25 +1,7 @@
 import type { Response } from 'express';
-import type { TokenUsage } from '../../shared/imageParams';
-import type { DeliveredImage } from '../dispatch/runImages';
-import type { Base64Pieces } from '../upstream/base64Pieces';
+import type { ImageRunMeta } from '../../imageService/types';
 import { writeWithBackpressure } from './backpressure';
-import type { StreamedImageTarget } from './routes/imagePassThrough';
-import type { SseWriter } from './sse';
-
-export interface ImageReplyMeta {
-  created: number;
-  background: string;
-  model: string;
-  outputFormat: string;
-  quality: string;
-  size: string;
-  usage: TokenUsage;
-}
-
-export interface ReplyImage {
-  b64: Base64Pieces;
-  revisedPrompt: string | null;
-}
+import type { ReplyImage, ReplyMeta, StreamedImageTarget } from './types';
 
 /*
  * The spec 2.1 body is built from small JSON fragments and the untouched base64 pieces: base64
@@ -32,13 +14,13 @@ const head = (created: number) => `{"created":${created},"data":[`;
 const itemOpen = (i: number) => `${i === 0 ? '' : ','}{"b64_json":"`;
 const itemClose = (revisedPrompt: string | null) =>
   revisedPrompt === null ? '"}' : `","revised_prompt":${JSON.stringify(revisedPrompt)}}`;
-const tail = (meta: Omit<ImageReplyMeta, 'created'>) =>
+const tail = (meta: ReplyMeta) =>
   `],"background":${JSON.stringify(meta.background)},"model":${JSON.stringify(meta.model)},` +
   `"output_format":${JSON.stringify(meta.outputFormat)},"quality":${JSON.stringify(meta.quality)},` +
   `"size":${JSON.stringify(meta.size)},"usage":${JSON.stringify(meta.usage)}}`;
 
 /** The whole reply at once, with an exact Content-Length (n > 1, the ladder, lenient replies). */
-export function writeImagesJson(res: Response, meta: ImageReplyMeta, images: ReplyImage[]): void {
+export function writeImagesJson(res: Response, meta: ImageRunMeta, images: ReplyImage[]): void {
   const pieces: Buffer[] = [Buffer.from(head(meta.created))];
   images.forEach((image, i) => {
     pieces.push(
@@ -75,37 +57,4 @@ export function startImagesJson(res: Response, now: () => number): StreamedImage
       };
     },
   };
-}
-
-/**
- * The `*.completed` event of an image stream, started while the image is still arriving, the same
- * way: its JSON is `imageEventPieces`' with every field after the image, so they can wait until
- * the upstream is done.
- */
-export function startImageEvent(
-  sse: SseWriter,
-  type: string,
-  fields: (image: DeliveredImage) => Record<string, unknown>,
-): StreamedImageTarget {
-  return {
-    open(_start, retain) {
-      const event = sse.begin(type, `{"type":${JSON.stringify(type)},"b64_json":"`);
-      return {
-        sink: { write: (piece) => event.write(piece), retain },
-        finish(_meta, image) {
-          event.end(`",${JSON.stringify(fields(image)).slice(1)}`);
-        },
-      };
-    },
-  };
-}
-
-/** The JSON of an image stream event with the base64 spliced in; `fields` must not be empty. */
-export function imageEventPieces(
-  type: string,
-  b64: Base64Pieces,
-  fields: Record<string, unknown>,
-): Array<string | Buffer> {
-  const rest = JSON.stringify(fields).slice(1);
-  return [`{"type":${JSON.stringify(type)},"b64_json":"`, ...b64, `",${rest}`];
 }

@@ -1,7 +1,7 @@
 import * as crypto from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
-import { createKeysRepository } from './keysRepository';
-import { tempDatabase } from './testing';
+import { createKeysRepository } from './repository';
+import { tempDatabase } from '../storage/testing';
 
 // A pass-through spy, not a fake: the real timingSafeEqual still decides. It proves that the
 // stored digest is confirmed by a constant-time comparison rather than by `===` or Buffer.equals.

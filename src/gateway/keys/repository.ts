@@ -6,9 +6,9 @@ import {
   hashApiKey,
   keyDisplayPrefix,
   looksLikeApiKey,
-} from '../keys/apiKeys';
+} from './apiKeys';
 import { applyLimits, NO_LIMITS, type KeyLimits, type KeyLimitsPatch } from '../limits/keyLimits';
-import type { Db } from './db';
+import type { Db } from '../storage/db';
 
 export type ApiKeyStatus = 'active' | 'disabled' | 'deleted';
 

@@ -1,0 +1,21 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { SCHEDULER } from '../tunables';
+import type { Dispatcher } from './dispatchCall';
+import { createUpstreamPool, type PoolDeps } from './pool';
+import { DEFAULT_RETRIES, RetryBudget } from './retryPolicy';
+import { Scheduler } from './scheduler';
+import type { TimeoutSettings } from './timeouts';
+
+/** Dispatch as the request path uses it: the account pool, the queue, retries and timeouts. */
+export function composeDispatch(deps: PoolDeps & { timeouts: () => TimeoutSettings }): Dispatcher {
+  const { now } = deps;
+  return {
+    pool: createUpstreamPool(deps),
+    scheduler: new Scheduler(SCHEDULER),
+    retries: DEFAULT_RETRIES,
+    budget: new RetryBudget(DEFAULT_RETRIES, now),
+    now,
+    sleep: (ms, signal) => sleep(ms, undefined, { signal }),
+    timeouts: deps.timeouts,
+  };
+}

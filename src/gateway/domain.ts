@@ -1,0 +1,32 @@
+/*
+ * Domain types more than one layer speaks, in one module that imports nothing of the gateway:
+ * a layer that needs one of these does not have to import the layer that happens to make it
+ * (dispatch and the replies carry a spooled image without importing the gallery).
+ */
+
+/** An image's bytes, decoded into a temporary file while it streamed through. */
+export interface SpooledImage {
+  path: string;
+  /** The decoded size in bytes. */
+  bytes: number;
+}
+
+/**
+ * The gallery's copy of an image that streams through the gateway, written while it streams:
+ * each base64 piece is decoded as it passes (in strings of at most 64 KB, into a pooled buffer:
+ * about 5 ms of CPU for a 4K image) and each full megabyte written to a file, so the gateway holds
+ * none of the socket's pieces for the gallery and the file needs no second pass. Holding the
+ * pieces pushed them into the old generation of the heap; spooling the base64 text and decoding
+ * it later wrote and read a third more bytes, and fresh memory is dear on the machines measured
+ * (docs/benchmarks.md). A spool nobody claims is deleted.
+ *
+ * At most two buffers wait for the disk per image: beyond that, `write` returns a promise, which
+ * holds back the upstream read like the caller's socket does.
+ */
+export interface ImageSpool {
+  write(piece: Buffer): void | Promise<void>;
+  /** Flushes the file; null if writing it failed (the image is then simply not kept). */
+  finish(): Promise<SpooledImage | null>;
+  /** Deletes the file (a failed image, or one the gallery did not take). */
+  discard(): Promise<void>;
+}

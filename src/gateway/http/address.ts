@@ -1,0 +1,34 @@
+import type http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { allowedHosts } from './hostGuard';
+
+/**
+ * Where the gateway listens, known for certain only once it does (port 0 picks one): its URL, the
+ * Host values the host guard allows and the studio's own origins all follow the bound port.
+ */
+export function serverAddress(host: string, port: number) {
+  let bound = port;
+  let hosts = allowedHosts(host, port);
+  let origins = new Set<string>();
+  const urlFor = (p: number) => `http://${host.includes(':') ? `[${host}]` : host}:${p}`;
+  return {
+    get port() {
+      return bound;
+    },
+    url: () => urlFor(bound),
+    hosts: () => hosts,
+    origins: () => origins,
+    /** Listens, then takes the port the server really has. */
+    listen: (server: http.Server) =>
+      new Promise<string>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          bound = (server.address() as AddressInfo).port;
+          hosts = allowedHosts(host, bound);
+          origins = new Set([...hosts].map((h) => `http://${h}`));
+          resolve(urlFor(bound));
+        });
+      }),
+  };
+}

@@ -1,0 +1,85 @@
+import type { Response } from 'express';
+import type { ImagePlan, ImageRunReply } from '../../imageService/types';
+import type { UrlImages } from '../../images/urlImages';
+import { setDeliveryHeaders } from './deliveryHeaders';
+import { imageEvents } from './imageEvents';
+import { startImagesJson, writeImagesJson } from './imagesJson';
+import { writeImageUrls } from './imageUrls';
+import { imagePassThrough, type PassThroughDeps } from './passThrough';
+import { openSse } from './sse';
+
+export interface ImageReplyDeps extends PassThroughDeps {
+  /** Where `response_format: "url"` images are published (absent: such requests are refused). */
+  urlImages?: UrlImages;
+}
+
+/**
+ * Picks how a run becomes bytes: an event stream or one JSON body (base64 or URLs). One image
+ * without the ladder (which may upscale) streams through as it arrives, as a JSON reply or as
+ * its stream's completed event; what must be whole first (n images, a ladder step, lenient
+ * headers, URLs) is written at the end.
+ */
+export function imageReply(res: Response, deps: ImageReplyDeps, plan: ImagePlan): ImageRunReply {
+  const { options } = plan.request;
+  const urlImages = options.responseFormat === 'url' ? deps.urlImages : undefined;
+  const events = options.stream ? imageEvents(openSse(res), plan, deps.now) : null;
+  const pass =
+    options.n === 1 && !plan.ladder && !urlImages
+      ? imagePassThrough(
+          res,
+          deps,
+          events ? events.completedTarget() : startImagesJson(res, deps.now),
+        )
+      : null;
+  return {
+    onImageStart: pass ? (i, start) => pass.onImageStart(i, start) : undefined,
+    onPartial: events ? (i, partial) => events.partial(i, partial) : undefined,
+    onImage: events
+      ? (i, image) => {
+          // A streamed-through image's event is already under way; `succeeded` ends it.
+          if (!pass?.started) events.completed(i, image);
+        }
+      : undefined,
+    get committed() {
+      return events !== null || pass?.started === true;
+    },
+    async succeeded(run, keep) {
+      if (pass?.started) {
+        const kept = await pass.finish(run.meta, run.images[0]!);
+        if (kept) keep([kept]);
+        await pass.settle();
+        events?.sse.end();
+        return;
+      }
+      keep(run.images);
+      if (events) {
+        events.sse.end();
+        return;
+      }
+      setDeliveryHeaders(res, run.images, options.size);
+      if (urlImages) {
+        await writeImageUrls(res, urlImages, run.meta, run.images);
+        return;
+      }
+      writeImagesJson(
+        res,
+        run.meta,
+        run.images.map((image) => ({
+          b64: image.outcome.b64,
+          revisedPrompt: image.outcome.revisedPrompt,
+        })),
+      );
+    },
+    async failed(error) {
+      if (pass?.started) {
+        await pass.fail();
+        return;
+      }
+      events?.sse.error(error);
+      events?.sse.end();
+    },
+    broken() {
+      if (pass?.started) res.destroy();
+    },
+  };
+}

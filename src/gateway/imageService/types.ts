@@ -1,0 +1,164 @@
+import type { TokenUsage } from '../../shared/imageParams';
+import type { DeliveredImage, ImageStartInfo } from '../dispatch/runImages';
+import type { ApiError } from '../errors';
+import type { ImageDemandInput } from '../limits/demand';
+import type { FilterMode } from '../policy/contentFilter';
+import type { ImageJob, ImageSink, InputImage, PartialImage } from '../upstream/types';
+import type { UsageNotes } from '../usage/notes';
+import type { ImageOptions } from '../validation/imageOptions';
+import type { ImageToolOptions } from '../validation/responsesRequest';
+import type { Base64Pieces } from '../bytes/base64Pieces';
+import type { ImageSpool, SpooledImage } from '../domain';
+
+/*
+ * The words of the image service (run an image request -> an image run), in one place: what goes
+ * in (a request and its caller), what it decides (a plan), what comes out (a run) and what it asks
+ * of the reply that turns the run into bytes (http/replies/).
+ */
+
+export interface ImagePolicy {
+  /** Strict delivered-size mode (default on): a different size or format is a 502. */
+  strictDelivery: () => boolean;
+  /** The fallback ladder for everyone (keys and a request header can also turn it on). */
+  ladderForAll: () => boolean;
+  /** The content pre-filter of spec 8.3.4. */
+  contentFilter: () => FilterMode;
+}
+
+/** A validated generation or edit. */
+export interface ImageRequest {
+  operation: 'generate' | 'edit';
+  options: ImageOptions;
+  images: InputImage[];
+  mask?: InputImage;
+}
+
+/** Who asks, as the HTTP layer knows it (the typed request context), without Express. */
+export interface ImageCaller {
+  key: { group: string; fallbackLadder: boolean };
+  /** The request asked for the fallback ladder (`x-atelier-fallback: ladder`). */
+  ladderAsked: boolean;
+  /** Aborted when the request's work must stop (the gateway closes, the studio cancels). */
+  signal: AbortSignal;
+  usage: UsageNotes;
+  /** The studio's own session (its images are always kept). */
+  studio: boolean;
+  /** The gallery image an edit was made from (`x-atelier-parent-image`). */
+  parentImageId: string | null;
+  /** Throws the 429 of a key limit the estimate would pass, else reserves it. */
+  reserve(demand: ImageDemandInput): void;
+  /** false once the caller has gone. */
+  connected(): boolean;
+}
+
+/** What the service decided before any upstream call. */
+export interface ImagePlan {
+  request: ImageRequest;
+  caller: ImageCaller;
+  job: ImageJob;
+  ladder: boolean;
+  /** What was asked, for the reply fields the upstream may leave out. */
+  requested: { size: string; quality: string; background: string; outputFormat: string };
+}
+
+/** What a reply says about the run besides the images (spec 2.1's fields after `data`). */
+export interface ImageRunMeta {
+  created: number;
+  background: string;
+  model: string;
+  outputFormat: string;
+  quality: string;
+  size: string;
+  usage: TokenUsage;
+}
+
+/** A successful run. */
+export interface ImageRun {
+  images: DeliveredImage[];
+  usage: TokenUsage;
+  meta: ImageRunMeta;
+}
+
+/** A request's images, as delivered, and how they were asked for: what the gallery keeps. */
+export interface ImageDelivery {
+  usage: UsageNotes;
+  operation: 'generate' | 'edit';
+  options: ImageOptions;
+  mask?: InputImage;
+  images: DeliveredImage[];
+  studio: boolean;
+  parentImageId: string | null;
+  /** false when the caller left before the reply could be written. */
+  connected: boolean;
+}
+
+/** One finished `image_generation_call` of a Responses call. */
+export interface ResponsesImage {
+  /** Base64 ASCII bytes: slices of what the upstream sent, never a copy. */
+  b64: Base64Pieces;
+  revisedPrompt: string | null;
+}
+
+/** What a Responses call made, for the gallery: handed over once the relay is over. */
+export interface ResponsesImageDelivery {
+  usage: UsageNotes;
+  /** The studio's own session. */
+  studio: boolean;
+  parentImageId: string | null;
+  /** The validated `image_generation` tool; null when the caller sent none. */
+  tool: ImageToolOptions | null;
+  /** The caller's `input` as text. */
+  prompt: string;
+  images: ResponsesImage[];
+  /** The image tool's usage for the whole response (`tool_usage.image_gen`). */
+  imageUsage: TokenUsage | null;
+  /** false when the caller left before the reply had been written. */
+  connected: boolean;
+}
+
+/**
+ * The gallery, as the request path sees it: one port. It says whose images it keeps, lends a
+ * spool for an image that streams through, and is handed what was delivered; it writes them
+ * once the request's usage record is written (it listens for that itself).
+ */
+export interface GalleryPort {
+  /** Whether it keeps this caller's images (if not, nothing need be held for it). */
+  keeps(caller: { studio: boolean }): boolean;
+  /** A file the gallery's copy is decoded into while the image streams (images/spool.ts). */
+  spool(): ImageSpool;
+  /** Deletes a spooled file the gallery did not take. */
+  dropUnclaimed(spooled: SpooledImage): Promise<void>;
+  /** The images of a generation or edit. */
+  keepImages(delivery: ImageDelivery): void;
+  /** The images of a /v1/responses call. */
+  keepResponsesImages(delivery: ResponsesImageDelivery): void;
+  /** Whether an image id is in the gallery (an edit's parent). */
+  exists(imageId: string): boolean;
+}
+
+/**
+ * The reply a run is written into (http/replies/imageReply.ts): told as images arrive, then once
+ * with the outcome.
+ */
+export interface ImageRunReply {
+  /** Offered each image once its header passed the delivery check (pass-through). */
+  onImageStart?: (imageIndex: number, start: ImageStartInfo) => ImageSink | null;
+  onPartial?: (imageIndex: number, partial: PartialImage) => void;
+  onImage?: (imageIndex: number, image: DeliveredImage) => void;
+  /**
+   * True once the reply has committed to a 200 (an event stream, or an image under way): from
+   * then on a failure is written into it (or breaks it) instead of being answered as an error.
+   */
+  readonly committed: boolean;
+  /** Writes a successful run; `keep` hands the images, as delivered, to the gallery. */
+  succeeded(run: ImageRun, keep: (images: DeliveredImage[]) => void): Promise<void>;
+  /** Writes a failure into a committed reply. */
+  failed(error: ApiError): Promise<void>;
+  /** Something unexpected went wrong: a reply under way can only be broken off. */
+  broken(): void;
+}
+
+/** A value the upstream stated, unless it is missing or still `auto`. */
+export function concrete(value: string | null): string | null {
+  return value && value !== 'auto' ? value : null;
+}

@@ -1,0 +1,39 @@
+import { limitsOf, type KeyLimits } from '../limits/keyLimits';
+import type { ApiKeyRecord, KeysRepository } from './repository';
+
+/** What the request path needs of a key (its limits included). */
+export interface AuthenticatedKey {
+  id: string;
+  group: string;
+  /** The key opted into the quality/size fallback ladder. */
+  fallbackLadder: boolean;
+  /** Requests this key may have in flight at once; null for no cap. */
+  concurrencyLimit: number | null;
+  /** Budget, requests per minute, images per day, expiry (enforced by limits/middleware.ts). */
+  limits: KeyLimits;
+}
+
+export interface KeyAuthenticator {
+  authenticate(presented: string): AuthenticatedKey | null;
+  touch(id: string, now: number): void;
+  /** The built-in Studio key (made on first use); null when it was disabled by hand. */
+  studioKey(): AuthenticatedKey | null;
+}
+
+/** The key check of /v1 over the keys repository and the Studio key, written once. */
+export function keyAuthenticator(
+  keys: Pick<KeysRepository, 'authenticate' | 'touch'>,
+  studio: { get(): ApiKeyRecord | null },
+): KeyAuthenticator {
+  return {
+    authenticate: (presented) => authenticated(keys.authenticate(presented)),
+    touch: (id, at) => keys.touch(id, at),
+    studioKey: () => authenticated(studio.get()),
+  };
+}
+
+function authenticated(record: ApiKeyRecord | null): AuthenticatedKey | null {
+  if (!record) return null;
+  const { id, group, fallbackLadder, concurrencyLimit } = record;
+  return { id, group, fallbackLadder, concurrencyLimit, limits: limitsOf(record) };
+}

@@ -1,0 +1,26 @@
+import type { TimeoutSettings } from './dispatch/timeouts';
+import type { ImagePolicy } from './imageService/types';
+import { SETTINGS } from './settings';
+import type { SettingsRepository } from './storage/settingsRepository';
+
+/**
+ * The settings the request path reads on every request (they change without a restart), as the
+ * functions it calls: the composition root hands these on and is not called back itself.
+ */
+export function liveSettings(settings: SettingsRepository, configOrigins: readonly string[] = []) {
+  const imagePolicy: ImagePolicy = {
+    strictDelivery: () => settings.get(SETTINGS.strictDelivery),
+    ladderForAll: () => settings.get(SETTINGS.fallbackLadder),
+    contentFilter: () => settings.get(SETTINGS.contentFilter),
+  };
+  return {
+    imagePolicy,
+    injectImageTool: () => settings.get(SETTINGS.injectImageTool),
+    allowedOrigins: () => [...configOrigins, ...settings.get(SETTINGS.allowedOrigins)],
+    upstreamTimeouts: (): TimeoutSettings => ({
+      normalMs: settings.get(SETTINGS.timeoutNormalMs),
+      largeMs: settings.get(SETTINGS.timeoutLargeMs),
+    }),
+    bridgeModel: () => settings.get(SETTINGS.bridgeModel),
+  };
+}
