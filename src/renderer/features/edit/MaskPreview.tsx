@@ -17,8 +17,9 @@ interface Shown {
 
 /**
  * The mask in the canvas's own language: the image with the same magenta overlay, copied from the
- * mask canvas (scaled) whenever the editor draws, at most once per frame. No PNG is encoded for
- * it: the file itself (feathered, exact size) is made when it is sent or downloaded.
+ * mask canvas (scaled) in the frame after each change the editor draws (not during a stroke). No
+ * PNG is encoded for it: the file itself (feathered, exact size) is made when it is sent or
+ * downloaded.
  * `data-state` is `current` only while the preview shows the mask's present version and feather.
  */
 export function MaskPreview({ source }: { source: ReferenceImage }) {
@@ -52,6 +53,17 @@ export function MaskPreview({ source }: { source: ReferenceImage }) {
     if (!image) return;
     let frame = 0;
     let pending: MaskDrawing | null = null;
+    // The image behind the mask, scaled once to the preview's size: copying the full-size image
+    // (and the mask) every frame of a stroke on a 2048x2048 picture halved the canvas's frame rate.
+    let background: HTMLCanvasElement | null = null;
+    const backgroundFor = (width: number, height: number) => {
+      if (background?.width === width && background.height === height) return background;
+      background = document.createElement('canvas');
+      background.width = width;
+      background.height = height;
+      background.getContext('2d')?.drawImage(image, 0, 0, width, height);
+      return background;
+    };
     const draw = () => {
       frame = 0;
       const drawing = pending;
@@ -59,11 +71,23 @@ export function MaskPreview({ source }: { source: ReferenceImage }) {
       const ctx = canvas?.getContext('2d');
       if (!drawing || !canvas || !ctx) return;
       ctx.clearRect(0, 0, canvas.width, canvas.height);
-      ctx.drawImage(image, 0, 0, canvas.width, canvas.height);
+      ctx.drawImage(backgroundFor(canvas.width, canvas.height), 0, 0);
+      ctx.imageSmoothingQuality = 'low';
       ctx.drawImage(drawing.canvas, 0, 0, canvas.width, canvas.height);
-      setShown({ doc: drawing.doc, version: drawing.version, feather: drawing.feather });
+      setShown((was) =>
+        was?.doc === drawing.doc &&
+        was.version === drawing.version &&
+        was.feather === drawing.feather
+          ? was
+          : { doc: drawing.doc, version: drawing.version, feather: drawing.feather },
+      );
     };
     const schedule = (drawing: MaskDrawing) => {
+      // Not during a stroke: a scaled copy of a 2048x2048 mask costs tens of milliseconds here
+      // (software raster), and taking one even a few times a second took the canvas from 60 to
+      // 43 frames a second. The person watches the canvas while painting; the preview follows
+      // the stroke's end, undo, invert and feather in the next frame.
+      if (drawing.version === -1) return;
       pending = drawing;
       if (!frame) frame = requestAnimationFrame(draw);
     };

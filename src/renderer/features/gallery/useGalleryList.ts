@@ -118,13 +118,13 @@ export function useGalleryList(filters: GalleryFilters): GalleryList {
     const f = JSON.parse(key) as GalleryFilters;
     // What is held shows at once (see `current` below); the first page is asked again all the
     // same, and replaces it only if the gallery changed meanwhile. With a held list on screen,
-    // asking waits for the page to be idle, so the thumbnails in view are fetched first.
-    loading.current = true;
+    // asking waits for the page to be idle, so the thumbnails in view are fetched first. It never
+    // holds up the next page: a scroll to the end of the held list goes on loading (until the
+    // first page has come, `next` is null and there is no next page to ask for).
     const revalidate = () =>
       (pendingList(listKey(f)) ?? firstPage(f, controller.signal)).then(
         (fresh) => {
           if (controller.signal.aborted) return;
-          loading.current = false;
           setState((previous) => {
             const s = shownFor(previous, key);
             if (s?.loaded && !s.error && stillCurrent(s, fresh)) {
@@ -135,7 +135,6 @@ export function useGalleryList(filters: GalleryFilters): GalleryList {
         },
         (e: unknown) => {
           if (controller.signal.aborted) return;
-          loading.current = false;
           setState({ key, images: [], next: null, loaded: true, error: errorInfo(e) });
         },
       );
