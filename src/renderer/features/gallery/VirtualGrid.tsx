@@ -48,6 +48,8 @@ interface VirtualGridProps {
 const PREFETCH_ROWS = 6;
 /** After the last fling's scroll event, how long until the rows in view load their thumbnails. */
 const FLING_SETTLE_MS = 120;
+/** The longest the overscan rows of a first screen wait for the tiles in view (see overscanReady). */
+const OVERSCAN_WAIT_MS = 500;
 
 /**
  * A grid that renders only the rows in view. Rows are absolutely placed inside a spacer as tall as
@@ -75,6 +77,23 @@ export function VirtualGrid({
   const lastScroll = useRef({ top: 0, at: 0 });
   const flingTimer = useRef<number | undefined>(undefined);
   useEffect(() => () => window.clearTimeout(flingTimer.current), []);
+  // On a first paint the overscan rows wait until the tiles in view have their thumbnails (or
+  // OVERSCAN_WAIT_MS has passed): with six connections, a dozen overscan thumbnails fetched
+  // alongside put the last tile in view a round trip or two later, and their decodes land in the
+  // frames the person is waiting on.
+  const [overscanReady, setOverscanReady] = useState(false);
+  const loadedInView = useRef(new Set<string>());
+  const inViewIds = useRef<string[]>([]);
+  useEffect(() => {
+    if (overscanReady) return;
+    const timer = window.setTimeout(() => setOverscanReady(true), OVERSCAN_WAIT_MS);
+    return () => window.clearTimeout(timer);
+  }, [overscanReady]);
+  const tileLoaded = useCallback((id: string) => {
+    loadedInView.current.add(id);
+    const ids = inViewIds.current;
+    if (ids.length > 0 && ids.every((i) => loadedInView.current.has(i))) setOverscanReady(true);
+  }, []);
 
   useLayoutEffect(() => {
     const element = viewport.current;
@@ -183,6 +202,7 @@ export function VirtualGrid({
   const inView =
     size.width > 0 ? visibleRows(scrollTop, size.height, layout.rowHeight, rows, 0) : null;
   const tiles: ReactNode[] = [];
+  const urgentIds: string[] = [];
   if (range) {
     for (let row = range.first; row <= range.last; row++) {
       const urgent = inView !== null && row >= inView.first && row <= inView.last;
@@ -190,6 +210,7 @@ export function VirtualGrid({
         const index = row * layout.columns + col;
         const image = images[index];
         if (!image) break;
+        if (urgent) urgentIds.push(image.id);
         tiles.push(
           <Tile
             key={image.id}
@@ -203,8 +224,9 @@ export function VirtualGrid({
             pickMode={selectMode || (picked?.size ?? 0) > 0}
             draggable={onDragImage !== undefined}
             tabbable={index === Math.min(focusIndex, images.length - 1)}
-            defer={flinging}
+            defer={flinging || (!urgent && !overscanReady)}
             urgent={urgent}
+            onLoaded={urgent && !overscanReady ? tileLoaded : undefined}
             onClickIndex={clickIndex}
             onDragIndex={dragIndex}
           />,
@@ -212,6 +234,10 @@ export function VirtualGrid({
       }
     }
   }
+  // Read by tileLoaded: which tiles the first screen waits for.
+  useEffect(() => {
+    inViewIds.current = urgentIds;
+  });
 
   return (
     <div
@@ -263,6 +289,8 @@ interface TileProps {
   defer: boolean;
   /** In view (not overscan): its thumbnail is fetched ahead of the others. */
   urgent: boolean;
+  /** Told when the thumbnail has loaded (tiles in view, until the first screen is complete). */
+  onLoaded?: (id: string) => void;
   onClickIndex: (index: number, event: MouseEvent) => void;
   onDragIndex: (index: number, event: DragEvent) => void;
 }
@@ -280,6 +308,7 @@ const Tile = memo(function Tile({
   tabbable,
   defer,
   urgent,
+  onLoaded,
   onClickIndex,
   onDragIndex,
 }: TileProps) {
@@ -341,7 +370,10 @@ const Tile = memo(function Tile({
             decoding="async"
             fetchPriority={urgent ? 'high' : 'low'}
             draggable={false}
-            onLoad={() => setLoaded(true)}
+            onLoad={() => {
+              setLoaded(true);
+              onLoaded?.(image.id);
+            }}
           />
         )}
         {image.favourite && (
