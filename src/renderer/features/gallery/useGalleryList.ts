@@ -1,12 +1,14 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ImageRecord } from '../../../shared/admin';
 import type { GatewayErrorInfo } from '../../lib/api/errors';
+import { subscribeAdminEvents } from '../../lib/api/adminEvents';
 import { gateway, type ImageQuery } from '../../lib/api/images';
 import { errorInfo } from '../../lib/hooks';
 import { whenIdle } from '../../lib/idle';
 import type { SearchFilters } from './gallerySearch';
 import {
   cachedList,
+  forgetLists,
   pendingList,
   prefetchList,
   rememberList,
@@ -81,7 +83,20 @@ export const DEFAULT_FILTERS: GalleryFilters = { q: '', favourite: false, source
 
 /** Loads the gallery's first page ahead of a visit (the studio calls it when idle). */
 export function prefetchGallery(): void {
+  keepHeldListsCurrent();
   prefetchList(listKey(DEFAULT_FILTERS), () => firstPage(DEFAULT_FILTERS));
+}
+
+let watching = false;
+/**
+ * A new image makes every held list stale (it may belong at the top of any of them): they are
+ * dropped, so the next visit asks for its first page instead of showing a list without the image
+ * just made. A gallery on screen adds the image itself and holds its list again.
+ */
+function keepHeldListsCurrent(): void {
+  if (watching) return;
+  watching = true;
+  subscribeAdminEvents({ onImage: () => forgetLists() });
 }
 
 interface State {
@@ -112,6 +127,7 @@ export function useGalleryList(filters: GalleryFilters): GalleryList {
   const key = JSON.stringify(filters);
   const [state, setState] = useState<State>(() => initialState(key));
   const loading = useRef(false);
+  useEffect(keepHeldListsCurrent, []);
 
   useEffect(() => {
     const controller = new AbortController();
