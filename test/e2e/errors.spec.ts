@@ -40,8 +40,9 @@ test('a usage limit says when it resets in local time, and offers no Retry until
   const notice = page.getByTestId('run-error');
   await expect(notice).toHaveAttribute('data-kind', 'limit');
   await expect(notice).toHaveAttribute('data-retry', 'later');
-  // "resets at 14:09, in 12 min 29 s": the person's clock, not an ISO time in UTC.
-  await expect(notice).toContainText(/resets at \d\d:\d\d, in 1[12] min/);
+  // "resets at 14:09, in 12 min 29 s": the person's clock, not an ISO time in UTC. A reset that
+  // falls on another day carries its date ("resets at 2026-11-25 00:11, ..."), as near midnight.
+  await expect(notice).toContainText(/resets at (\d{4}-\d\d-\d\d )?\d\d:\d\d, in 1[12] min/);
   await expect(notice).not.toContainText(/\d{4}-\d\d-\d\dT/);
   await expect(notice.getByTestId('error-advice')).toContainText('Retry comes back');
   await expect(page.getByTestId('retry')).toHaveCount(0);
