@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/gateway/errors';
 import { parseEditJson } from '../../src/gateway/validation/editRequest';
 import { parseGenerationRequest } from '../../src/gateway/validation/generationRequest';
+import { IMAGE_PARAMETERS } from '../../src/gateway/validation/imageOptions';
 import { parseResponsesRequest } from '../../src/gateway/validation/responsesRequest';
 import { fuzz, FUZZ_TIMEOUT_MS } from './settings';
 
@@ -28,25 +29,8 @@ const awkwardScalar = fc.oneof(
 
 const anyJson = fc.jsonValue({ maxDepth: 4 });
 
-const IMAGE_FIELDS = [
-  'model',
-  'prompt',
-  'n',
-  'size',
-  'quality',
-  'output_format',
-  'output_compression',
-  'background',
-  'moderation',
-  'stream',
-  'partial_images',
-  'user',
-  'response_format',
-  'input_fidelity',
-  'quailty',
-  'images',
-  'mask',
-];
+// Every documented image parameter, plus a misspelt one and the edit-only fields.
+const IMAGE_FIELDS = [...IMAGE_PARAMETERS, 'quailty', 'images', 'mask'];
 
 function bodyOf(fields: readonly string[]) {
   return fc.dictionary(
