@@ -25,19 +25,19 @@ const gatewayZones = [
   },
   {
     folder: 'upstream',
-    never: ['http', 'storage', 'dispatch', 'usage', 'images', 'imageService', 'validation'],
+    never: ['http', 'storage', 'dispatch', 'usage', 'gallery', 'imageService', 'validation'],
     message:
       'upstream/ talks to upstreams: it never imports the HTTP layer, storage, dispatch, usage, the gallery or validation.',
   },
   {
     folder: 'validation',
-    never: ['http', 'storage', 'dispatch', 'usage', 'images', 'imageService', 'keys'],
+    never: ['http', 'storage', 'dispatch', 'usage', 'gallery', 'imageService', 'keys'],
     message:
       'validation/ reads requests: it never imports the HTTP layer, storage, dispatch, usage or the gallery.',
   },
   {
     folder: 'dispatch',
-    never: ['http', 'storage', 'images', 'usage', 'imageService', 'keys'],
+    never: ['http', 'storage', 'gallery', 'usage', 'imageService', 'keys'],
     message:
       'dispatch/ picks accounts and runs calls: it never imports the HTTP layer, storage, the gallery, usage or the image service.',
   },
@@ -48,18 +48,18 @@ const gatewayZones = [
   },
   {
     folder: 'usage',
-    never: ['http', 'dispatch', 'images', 'imageService', 'upstream'],
+    never: ['http', 'dispatch', 'gallery', 'imageService', 'upstream'],
     message:
       'usage/ owns the usage record: it never imports the HTTP layer, dispatch, the gallery or upstream.',
   },
   {
     folder: 'storage',
-    never: ['http', 'keys', 'usage', 'dispatch', 'images', 'upstream', 'imageService'],
+    never: ['http', 'keys', 'usage', 'dispatch', 'gallery', 'upstream', 'imageService'],
     message: 'storage/ is the database: it never imports the layers that use it.',
   },
   {
     folder: 'keys',
-    never: ['http', 'dispatch', 'upstream', 'images', 'imageService'],
+    never: ['http', 'dispatch', 'upstream', 'gallery', 'imageService'],
     message:
       'keys/ owns API keys and their repository: it never imports the HTTP layer, dispatch, upstream or the gallery.',
   },
@@ -108,8 +108,8 @@ export default tseslint.config(
     files: [
       'src/gateway/http/**/*.ts',
       'src/gateway/limits/middleware.ts',
-      'src/gateway/images/urlImages.ts',
-      'src/gateway/images/urlImages.test.ts',
+      'src/gateway/gallery/urlImages.ts',
+      'src/gateway/gallery/urlImages.test.ts',
     ],
     rules: { 'no-restricted-imports': restrict([gatewayOutward]) },
   },

@@ -21,7 +21,7 @@ const FLOOR_SLACK_MS = 2;
 /** The bridge's added p50 at most 1.5x the API-key path's. */
 const BRIDGE_RATIO = 1.5;
 /**
- * The gallery's thumbnails wait for a second without images (images/store.ts QUIET_MS): after an
+ * The gallery's thumbnails wait for a second without images (gallery/store.ts QUIET_MS): after an
  * installed gateway's block, the harness waits until it has been quiet this long, so the deferred
  * work is done and counted in that block's CPU, not in whatever runs next.
  */

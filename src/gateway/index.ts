@@ -16,7 +16,7 @@ import { createApp } from './http/app';
 import { serverAddress } from './http/address';
 import { createHttpServer } from './http/server';
 import { DEFAULT_CLIENT_TIMEOUTS, type ClientTimeouts } from './http/slowClients';
-import { createUrlImages } from './images/urlImages';
+import { createUrlImages } from './gallery/urlImages';
 import { keyAuthenticator } from './keys/authenticator';
 import { createUsageLedger, KeyLimiter, limitsOf } from './limits';
 import { settleLimitsOnUsage } from './limits/settlement';

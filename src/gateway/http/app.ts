@@ -5,7 +5,7 @@ import { ERROR_CODES, ERROR_TYPES } from '../../shared/errors';
 import type { StatusResponse } from '../../shared/status';
 import type { Dispatcher } from '../dispatch/dispatchCall';
 import { ApiError } from '../errors';
-import { URL_IMAGES_PATH, type UrlImages } from '../images/urlImages';
+import { URL_IMAGES_PATH, type UrlImages } from '../gallery/urlImages';
 import { openApiDocument } from '../openapi/document';
 import type { Inflight } from '../usage/inflight';
 import type { UsageWriter } from '../usage/writer';
@@ -25,7 +25,7 @@ import { keyConcurrency } from './keyConcurrency';
 import { keyLimitsGuard } from '../limits/middleware';
 import type { KeyLimiter } from '../limits/limiter';
 import { adminRouter, type AdminDeps } from './admin';
-import { parentImage } from './keptImages';
+import { parentImage } from './galleryPort';
 import type { StudioGate } from './studioSession';
 import type { StudioRuns } from './studioRuns';
 
@@ -56,7 +56,7 @@ export interface AppDeps {
   studioRuns?: Pick<StudioRuns, 'track'>;
   /** Bounds on slow senders (slowClients.ts); defaults apply when omitted. */
   clientTimeouts?: ClientTimeouts;
-  /** Images answered as `response_format: "url"`, served at signed URLs (images/urlImages.ts). */
+  /** Images answered as `response_format: "url"`, served at signed URLs (gallery/urlImages.ts). */
   urlImages?: UrlImages;
 }
 

@@ -23,7 +23,7 @@ declare global {
       apiKey?: AuthenticatedKey;
       /** The studio's own session stands for the built-in Studio key (auth.ts). */
       studio?: boolean;
-      /** The gallery image an edit was made from (keptImages.ts, `x-atelier-parent-image`). */
+      /** The gallery image an edit was made from (galleryPort.ts, `x-atelier-parent-image`). */
       parentImageId?: string;
       /** Reserves the request's estimate against its key's limits (limits/middleware.ts). */
       reserveKeyLimits?: (request: ImageDemandInput | null) => void;

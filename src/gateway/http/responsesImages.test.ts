@@ -2,7 +2,7 @@ import { joinPieces, piecesLength } from '../bytes/base64Pieces';
 import { describe, expect, it } from 'vitest';
 import { emptyUsage } from '../../shared/imageParams';
 import { parseSplicedJson } from '../bytes/jsonSplice';
-import { splitUsage } from './keptImages';
+import { splitUsage } from './galleryPort';
 import { ResponsesImageTap } from './responsesImages';
 
 const IMAGE = 'iVBORw0KGgo'.padEnd(4000, 'A');

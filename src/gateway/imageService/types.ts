@@ -124,7 +124,7 @@ export interface ResponsesImageDelivery {
 export interface GalleryPort {
   /** Whether it keeps this caller's images (if not, nothing need be held for it). */
   keeps(caller: { studio: boolean }): boolean;
-  /** A file the gallery's copy is decoded into while the image streams (images/spool.ts). */
+  /** A file the gallery's copy is decoded into while the image streams (gallery/spool.ts). */
   spool(): ImageSpool;
   /** Deletes a spooled file the gallery did not take. */
   dropUnclaimed(spooled: SpooledImage): Promise<void>;

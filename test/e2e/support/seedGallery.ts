@@ -3,7 +3,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { databasePath } from '../../../src/gateway/dataDir';
 import { openDatabase } from '../../../src/gateway/storage/db';
-import { createImagesRepository } from '../../../src/gateway/storage/imagesRepository';
+import { createImagesRepository } from '../../../src/gateway/gallery/repository';
 import { patternPng } from './images';
 
 const WORDS = ['lighthouse', 'fox', 'harbour', 'forest', 'city', 'portrait', 'mountain', 'garden'];

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { BudgetAlert } from '../../../shared/admin';
 import type { GatewayEvents } from '../../events';
-import type { ImagesRepository } from '../../storage/imagesRepository';
+import type { ImagesRepository } from '../../gallery/repository';
 import type { KeysRepository } from '../../keys/repository';
 import type { UsageRepository } from '../../usage/repository';
 import { imageView } from './images';

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { Router, type Response } from 'express';
 import { imagesQuerySchema, patchImageBodySchema, type ImageRecord } from '../../../shared/admin';
-import { contentTypeOf } from '../../images/files';
-import type { ImageStore } from '../../images/store';
-import type { ImagesRepository, StoredImage } from '../../storage/imagesRepository';
+import { contentTypeOf } from '../../gallery/files';
+import type { ImageStore } from '../../gallery/store';
+import type { ImagesRepository, StoredImage } from '../../gallery/repository';
 import { notFound, parse } from './parse';
 
 const DEFAULT_PAGE = 50;

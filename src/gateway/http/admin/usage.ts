@@ -7,7 +7,7 @@ import {
   type UsageRecord as UsageView,
 } from '../../../shared/admin';
 import { formatMicros } from '../../billing/prices';
-import type { ImagesRepository } from '../../storage/imagesRepository';
+import type { ImagesRepository } from '../../gallery/repository';
 import type { KeysRepository } from '../../keys/repository';
 import type { UsageFilter, UsageRecord, UsageRepository } from '../../usage/repository';
 import type { RejectedCounter } from '../../usage/rejected';

@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import type { ImagePlan, ImageRunReply } from '../../imageService/types';
-import type { UrlImages } from '../../images/urlImages';
+import type { UrlImages } from '../../gallery/urlImages';
 import { setDeliveryHeaders } from './deliveryHeaders';
 import { imageEvents } from './imageEvents';
 import { startImagesJson, writeImagesJson } from './imagesJson';

@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import type { DeliveredImage } from '../../dispatch/runImages';
 import type { ImageRunMeta } from '../../imageService/types';
-import type { UrlImages } from '../../images/urlImages';
+import type { UrlImages } from '../../gallery/urlImages';
 
 /**
  * The spec 2.1 body with `url` where `b64_json` would be: each image is published at a signed URL

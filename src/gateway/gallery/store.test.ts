@@ -5,8 +5,8 @@ import { EventEmitter, once } from 'node:events';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { emptyUsage, type TokenUsage } from '../../shared/imageParams';
-import { createImagesRepository } from '../storage/imagesRepository';
-import type { StoredImage } from '../storage/imagesRepository';
+import { createImagesRepository } from './repository';
+import type { StoredImage } from './repository';
 import { tempDatabase, tempDir } from '../storage/testing';
 import { createImageStore, shareCost, type ImageBatch, type KeptImage } from './store';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createImagesRepository, type NewImage } from './imagesRepository';
-import { tempDatabase } from './testing';
+import { createImagesRepository, type NewImage } from './repository';
+import { tempDatabase } from '../storage/testing';
 
 let seq = 0;
 function image(over: Partial<NewImage> = {}): NewImage {

@@ -1,5 +1,5 @@
 import type { ImageRecord, ImageSource } from '../../shared/admin';
-import type { Db } from './db';
+import type { Db } from '../storage/db';
 
 /** An image as stored: the public record plus where its files are (relative to the images dir). */
 export interface StoredImage extends ImageRecord {

@@ -6,7 +6,7 @@ import type { TokenUsage } from '../../shared/imageParams';
 import { costMicros } from '../billing/cost';
 import { decodePieces, type Base64Pieces } from '../bytes/base64Pieces';
 import type { Prices } from '../billing/prices';
-import type { ImagesRepository, NewImage, StoredImage } from '../storage/imagesRepository';
+import type { ImagesRepository, NewImage, StoredImage } from './repository';
 import {
   ensureDir,
   imagePaths,
