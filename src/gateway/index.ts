@@ -153,7 +153,7 @@ export async function createGateway(
   const clientTimeouts: ClientTimeouts = { ...DEFAULT_CLIENT_TIMEOUTS, ...config.clientTimeouts };
   const app = createApp({
     clientTimeouts,
-    dispatcher: dispatch,
+    dispatch,
     policy: live.imagePolicy,
     injectImageTool: live.injectImageTool,
     keys: keyAuthenticator(keys, studio.studioKey),

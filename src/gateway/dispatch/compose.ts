@@ -1,13 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SCHEDULER } from '../tunables';
-import type { Dispatcher } from './dispatchCall';
+import type { Dispatch } from './dispatchCall';
 import { createUpstreamPool, type PoolDeps } from './pool';
 import { DEFAULT_RETRIES, RetryBudget } from './retryPolicy';
 import { Scheduler } from './scheduler';
 import type { TimeoutSettings } from './timeouts';
 
 /** Dispatch as the request path uses it: the account pool, the queue, retries and timeouts. */
-export function composeDispatch(deps: PoolDeps & { timeouts: () => TimeoutSettings }): Dispatcher {
+export function composeDispatch(deps: PoolDeps & { timeouts: () => TimeoutSettings }): Dispatch {
   const { now } = deps;
   return {
     pool: createUpstreamPool(deps),

@@ -10,7 +10,11 @@ import { backoffMs, nextStep, type RetryBudget, type RetrySettings } from './ret
 import { QueueFullError, QueueTimeoutError, type Scheduler } from './scheduler';
 import type { TimeoutSettings } from './timeouts';
 
-export interface Dispatcher {
+/**
+ * The dispatch: what every upstream call of the request path goes through (the account pool, the
+ * queue, retries and their budget, timeouts). Not undici's `Dispatcher` (an HTTP connection pool).
+ */
+export interface Dispatch {
   pool: UpstreamPool;
   scheduler: Scheduler;
   retries: RetrySettings;
@@ -31,7 +35,7 @@ export interface CallTarget {
    * account rests for outages only on failures from several requests. A fresh id when absent.
    */
   request?: string;
-  /** Retries for outages, when not the dispatcher's (the ladder moves down a step instead). */
+  /** Retries for outages, when not the dispatch's (the ladder moves down a step instead). */
   maxRetries?: number;
   /** Upstream calls this dispatch may still make, shared with later ladder steps; decremented. */
   calls?: CallAllowance;
@@ -56,7 +60,7 @@ export interface Attempted<T> {
  * `call` may throw UpstreamError (classified here) or anything else (passed through untouched).
  */
 export async function dispatchCall<T>(
-  d: Dispatcher,
+  d: Dispatch,
   target: CallTarget,
   call: (upstream: ImageUpstream) => Promise<T>,
 ): Promise<Attempted<T>> {
@@ -126,7 +130,7 @@ export async function dispatchCall<T>(
  * The account's adapter. Loading it can fail for reasons outside the upstream (a locked keychain):
  * the caller gets a 503 with the fix, and the account is left as it is.
  */
-async function loadUpstream(d: Dispatcher, accountId: string): Promise<ImageUpstream> {
+async function loadUpstream(d: Dispatch, accountId: string): Promise<ImageUpstream> {
   try {
     return await d.pool.upstream(accountId);
   } catch (error) {
@@ -145,7 +149,7 @@ async function loadUpstream(d: Dispatcher, accountId: string): Promise<ImageUpst
 }
 
 function nothingEligible(
-  d: Dispatcher,
+  d: Dispatch,
   selection: { group: string; pixels: number; exclude: ReadonlySet<string> },
   lastFailure: UpstreamFailure | null,
 ): Error {

@@ -12,7 +12,7 @@ import type {
   PartialImage,
 } from '../upstream/types';
 import { checkDeliveredInfo, checkDelivery, type Delivered } from './deliveryCheck';
-import { dispatchCall, toCallerError, type CallTarget, type Dispatcher } from './dispatchCall';
+import { dispatchCall, toCallerError, type CallTarget, type Dispatch } from './dispatchCall';
 import {
   LADDER,
   ladderBudget,
@@ -118,7 +118,7 @@ class ImageFailure extends Error {
  * they spread over accounts within the concurrency rules). Single-image calls make each image its
  * own unit of retry and billing (spec 4.1). The caller gets all n images or an error: never fewer.
  */
-export async function runImages(d: Dispatcher, req: ImageRunRequest): Promise<ImageRunResult> {
+export async function runImages(d: Dispatch, req: ImageRunRequest): Promise<ImageRunResult> {
   const request = { ...req, requestId: req.requestId ?? randomUUID() };
   const settled = await Promise.allSettled(
     Array.from({ length: req.n }, (_, i) => oneImage(d, request, i)),
@@ -162,7 +162,7 @@ function callerError(cause: unknown, now: number): ApiError {
 }
 
 async function oneImage(
-  d: Dispatcher,
+  d: Dispatch,
   req: ImageRunRequest,
   imageIndex: number,
 ): Promise<DeliveredImage> {
@@ -228,7 +228,7 @@ function failureOf(
 }
 
 async function attempt(
-  d: Dispatcher,
+  d: Dispatch,
   req: ImageRunRequest,
   imageIndex: number,
   step: LadderStep,

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ERROR_CODES, ERROR_TYPES } from '../../shared/errors';
 import type { StatusResponse } from '../../shared/status';
-import type { Dispatcher } from '../dispatch/dispatchCall';
+import type { Dispatch } from '../dispatch/dispatchCall';
 import { ApiError } from '../errors';
 import { URL_IMAGES_PATH, type UrlImages } from '../gallery/urlImages';
 import { openApiDocument } from '../openapi/document';
@@ -30,7 +30,7 @@ import type { StudioGate } from './studioSession';
 import type { StudioRuns } from './studioRuns';
 
 export interface AppDeps {
-  dispatcher: Dispatcher;
+  dispatch: Dispatch;
   policy: ImagePolicy;
   injectImageTool: () => boolean;
   keys: KeyAuthenticator;
@@ -91,7 +91,7 @@ export function createApp(deps: AppDeps): Express {
   v1.use(parentImage((id) => deps.gallery.exists(id)));
   v1.use(
     imagesRouter({
-      dispatcher: deps.dispatcher,
+      dispatch: deps.dispatch,
       policy: deps.policy,
       now: deps.now,
       gallery: deps.gallery,
@@ -100,7 +100,7 @@ export function createApp(deps: AppDeps): Express {
   );
   v1.use(
     responsesRouter({
-      dispatcher: deps.dispatcher,
+      dispatch: deps.dispatch,
       textModels: deps.textModels,
       injectImageTool: deps.injectImageTool,
       contentFilter: deps.policy.contentFilter,

@@ -1,6 +1,6 @@
 import type { TokenUsage } from '../../shared/imageParams';
 import { formatSize } from '../../shared/sizeRules';
-import type { Dispatcher } from '../dispatch/dispatchCall';
+import type { Dispatch } from '../dispatch/dispatchCall';
 import { ImageRunError, runImages, type DeliveredImage } from '../dispatch/runImages';
 import type { Delivered } from '../usage/notes';
 import {
@@ -12,7 +12,7 @@ import {
 } from './types';
 
 export interface ImageServiceDeps {
-  dispatcher: Dispatcher;
+  dispatch: Dispatch;
   policy: ImagePolicy;
   now: () => number;
   /** Sees every successful batch of images (it keeps them once the usage record is written). */
@@ -32,7 +32,7 @@ export async function runImagePlan(
   const { options } = request;
   const usage = caller.usage;
   try {
-    const result = await runImages(deps.dispatcher, {
+    const result = await runImages(deps.dispatch, {
       job: plan.job,
       n: options.n,
       group: caller.key.group,

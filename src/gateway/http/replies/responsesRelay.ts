@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import { IMAGE_MODELS } from '../../../shared/models';
-import { dispatchCall, toCallerError, type Dispatcher } from '../../dispatch/dispatchCall';
+import { dispatchCall, toCallerError, type Dispatch } from '../../dispatch/dispatchCall';
 import { upstreamTimeoutFor } from '../../dispatch/timeouts';
 import { requestedPixels, weightOf } from '../../dispatch/weights';
 import {
@@ -20,7 +20,7 @@ import { apiKeyOf, callerOf, requestSignal, usageNotes } from '../requestContext
 import { openSse } from './sse';
 
 export interface ResponsesRelayDeps {
-  dispatcher: Dispatcher;
+  dispatch: Dispatch;
   now: () => number;
   /** Sees the images a call made once it is over (and keeps them). */
   gallery?: Pick<GalleryPort, 'keepResponsesImages'>;
@@ -61,7 +61,7 @@ export async function relayResponses(
   const tap = deps.gallery ? new ResponsesImageTap() : null;
   try {
     // The slot is held for the whole relay: a streamed image keeps the account busy until it ends.
-    await dispatchCall(deps.dispatcher, target, async (upstream) => {
+    await dispatchCall(deps.dispatch, target, async (upstream) => {
       usage.dispatched(upstream.account);
       const map = (model: string) => upstream.account.modelMap[model] ?? model;
       const body: Record<string, unknown> = { ...parsed.body, model: map(parsed.model) };
@@ -73,7 +73,7 @@ export async function relayResponses(
       const reply = await upstream.responses(body, {
         stream: parsed.stream,
         signal: target.signal,
-        timeoutMs: upstreamTimeoutFor(tool?.size ?? 'auto', deps.dispatcher.timeouts()),
+        timeoutMs: upstreamTimeoutFor(tool?.size ?? 'auto', deps.dispatch.timeouts()),
       });
       try {
         if (reply.events) await streamEvents(res, reply.events, bill, usage, tap);
