@@ -19,7 +19,7 @@ import { DEFAULT_CLIENT_TIMEOUTS, type ClientTimeouts } from './http/slowClients
 import { createUrlImages } from './gallery/urlImages';
 import { keyAuthenticator } from './keys/authenticator';
 import { createUsageLedger, KeyLimiter, limitsOf } from './limits';
-import { settleLimitsOnUsage } from './limits/settlement';
+import { chargeLimitsOnUsage } from './limits/chargeOnUsage';
 import { liveSettings } from './liveSettings';
 import { makeDataDirPrivate } from './privateFiles';
 import { openSecretStore } from './secrets';
@@ -108,8 +108,8 @@ export async function createGateway(
   const inflight = createInflight();
   const address = serverAddress(config.host, config.port);
 
-  // Heard before the gallery: a request's reservation is settled before its images are written.
-  settleLimitsOnUsage(events, limiter, now);
+  // Heard before the gallery: a request's reservation is charged before its images are written.
+  chargeLimitsOnUsage(events, limiter, now);
   const rejected = createRejectedCounter(now);
   const studio = composeStudio({
     db,
@@ -201,7 +201,7 @@ export async function createGateway(
         await inflight.drain(graceMs);
         server.closeAllConnections();
         await stopped;
-        // Every request has settled, so every image it kept is queued: let them reach the disk.
+        // Every request is over, so every image it kept is queued: let them reach the disk.
         await studio.images.drain();
         await urlImages.close();
         if (!deps.agent) await agent.close();

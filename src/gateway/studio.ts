@@ -72,7 +72,7 @@ export function composeStudio(deps: {
     whenIdle: deps.whenIdle,
   });
   // The gallery writes what it held for a request once the request's record is written.
-  deps.events.on('settled', (requestId, cost) => images.settle(requestId, cost));
+  deps.events.on('settled', (requestId, cost) => images.confirm(requestId, cost));
   const keepApiImages = () => deps.settings.get(SETTINGS.keepApiImages);
   const runs = createStudioRuns();
   const ctx = { accounts: deps.accounts, secrets: deps.secrets, dataDir: deps.dataDir };

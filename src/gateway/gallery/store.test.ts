@@ -118,7 +118,7 @@ describe('image store: spooled images', () => {
     );
     store.hold(batch);
     const landed = once(stored, 'stored') as Promise<[StoredImage]>;
-    store.settle(batch.requestId, 0);
+    store.confirm(batch.requestId, 0);
     // Busy or not, the image itself lands at once: there is nothing left to decode.
     const [image] = await landed;
     expect(fs.readFileSync(path.join(store.dir, image.file)).equals(png)).toBe(true);
@@ -139,7 +139,7 @@ describe('image store: spooled images', () => {
     const { batch } = await spooledBatch(store, `req_${randomBytes(6).toString('hex')}`);
     store.hold(batch);
     const landed = once(stored, 'stored') as Promise<[StoredImage]>;
-    store.settle(batch.requestId, 0);
+    store.confirm(batch.requestId, 0);
     const [image] = await landed;
     const landedAt = performance.now();
     // Another image begins (a client that does not wait): the quiet starts over.
@@ -163,7 +163,7 @@ describe('image store: spooled images', () => {
     stored.on('stored', (image: StoredImage) => landed.push(image));
     for (const batch of [api, own]) {
       store.hold(batch);
-      store.settle(batch.requestId, 0);
+      store.confirm(batch.requestId, 0);
     }
     const thumbOf = (id: string) =>
       db.prepare('SELECT thumb FROM images WHERE id = ?').pluck().get(id);

@@ -60,7 +60,7 @@ export interface ImageStore {
    * The request's usage record is written: queue its held images (if any) for the disk, each
    * with its share of `requestCostMicros`.
    */
-  settle(requestId: string, requestCostMicros: number): void;
+  confirm(requestId: string, requestCostMicros: number): void;
   /** A file to decode an image into while it streams through; see spool.ts. */
   spool(): ImageSpool;
   /** Deletes a spooled file unless a held batch has claimed it. */
@@ -244,7 +244,7 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
     async dropUnclaimed(spooled) {
       if (!claimed.has(spooled.path)) await removeFiles([spooled.path]);
     },
-    settle(requestId, requestCostMicros) {
+    confirm(requestId, requestCostMicros) {
       const batch = held.get(requestId);
       if (!batch) return;
       held.delete(requestId);

@@ -53,7 +53,7 @@ export interface AppDeps {
   /** The gallery: the one port the request path keeps images through (imageService/types.ts). */
   gallery: GalleryPort;
   /** The studio's runs, so its Cancel stops their upstream work (studioRuns.ts). */
-  studioRuns?: Pick<StudioRuns, 'track'>;
+  studioRuns?: Pick<StudioRuns, 'cancellable'>;
   /** Bounds on slow senders (slowClients.ts); defaults apply when omitted. */
   clientTimeouts?: ClientTimeouts;
   /** Images answered as `response_format: "url"`, served at signed URLs (gallery/urlImages.ts). */
@@ -86,7 +86,7 @@ export function createApp(deps: AppDeps): Express {
   v1.use(usageRecorder({ inflight: deps.inflight, usage: deps.usage, now: deps.now }));
   v1.use(requireApiKey(deps.keys, deps.now, deps.studio.isStudio));
   v1.use(keyLimitsGuard(deps.limits, deps.now));
-  if (deps.studioRuns) v1.use(deps.studioRuns.track);
+  if (deps.studioRuns) v1.use(deps.studioRuns.cancellable);
   v1.use(keyConcurrency());
   v1.use(parentImage((id) => deps.gallery.exists(id)));
   v1.use(

@@ -27,7 +27,7 @@ declare global {
       parentImageId?: string;
       /** Reserves the request's estimate against its key's limits (limits/middleware.ts). */
       reserveKeyLimits?: (request: ImageDemandInput | null) => void;
-      /** The handler's upstream work, which can outlive the response (track). */
+      /** The handler's upstream work, which can outlive the response (registerWork). */
       work?: Promise<void>;
       /** The error the reply answered with (errorHandler, sse, slowClients), for the usage record. */
       errorCode?: string | null;
@@ -65,7 +65,7 @@ export function callerOf(res: Response): { studio: boolean; parentImageId: strin
 }
 
 /** Runs a handler's work so the recorder can wait for it even after the client has gone. */
-export function track(res: Response, work: Promise<void>): Promise<void> {
+export function registerWork(res: Response, work: Promise<void>): Promise<void> {
   res.locals.work = work;
   return work;
 }

@@ -67,9 +67,9 @@ export function slowClientGuard(timeouts: () => ClientTimeouts) {
       // can read the reply), for at most drainMs.
       const cutOff = setTimeout(() => socket.destroy(), drainMs);
       cutOff.unref();
-      const settle = () => clearTimeout(cutOff);
-      req.once('end', settle);
-      socket.once('close', settle);
+      const stopCutOff = () => clearTimeout(cutOff);
+      req.once('end', stopCutOff);
+      socket.once('close', stopCutOff);
     });
     next();
   };

@@ -12,7 +12,7 @@ import { RUN_ID_PATTERN, STUDIO_RUN_HEADER } from '../../shared/admin';
  */
 export interface StudioRuns {
   /** /v1 middleware, after authentication: makes a studio run cancellable. */
-  track(req: Request, res: Response, next: NextFunction): void;
+  cancellable(req: Request, res: Response, next: NextFunction): void;
   /** Aborts the run's upstream work; false when no such run is in flight. */
   cancel(runId: string): boolean;
   readonly size: number;
@@ -21,7 +21,7 @@ export interface StudioRuns {
 export function createStudioRuns(): StudioRuns {
   const runs = new Map<string, AbortController>();
   return {
-    track(req, res, next) {
+    cancellable(req, res, next) {
       const runId = req.headers[STUDIO_RUN_HEADER];
       if (
         res.locals.studio !== true ||

@@ -13,18 +13,18 @@ export const REFUSAL_CODES = [
 ] as const;
 
 /** What a key has used since a moment, read from the usage log. */
-export interface SettledUse {
+export interface RecordedUse {
   costMicros: number;
   images: number;
 }
 
 /**
- * Reads a key's settled use from usage_records: the log is the only record of what a key used,
+ * Reads a key's recorded use from usage_records: the log is the only record of what a key used,
  * so limits hold across restarts and never drift from the usage page. The (api_key_id,
  * created_at) index serves every query.
  */
 export interface UsageLedger {
-  since(keyId: string, since: number): SettledUse;
+  since(keyId: string, since: number): RecordedUse;
   /** The requests counted against requests per minute that started after `since`. */
   requestsSince(keyId: string, since: number): Array<{ requestId: string; createdAt: number }>;
 }
@@ -40,7 +40,7 @@ export function createUsageLedger(db: Db): UsageLedger {
      WHERE api_key_id = ? AND created_at > ? AND (error_code IS NULL OR error_code NOT IN (${refusals}))`,
   );
   return {
-    since: (keyId, since) => sums.get(keyId, since) as SettledUse,
+    since: (keyId, since) => sums.get(keyId, since) as RecordedUse,
     requestsSince: (keyId, since) =>
       requests.all(keyId, since) as Array<{ requestId: string; createdAt: number }>,
   };

@@ -21,7 +21,7 @@ export interface LimitedKey {
 /** A request admitted under its key's limits whose usage row is not written yet. */
 interface Ticket {
   keyId: string;
-  /** The key's limits when it was admitted (the settled cost is checked against its budget). */
+  /** The key's limits when it was admitted (the charged cost is checked against its budget). */
   limits: KeyLimits;
   startedAt: number;
   /** Reserved against the budget and the images per day; 0 until `reserve`. */
@@ -42,10 +42,10 @@ export interface KeyLimitUse {
 /**
  * Enforces a key's limits before any upstream work, exactly, across concurrent requests.
  *
- * What is settled comes from the usage log (ledger.ts); what is in flight lives here, one ticket
+ * What is charged comes from the usage log (ledger.ts); what is in flight lives here, one ticket
  * per admitted request, holding the request's estimate until its usage row is written. A check
  * and its reservation run in one synchronous step, so no two requests can both take the last of a
- * budget; and since `settle` drops the ticket in the same step that wrote the row, a request is
+ * budget; and since `charge` drops the ticket in the same step that wrote the row, a request is
  * never counted twice nor missed. The real cost then replaces the estimate, so concurrent
  * requests overshoot a budget by at most what their estimates fell short of the real cost.
  */
@@ -70,7 +70,7 @@ export class KeyLimiter {
   }
 
   /**
-   * Requests per minute, then a ticket: from here the request counts as in flight until `settle`.
+   * Requests per minute, then a ticket: from here the request counts as in flight until `charge`.
    * Throws a LimitError (nothing is taken) when the key is at its limit.
    */
   admit(requestId: string, key: LimitedKey, startedAt: number, now: number): void {
@@ -132,24 +132,24 @@ export class KeyLimiter {
   }
 
   /**
-   * The request's usage row is written (with `settledMicros`; null when writing it failed): the
+   * The request's usage row is written (with `chargedMicros`; null when writing it failed): the
    * row now holds what the ticket reserved. Returns the budget alerts its cost raised.
    */
-  settle(requestId: string, settledMicros: number | null, now: number): BudgetAlert[] {
+  charge(requestId: string, chargedMicros: number | null, now: number): BudgetAlert[] {
     const ticket = this.tickets.get(requestId);
     if (!ticket) return [];
     this.tickets.delete(requestId);
-    if (settledMicros === null) return [];
+    if (chargedMicros === null) return [];
     return budgetAlerts(
       { id: ticket.keyId, limits: ticket.limits },
-      settledMicros,
+      chargedMicros,
       (since) => this.ledger.since(ticket.keyId, since).costMicros,
       ticket.startedAt,
       now,
     );
   }
 
-  /** What a key has used against its limits now (settled and reserved). */
+  /** What a key has used against its limits now (charged and reserved). */
   use(key: LimitedKey, now: number): KeyLimitUse {
     return keyLimitUse(this.ledger, key, now, {
       reserved: (since, field) => this.reserved(key.id, since, field),
@@ -157,7 +157,7 @@ export class KeyLimiter {
     });
   }
 
-  /** Requests admitted and not yet settled (tests, shutdown checks). */
+  /** Requests admitted and not yet charged (tests, shutdown checks). */
   get inFlight(): number {
     return this.tickets.size;
   }
@@ -189,7 +189,7 @@ export class KeyLimiter {
 
 /**
  * A key's use from the usage log alone, plus what `reserved` adds (the CLI, a process of its own,
- * sees no reservations: only what is settled).
+ * sees no reservations: only what is charged).
  */
 export function keyLimitUse(
   ledger: UsageLedger,

@@ -17,7 +17,7 @@ export function keyLimitsGuard(limiter: KeyLimiter, now: () => number) {
     }
     const at = now();
     limiter.checkExpiry(key, at);
-    // Only requests the usage recorder will write (and so settle) may hold a ticket.
+    // Only requests the usage recorder will write (and so charge) may hold a ticket.
     if (res.locals.usage === undefined) {
       next();
       return;

@@ -15,7 +15,7 @@ export interface UsageWriterDeps {
   rejected: RejectedCounter;
   /**
    * After the record is written (or failed to be; `recorded` says which): the key's limits
-   * settle their reservation, the gallery may settle the request's images.
+   * charge their reservation, the gallery may confirm the request's images.
    */
   onWritten?: (requestId: string, costMicros: number, recorded: boolean) => void;
   now: () => number;

@@ -47,7 +47,7 @@ export function imageReply(res: Response, deps: ImageReplyDeps, plan: ImagePlan)
       if (pass?.started) {
         const kept = await pass.finish(run.meta, run.images[0]!);
         if (kept) keep([kept]);
-        await pass.settle();
+        await pass.releaseSpool();
         events?.sse.end();
         return;
       }

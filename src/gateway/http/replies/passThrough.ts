@@ -27,7 +27,7 @@ export interface ImagePassThrough {
    */
   finish(meta: ReplyMeta, image: DeliveredImage): Promise<DeliveredImage | null>;
   /** Called after the gallery has had its say: a spool it did not take is deleted. */
-  settle(): Promise<void>;
+  releaseSpool(): Promise<void>;
   /** The upstream failed mid-image (the usage notes already say why): break the connection. */
   fail(): Promise<void>;
 }
@@ -73,7 +73,7 @@ export function imagePassThrough(
       spooled = await spool.finish();
       return spooled ? { ...image, spooled } : null;
     },
-    async settle() {
+    async releaseSpool() {
       if (spooled) await deps.gallery?.dropUnclaimed(spooled);
     },
     async fail() {

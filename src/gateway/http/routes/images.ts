@@ -6,7 +6,7 @@ import { parseGenerationRequest } from '../../validation/generationRequest';
 import { parseEdit, noteRawFields, notJson } from '../imageBodies';
 import { imageCaller } from '../imageCaller';
 import { imageReply, type ImageReplyDeps } from '../replies/imageReply';
-import { track } from '../requestContext';
+import { registerWork } from '../requestContext';
 
 /**
  * Generation bodies are small. The JSON edit form carries its images as base64 text, and the body
@@ -31,13 +31,13 @@ export function imagesRouter(deps: ImagesRouteDeps): Router {
       noteRawFields(req, res);
       if (!req.is('application/json')) throw notJson();
       const options = parseGenerationRequest(req.body);
-      await track(res, serve(res, deps, { operation: 'generate', options, images: [] }));
+      await registerWork(res, serve(res, deps, { operation: 'generate', options, images: [] }));
     },
   );
 
   router.post('/images/edits', express.json({ limit: EDIT_JSON_BODY_LIMIT }), async (req, res) => {
     const edit = await parseEdit(req, res);
-    await track(res, serve(res, deps, { operation: 'edit', ...edit }));
+    await registerWork(res, serve(res, deps, { operation: 'edit', ...edit }));
   });
 
   return router;

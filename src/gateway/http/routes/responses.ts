@@ -5,7 +5,7 @@ import { reserveKeyLimits } from '../../limits/middleware';
 import { checkPrompt, contentPolicyError, type FilterMode } from '../../policy/contentFilter';
 import { parseResponsesRequest } from '../../validation/responsesRequest';
 import { relayResponses, type ResponsesRelayDeps } from '../replies/responsesRelay';
-import { track, usageNotes } from '../requestContext';
+import { registerWork, usageNotes } from '../requestContext';
 
 /** Responses inputs may carry images as data URLs. */
 const RESPONSES_BODY_LIMIT = '200mb';
@@ -44,7 +44,7 @@ export function responsesRouter(deps: ResponsesDeps): Router {
         partialImages: parsed.stream ? (tool.partialImages ?? 0) : 0,
       },
     );
-    await track(res, relayResponses(res, deps, parsed));
+    await registerWork(res, relayResponses(res, deps, parsed));
   });
   return router;
 }

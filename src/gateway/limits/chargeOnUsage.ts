@@ -2,17 +2,17 @@ import type { GatewayEvents } from '../events';
 import type { KeyLimiter } from './limiter';
 
 /**
- * Settles each request's limits reservation when its usage record is written (with the real
+ * Charges each request's limits reservation when its usage record is written (with the real
  * cost) or lost (releasing it), and announces the budget alerts that crossing brings.
  */
-export function settleLimitsOnUsage(
+export function chargeLimitsOnUsage(
   events: GatewayEvents,
-  limiter: Pick<KeyLimiter, 'settle'>,
+  limiter: Pick<KeyLimiter, 'charge'>,
   now: () => number,
 ): void {
   events.on('settled', (requestId, cost, recorded) => {
     // The row now holds what the request's limits reservation held (or it is lost anyway).
-    for (const alert of limiter.settle(requestId, recorded ? cost : null, now()))
+    for (const alert of limiter.charge(requestId, recorded ? cost : null, now()))
       events.emit('budget', alert);
   });
 }
