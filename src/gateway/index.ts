@@ -154,7 +154,7 @@ export async function createGateway(
   const app = createApp({
     clientTimeouts,
     dispatch,
-    policy: live.imagePolicy,
+    imageSettings: live.imageSettings,
     injectImageTool: live.injectImageTool,
     keys: keyAuthenticator(keys, studio.studioKey),
     limits: limiter,

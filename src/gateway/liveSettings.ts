@@ -1,5 +1,5 @@
 import type { TimeoutSettings } from './dispatch/timeouts';
-import type { ImagePolicy } from './imageService/types';
+import type { LiveImageSettings } from './imageService/types';
 import { SETTINGS } from './settings';
 import type { SettingsRepository } from './storage/settingsRepository';
 
@@ -8,13 +8,13 @@ import type { SettingsRepository } from './storage/settingsRepository';
  * functions it calls: the composition root hands these on and is not called back itself.
  */
 export function liveSettings(settings: SettingsRepository, configOrigins: readonly string[] = []) {
-  const imagePolicy: ImagePolicy = {
+  const imageSettings: LiveImageSettings = {
     strictDelivery: () => settings.get(SETTINGS.strictDelivery),
     ladderForAll: () => settings.get(SETTINGS.fallbackLadder),
     contentFilter: () => settings.get(SETTINGS.contentFilter),
   };
   return {
-    imagePolicy,
+    imageSettings,
     injectImageTool: () => settings.get(SETTINGS.injectImageTool),
     allowedOrigins: () => [...configOrigins, ...settings.get(SETTINGS.allowedOrigins)],
     upstreamTimeouts: (): TimeoutSettings => ({

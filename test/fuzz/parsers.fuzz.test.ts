@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { checkPrompt } from '../../src/gateway/policy/contentFilter';
+import { checkPrompt } from '../../src/gateway/contentFilter/checkPrompt';
 import { parseSplicedJson, splicedBytes } from '../../src/gateway/bytes/jsonSplice';
 import { parseSse } from '../../src/gateway/upstream/sseParser';
 import { incompleteReason, inspectImage } from '../../src/gateway/bytes/imageInspect';

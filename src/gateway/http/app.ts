@@ -20,7 +20,7 @@ import { DEFAULT_CLIENT_TIMEOUTS, slowClientGuard, type ClientTimeouts } from '.
 import { imagesRouter } from './routes/images';
 import { modelsRouter } from './routes/models';
 import { responsesRouter } from './routes/responses';
-import type { GalleryPort, ImagePolicy } from '../imageService/types';
+import type { GalleryPort, LiveImageSettings } from '../imageService/types';
 import { keyConcurrency } from './keyConcurrency';
 import { keyLimitsGuard } from '../limits/middleware';
 import type { KeyLimiter } from '../limits/limiter';
@@ -31,7 +31,7 @@ import type { StudioRuns } from './studioRuns';
 
 export interface AppDeps {
   dispatch: Dispatch;
-  policy: ImagePolicy;
+  imageSettings: LiveImageSettings;
   injectImageTool: () => boolean;
   keys: KeyAuthenticator;
   /** Each key's budget, rates and expiry, checked before any upstream call. */
@@ -92,7 +92,7 @@ export function createApp(deps: AppDeps): Express {
   v1.use(
     imagesRouter({
       dispatch: deps.dispatch,
-      policy: deps.policy,
+      settings: deps.imageSettings,
       now: deps.now,
       gallery: deps.gallery,
       urlImages: deps.urlImages,
@@ -103,7 +103,7 @@ export function createApp(deps: AppDeps): Express {
       dispatch: deps.dispatch,
       textModels: deps.textModels,
       injectImageTool: deps.injectImageTool,
-      contentFilter: deps.policy.contentFilter,
+      contentFilter: deps.imageSettings.contentFilter,
       now: deps.now,
       gallery: deps.gallery,
     }),

@@ -1,22 +1,22 @@
 import { ERROR_CODES } from '../../shared/errors';
 import { invalidParam } from '../errors';
-import { checkPrompt, contentPolicyError } from '../policy/contentFilter';
+import { checkPrompt, contentPolicyError } from '../contentFilter/checkPrompt';
 import type { ImageJob } from '../upstream/types';
-import type { ImageCaller, ImagePlan, ImagePolicy, ImageRequest } from './types';
+import type { ImageCaller, ImagePlan, LiveImageSettings, ImageRequest } from './types';
 
 /**
  * Everything decided before any upstream work: the content pre-filter, the key's limits, what
  * the reply can carry, the upstream job, the first usage note and whether the ladder is on.
  */
 export function planImageRun(
-  policy: ImagePolicy,
+  settings: LiveImageSettings,
   request: ImageRequest,
   caller: ImageCaller,
   can: { publishUrls: boolean },
 ): ImagePlan {
   const { options } = request;
   // Before anything goes upstream: a refused prompt costs no tokens and is recorded with none.
-  const verdict = checkPrompt(options.prompt, policy.contentFilter());
+  const verdict = checkPrompt(options.prompt, settings.contentFilter());
   if (!verdict.allowed) throw contentPolicyError(verdict);
   // The key's budget and images per day, against the estimate: still before any upstream work.
   caller.reserve({
@@ -63,7 +63,7 @@ export function planImageRun(
     request,
     caller,
     job,
-    ladder: caller.key.fallbackLadder || policy.ladderForAll() || caller.ladderAsked,
+    ladder: caller.key.fallbackLadder || settings.ladderForAll() || caller.ladderAsked,
     requested: {
       size: options.size,
       quality: options.quality ?? 'auto',

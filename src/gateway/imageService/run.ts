@@ -7,13 +7,13 @@ import {
   concrete,
   type GalleryPort,
   type ImagePlan,
-  type ImagePolicy,
+  type LiveImageSettings,
   type ImageRunReply,
 } from './types';
 
 export interface ImageServiceDeps {
   dispatch: Dispatch;
-  policy: ImagePolicy;
+  settings: LiveImageSettings;
   now: () => number;
   /** Sees every successful batch of images (it keeps them once the usage record is written). */
   gallery?: Pick<GalleryPort, 'keepImages'>;
@@ -37,7 +37,7 @@ export async function runImagePlan(
       n: options.n,
       group: caller.key.group,
       signal: caller.signal,
-      strict: deps.policy.strictDelivery(),
+      strict: deps.settings.strictDelivery(),
       ladder: plan.ladder,
       now: deps.now,
       onDispatch: (_imageIndex, account) => usage.dispatched(account),

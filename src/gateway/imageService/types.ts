@@ -2,7 +2,7 @@ import type { TokenUsage } from '../../shared/imageParams';
 import type { DeliveredImage, ImageStartInfo } from '../dispatch/runImages';
 import type { ApiError } from '../errors';
 import type { ImageDemandInput } from '../limits/demand';
-import type { FilterMode } from '../policy/contentFilter';
+import type { FilterMode } from '../contentFilter/checkPrompt';
 import type { ImageJob, ImageSink, InputImage, PartialImage } from '../upstream/types';
 import type { UsageNotes } from '../usage/notes';
 import type { ImageOptions } from '../validation/imageOptions';
@@ -16,7 +16,8 @@ import type { ImageSpool, SpooledImage } from '../domain';
  * of the reply that turns the run into bytes (http/replies/).
  */
 
-export interface ImagePolicy {
+/** The settings of image handling the request path reads on each request (liveSettings.ts). */
+export interface LiveImageSettings {
   /** Strict delivered-size mode (default on): a different size or format is a 502. */
   strictDelivery: () => boolean;
   /** The fallback ladder for everyone (keys and a request header can also turn it on). */

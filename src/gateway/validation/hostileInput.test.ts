@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../errors';
-import { shortenRuns } from '../policy/normalize';
-import { checkPrompt } from '../policy/contentFilter';
+import { shortenRuns } from '../contentFilter/normalize';
+import { checkPrompt } from '../contentFilter/checkPrompt';
 import { codePointsUpTo } from './fields';
 import { MAX_PROMPT_CHARS, parseImageOptions, validCount } from './imageOptions';
 import { checkNesting, MAX_JSON_DEPTH } from './nesting';

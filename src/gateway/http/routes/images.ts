@@ -45,7 +45,7 @@ export function imagesRouter(deps: ImagesRouteDeps): Router {
 
 /** The service plans and runs the request; the reply turns the run into bytes. */
 async function serve(res: Response, deps: ImagesRouteDeps, request: ImageRequest) {
-  const plan = planImageRun(deps.policy, request, imageCaller(res), {
+  const plan = planImageRun(deps.settings, request, imageCaller(res), {
     publishUrls: deps.urlImages !== undefined,
   });
   const { notices } = request.options;

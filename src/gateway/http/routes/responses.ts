@@ -2,7 +2,7 @@ import express, { Router } from 'express';
 import { IMAGE_MODELS } from '../../../shared/models';
 import { fromAgentClient, inputText, withImageTool } from '../../imageService/responsesBody';
 import { reserveKeyLimits } from '../../limits/middleware';
-import { checkPrompt, contentPolicyError, type FilterMode } from '../../policy/contentFilter';
+import { checkPrompt, contentPolicyError, type FilterMode } from '../../contentFilter/checkPrompt';
 import { parseResponsesRequest } from '../../validation/responsesRequest';
 import { relayResponses, type ResponsesRelayDeps } from '../replies/responsesRelay';
 import { registerWork, usageNotes } from '../requestContext';

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../errors';
 import { CONTENT_CATEGORIES, type ContentCategory } from './categories';
-import { checkPrompt, contentPolicyError, type FilterVerdict } from './contentFilter';
+import { checkPrompt, contentPolicyError, type FilterVerdict } from './checkPrompt';
 
 const FIXTURES = fileURLToPath(new URL('../../../test/fixtures/prompts/', import.meta.url));
 
