@@ -28,7 +28,7 @@ import { openDatabase } from './storage/db';
 import { createKeysRepository } from './keys/repository';
 import { createPricesRepository } from './storage/pricesRepository';
 import { createSettingsRepository } from './storage/settingsRepository';
-import { composeStudio } from './studio';
+import { composeStudioSide } from './studioSide';
 import { DEFAULT_SHUTDOWN_GRACE_MS, UPSTREAM_AGENT } from './tunables';
 import { upstreamFactory } from './upstream/factory';
 import { createInflight } from './usage/inflight';
@@ -50,7 +50,7 @@ export interface GatewayDeps {
   secrets?: SecretStore;
 }
 
-/** Composes the gateway: storage, dispatch, usage, the studio and the HTTP app, then serves. */
+/** Composes the gateway: storage, dispatch, usage, the studio's side (studioSide.ts) and the HTTP app, then serves. */
 export async function createGateway(
   config: GatewayConfig,
   deps: GatewayDeps = {},
@@ -111,7 +111,7 @@ export async function createGateway(
   // Heard before the gallery: a request's reservation is charged before its images are written.
   chargeLimitsOnUsage(events, limiter, now);
   const rejected = createRejectedCounter(now);
-  const studio = composeStudio({
+  const studioSide = composeStudioSide({
     db,
     dataDir: config.dataDir,
     keys,
@@ -156,7 +156,7 @@ export async function createGateway(
     dispatch,
     imageSettings: live.imageSettings,
     injectImageTool: live.injectImageTool,
-    keys: keyAuthenticator(keys, studio.studioKey),
+    keys: keyAuthenticator(keys, studioSide.studioKey),
     limits: limiter,
     inflight,
     usage: usageWriter,
@@ -174,7 +174,7 @@ export async function createGateway(
     urlImages,
     now,
     log,
-    ...studio.app,
+    ...studioSide.app,
   });
   const server = createHttpServer(app, clientTimeouts);
 
@@ -188,8 +188,8 @@ export async function createGateway(
     },
     simulator,
     events,
-    createStudioLogin: () => `${address.url()}${studio.loginPath()}`,
-    signInUrl: (loginId) => studio.logins.authorizeUrl(loginId),
+    createStudioLogin: () => `${address.url()}${studioSide.loginPath()}`,
+    signInUrl: (loginId) => studioSide.logins.authorizeUrl(loginId),
     signInIssuers: () => signInIssuers(accounts.list(), simulator?.url ?? null),
     servingAccounts: () => pool.list(),
     listen: () => address.listen(server),
@@ -197,12 +197,12 @@ export async function createGateway(
       closing ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
-        studio.logins.cancelAll();
+        studioSide.logins.cancelAll();
         await inflight.drain(graceMs);
         server.closeAllConnections();
         await stopped;
         // Every request is over, so every image it kept is queued: let them reach the disk.
-        await studio.images.drain();
+        await studioSide.galleryStore.drain();
         await urlImages.close();
         if (!deps.agent) await agent.close();
         if (simulator) await simulator.close();

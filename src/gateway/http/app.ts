@@ -26,7 +26,7 @@ import { keyLimitsGuard } from '../limits/middleware';
 import type { KeyLimiter } from '../limits/limiter';
 import { adminRouter, type AdminDeps } from './admin';
 import { parentImage } from './galleryPort';
-import type { StudioGate } from './studioSession';
+import type { StudioSessionGate } from './studioSession';
 import type { StudioRuns } from './studioRuns';
 
 export interface AppDeps {
@@ -48,7 +48,7 @@ export interface AppDeps {
   now: () => number;
   log: (line: string) => void;
   /** The studio's session: its login link, the admin API's guard, and /v1 as the Studio key. */
-  studio: StudioGate;
+  studioSession: StudioSessionGate;
   admin: Omit<AdminDeps, 'gate'>;
   /** The gallery: the one port the request path keeps images through (imageService/types.ts). */
   gallery: GalleryPort;
@@ -84,7 +84,7 @@ export function createApp(deps: AppDeps): Express {
 
   const v1 = express.Router();
   v1.use(usageRecorder({ inflight: deps.inflight, usage: deps.usage, now: deps.now }));
-  v1.use(requireApiKey(deps.keys, deps.now, deps.studio.isStudio));
+  v1.use(requireApiKey(deps.keys, deps.now, deps.studioSession.hasStudioSession));
   v1.use(keyLimitsGuard(deps.limits, deps.now));
   if (deps.studioRuns) v1.use(deps.studioRuns.cancellable);
   v1.use(keyConcurrency());
@@ -120,8 +120,8 @@ export function createApp(deps: AppDeps): Express {
   app.get('/api/status', (_req, res) => {
     res.json(deps.status());
   });
-  app.use('/api/admin', adminRouter({ ...deps.admin, gate: deps.studio }));
-  app.get('/login', (req, res) => deps.studio.login(req, res));
+  app.use('/api/admin', adminRouter({ ...deps.admin, gate: deps.studioSession }));
+  app.get('/login', (req, res) => deps.studioSession.login(req, res));
 
   if (deps.staticDir && fs.existsSync(path.join(deps.staticDir, 'index.html'))) {
     const index = path.join(deps.staticDir, 'index.html');

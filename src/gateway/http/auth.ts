@@ -15,18 +15,18 @@ export type { AuthenticatedKey, KeyAuthenticator } from '../keys/authenticator';
 export function requireApiKey(
   keys: KeyAuthenticator,
   now: () => number,
-  isStudio: (req: Request) => boolean = () => false,
+  hasStudioSession: (req: Request) => boolean = () => false,
 ) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const header = req.headers.authorization;
-    if (header === undefined && isStudio(req)) {
-      const studio = keys.studioKey();
-      if (!studio) {
+    if (header === undefined && hasStudioSession(req)) {
+      const studioKey = keys.studioKey();
+      if (!studioKey) {
         next(invalidApiKey('The Studio key is disabled. Enable it with `atelier keys enable`.'));
         return;
       }
-      res.locals.studio = true;
-      accept(studio, res, keys, now);
+      res.locals.studioSession = true;
+      accept(studioKey, res, keys, now);
       next();
       return;
     }

@@ -43,7 +43,7 @@ export function galleryPort(
   log: (line: string) => void,
 ): GalleryPort {
   return {
-    keeps: (caller) => caller.studio || keepApiImages(),
+    keeps: (caller) => caller.studioSession || keepApiImages(),
     spool: () => store.spool(),
     dropUnclaimed: (spooled) => store.dropUnclaimed(spooled),
     keepImages: imageKeeper(store, keepApiImages, log),
@@ -56,7 +56,7 @@ export function galleryPort(
 interface Delivery {
   usage: UsageNotes;
   /** The studio's own session. */
-  studio: boolean;
+  studioSession: boolean;
   parentImageId: string | null;
   /** false when the caller left before the reply could be written. */
   connected: boolean;
@@ -74,10 +74,10 @@ function keeper<D extends Delivery>(
   batchOf: (delivery: D, source: ImageSource) => ImageBatch,
 ) {
   return (delivery: D): void => {
-    const studio = delivery.studio;
-    if (!studio && delivery.connected && !keepApiImages()) return;
+    const studioSession = delivery.studioSession;
+    if (!studioSession && delivery.connected && !keepApiImages()) return;
     try {
-      store.hold(batchOf(delivery, studio ? 'studio' : 'api'));
+      store.hold(batchOf(delivery, studioSession ? 'studio' : 'api'));
     } catch (error) {
       // The gallery is a convenience: it must never cost the caller their reply.
       log(`request ${delivery.usage.requestId}: images not kept: ${String(error)}`);

@@ -22,7 +22,7 @@ declare global {
       /** The key the request runs under (auth.ts). */
       apiKey?: AuthenticatedKey;
       /** The studio's own session stands for the built-in Studio key (auth.ts). */
-      studio?: boolean;
+      studioSession?: boolean;
       /** The gallery image an edit was made from (galleryPort.ts, `x-atelier-parent-image`). */
       parentImageId?: string;
       /** Reserves the request's estimate against its key's limits (limits/middleware.ts). */
@@ -60,8 +60,11 @@ export function requestSignal(res: Response): AbortSignal {
 }
 
 /** Who asked, as the gallery needs to know it. */
-export function callerOf(res: Response): { studio: boolean; parentImageId: string | null } {
-  return { studio: res.locals.studio === true, parentImageId: res.locals.parentImageId ?? null };
+export function callerOf(res: Response): { studioSession: boolean; parentImageId: string | null } {
+  return {
+    studioSession: res.locals.studioSession === true,
+    parentImageId: res.locals.parentImageId ?? null,
+  };
 }
 
 /** Runs a handler's work so the recorder can wait for it even after the client has gone. */

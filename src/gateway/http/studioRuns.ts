@@ -24,7 +24,7 @@ export function createStudioRuns(): StudioRuns {
     cancellable(req, res, next) {
       const runId = req.headers[STUDIO_RUN_HEADER];
       if (
-        res.locals.studio !== true ||
+        res.locals.studioSession !== true ||
         typeof runId !== 'string' ||
         !RUN_ID_PATTERN.test(runId) ||
         runs.has(runId)

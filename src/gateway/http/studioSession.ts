@@ -95,13 +95,13 @@ export function readCookie(header: string | undefined, name: string): string | n
   return null;
 }
 
-export interface StudioGate {
+export interface StudioSessionGate {
   /**
    * A request from the studio itself: a live session cookie and `x-atelier-studio: 1` (which no
    * page of another origin can send without a CORS preflight we never grant), from no origin or
    * our own.
    */
-  isStudio(req: Request): boolean;
+  hasStudioSession(req: Request): boolean;
   /** Guards /api/admin/*. `sameOriginReads` also admits GETs a browser marks same-origin. */
   require(opts?: {
     sameOriginReads?: boolean;
@@ -110,7 +110,10 @@ export interface StudioGate {
   login(req: Request, res: Response): void;
 }
 
-export function studioGate(sessions: StudioSessions, ownOrigins: () => Set<string>): StudioGate {
+export function studioSessionGate(
+  sessions: StudioSessions,
+  ownOrigins: () => Set<string>,
+): StudioSessionGate {
   const hasSession = (req: Request) => {
     const origin = req.headers.origin;
     if (origin !== undefined && !ownOrigins().has(origin)) return false;
@@ -126,7 +129,7 @@ export function studioGate(sessions: StudioSessions, ownOrigins: () => Set<strin
     req.headers['sec-fetch-site'] === 'same-origin';
 
   return {
-    isStudio: (req) => hasHeader(req) && hasSession(req),
+    hasStudioSession: (req) => hasHeader(req) && hasSession(req),
     require(opts = {}) {
       return (req, _res, next) => {
         const marked = hasHeader(req) || (opts.sameOriginReads === true && sameOriginRead(req));

@@ -65,7 +65,7 @@ export async function runImagePlan(
         options,
         mask: request.mask,
         images,
-        studio: caller.studio,
+        studioSession: caller.studioSession,
         parentImageId: caller.parentImageId,
         connected: caller.connected(),
       });

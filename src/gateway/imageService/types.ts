@@ -43,7 +43,7 @@ export interface ImageCaller {
   signal: AbortSignal;
   usage: UsageNotes;
   /** The studio's own session (its images are always kept). */
-  studio: boolean;
+  studioSession: boolean;
   /** The gallery image an edit was made from (`x-atelier-parent-image`). */
   parentImageId: string | null;
   /** Throws the 429 of a key limit the estimate would pass, else reserves it. */
@@ -87,7 +87,7 @@ export interface ImageDelivery {
   options: ImageOptions;
   mask?: InputImage;
   images: DeliveredImage[];
-  studio: boolean;
+  studioSession: boolean;
   parentImageId: string | null;
   /** false when the caller left before the reply could be written. */
   connected: boolean;
@@ -104,7 +104,7 @@ export interface ResponsesImage {
 export interface ResponsesImageDelivery {
   usage: UsageNotes;
   /** The studio's own session. */
-  studio: boolean;
+  studioSession: boolean;
   parentImageId: string | null;
   /** The validated `image_generation` tool; null when the caller sent none. */
   tool: ImageToolOptions | null;
@@ -124,7 +124,7 @@ export interface ResponsesImageDelivery {
  */
 export interface GalleryPort {
   /** Whether it keeps this caller's images (if not, nothing need be held for it). */
-  keeps(caller: { studio: boolean }): boolean;
+  keeps(caller: { studioSession: boolean }): boolean;
   /** A file the gallery's copy is decoded into while the image streams (gallery/spool.ts). */
   spool(): ImageSpool;
   /** Deletes a spooled file the gallery did not take. */

@@ -23,12 +23,12 @@ export interface KeyAuthenticator {
 /** The key check of /v1 over the keys repository and the Studio key, written once. */
 export function keyAuthenticator(
   keys: Pick<KeysRepository, 'authenticate' | 'touch'>,
-  studio: { get(): ApiKeyRecord | null },
+  studioKey: { get(): ApiKeyRecord | null },
 ): KeyAuthenticator {
   return {
     authenticate: (presented) => authenticated(keys.authenticate(presented)),
     touch: (id, at) => keys.touch(id, at),
-    studioKey: () => authenticated(studio.get()),
+    studioKey: () => authenticated(studioKey.get()),
   };
 }
 

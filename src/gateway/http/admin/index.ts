@@ -1,5 +1,5 @@
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
-import type { StudioGate } from '../studioSession';
+import type { StudioSessionGate } from '../studioSession';
 import { accountsAdmin, type AccountsAdminDeps } from './accounts';
 import { eventsAdmin, type EventsAdminDeps } from './events';
 import { imagesAdmin, type ImagesAdminDeps } from './images';
@@ -15,7 +15,7 @@ export type AdminDeps = KeysAdminDeps &
   EventsAdminDeps &
   SettingsAdminDeps &
   RunsAdminDeps & {
-    gate: StudioGate;
+    gate: StudioSessionGate;
     accounts: AccountsAdminDeps;
     prices: PricesRepository;
     store: ImagesAdminDeps['store'];

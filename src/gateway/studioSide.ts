@@ -6,7 +6,7 @@ import type { GatewayEvents } from './events';
 import { galleryPort } from './http/galleryPort';
 import type { AppDeps } from './http/app';
 import type { KeysAdminDeps } from './http/admin/keys';
-import { createStudioSessions, studioGate } from './http/studioSession';
+import { createStudioSessions, studioSessionGate } from './http/studioSession';
 import { createStudioRuns } from './http/studioRuns';
 import { createImageStore, type ImageStore } from './gallery/store';
 import { studioKey, type StudioKey } from './keys/studioKey';
@@ -20,14 +20,15 @@ import type { SettingsRepository } from './storage/settingsRepository';
 import type { RejectedCounter } from './usage/rejected';
 import type { UsageRepository } from './usage/repository';
 
-export interface StudioParts {
+export interface StudioSide {
   /** What createApp needs for the studio: its session, the admin API, the gallery hook. */
-  app: Pick<AppDeps, 'studio' | 'admin' | 'gallery' | 'studioRuns'>;
+  app: Pick<AppDeps, 'studioSession' | 'admin' | 'gallery' | 'studioRuns'>;
   /** The built-in key the studio's /v1 calls are recorded under. */
   studioKey: StudioKey;
   /** A fresh one-time login link path (`/login?token=...`). */
   loginPath(): string;
-  images: ImageStore;
+  /** The gallery's store (drained on close). */
+  galleryStore: ImageStore;
   logins: LoginFlows;
 }
 
@@ -35,7 +36,7 @@ export interface StudioParts {
  * The studio's side of the gateway, composed in one place: sessions, the built-in Studio key,
  * the gallery's store, OAuth sign-ins started from the studio, and the admin API's dependencies.
  */
-export function composeStudio(deps: {
+export function composeStudioSide(deps: {
   db: Db;
   dataDir: string;
   keys: KeysRepository;
@@ -57,10 +58,10 @@ export function composeStudio(deps: {
   keyLimitUse: KeysAdminDeps['keyLimitUse'];
   now: () => number;
   log: (line: string) => void;
-}): StudioParts {
+}): StudioSide {
   const sessions = createStudioSessions(deps.now);
-  const gate = studioGate(sessions, deps.ownOrigins);
-  const studio = studioKey(deps.keys, deps.settings);
+  const sessionGate = studioSessionGate(sessions, deps.ownOrigins);
+  const builtInKey = studioKey(deps.keys, deps.settings);
   const imagesRepo = createImagesRepository(deps.db);
   const images = createImageStore({
     dir: path.join(deps.dataDir, 'images'),
@@ -85,7 +86,7 @@ export function composeStudio(deps: {
 
   return {
     app: {
-      studio: gate,
+      studioSession: sessionGate,
       gallery: galleryPort(images, (id) => imagesRepo.exists(id), keepApiImages, deps.log),
       studioRuns: runs,
       admin: {
@@ -93,7 +94,7 @@ export function composeStudio(deps: {
         keys: deps.keys,
         usage: deps.usage,
         rejected: deps.rejected,
-        studioKey: studio,
+        studioKey: builtInKey,
         keyLimitUse: deps.keyLimitUse,
         events: deps.events,
         images: imagesRepo,
@@ -111,9 +112,9 @@ export function composeStudio(deps: {
         },
       },
     },
-    studioKey: studio,
+    studioKey: builtInKey,
     loginPath: () => `/login?token=${sessions.issueLoginToken()}`,
-    images,
+    galleryStore: images,
     logins,
   };
 }
