@@ -31,20 +31,23 @@ export function imagesRouter(deps: ImagesRouteDeps): Router {
       noteRawFields(req, res);
       if (!req.is('application/json')) throw notJson();
       const options = parseGenerationRequest(req.body);
-      await registerWork(res, serve(res, deps, { operation: 'generate', options, images: [] }));
+      await registerWork(
+        res,
+        planRunReply(res, deps, { operation: 'generate', options, images: [] }),
+      );
     },
   );
 
   router.post('/images/edits', express.json({ limit: EDIT_JSON_BODY_LIMIT }), async (req, res) => {
     const edit = await parseEdit(req, res);
-    await registerWork(res, serve(res, deps, { operation: 'edit', ...edit }));
+    await registerWork(res, planRunReply(res, deps, { operation: 'edit', ...edit }));
   });
 
   return router;
 }
 
 /** The service plans and runs the request; the reply turns the run into bytes. */
-async function serve(res: Response, deps: ImagesRouteDeps, request: ImageRequest) {
+async function planRunReply(res: Response, deps: ImagesRouteDeps, request: ImageRequest) {
   const plan = planImageRun(deps.settings, request, imageCaller(res), {
     publishUrls: deps.urlImages !== undefined,
   });
