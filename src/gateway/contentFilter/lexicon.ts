@@ -2,11 +2,11 @@ import { CONSENT_LISTS } from './terms/consent';
 import { CONTEXT_LISTS, NEGATION_FILLERS } from './terms/context';
 import { MINOR_LISTS } from './terms/minors';
 import { SEXUAL_LISTS } from './terms/sexual';
-import type { Tag, TermList } from './terms/types';
+import { LISTABLE, NEGATABLE, REPAIRED, type Tag } from './terms/tags';
+import type { TermList } from './terms/types';
 import { VIOLENCE_LISTS } from './terms/violence';
 import { WORD_CLASSES } from './terms/classes';
 import type { NormalizerVocab } from './normalize';
-import { LISTABLE, NEGATABLE } from './negation';
 
 /**
  * The compiled lexicon: every phrase of every term list in one word trie, so a prompt is
@@ -46,24 +46,6 @@ export const ALL_LISTS: readonly TermList[] = [
   ...VIOLENCE_LISTS,
   ...CONTEXT_LISTS,
 ];
-
-/** Lists whose words are worth recovering from leetspeak, masks and spelled-out letters. */
-const REPAIR_TAGS: ReadonlySet<Tag> = new Set<Tag>([
-  'suggestive',
-  'sexual',
-  'nudity',
-  'topless',
-  'sexact',
-  'genital',
-  'explicit',
-  'minor',
-  'csam',
-  'ncStrong',
-  'slur',
-  'goreStrong',
-  'weapon',
-  'drug',
-]);
 
 const ALNUM_RE = /[a-z]+|[0-9]+/g;
 
@@ -107,7 +89,7 @@ export function compileLexicon(lists: readonly TermList[] = ALL_LISTS): Lexicon 
           node = child;
         }
         node.entry = mergeEntry(node.entry, list, seq.join(' '));
-        if (REPAIR_TAGS.has(list.tag)) {
+        if (REPAIRED.has(list.tag)) {
           for (const word of seq) {
             if (word.length > 2 && !word.startsWith('<') && !NEGATION_FILLERS.has(word)) {
               repairTargets.add(word);

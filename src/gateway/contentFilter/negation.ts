@@ -1,5 +1,4 @@
 import { NEGATION_FILLERS } from './terms/context';
-import type { Tag } from './terms/types';
 import type { Match } from './matcher';
 
 /**
@@ -13,52 +12,7 @@ import type { Match } from './matcher';
  * it: "no clothes" is itself a nudity phrase, and "no panties, nude" does not negate "nude".
  */
 
-/** Terms a negator can cancel. Slurs and groups are never cancelled. */
-export const NEGATABLE: ReadonlySet<Tag> = new Set<Tag>([
-  'suggestive',
-  'sexual',
-  'nudity',
-  'topless',
-  'sexact',
-  'genital',
-  'explicit',
-  'minor',
-  'ncStrong',
-  'ncCue',
-  'hateCue',
-  'dehuman',
-  'exterminate',
-  'glorify',
-  'weapon',
-  'drug',
-  'killVerb',
-  'tortureVerb',
-  'goreStrong',
-  'goreIntens',
-  'goreNoun',
-]);
-
 const CONJUNCTIONS: ReadonlySet<string> = new Set(['or', 'nor', 'and']);
-
-/**
- * Kinds of content that read as a list after one negator ("no nudity, gore or sexual content").
- * Descriptions of the subject (sexy, teen, lingerie) are not: they need their own negator.
- */
-export const LISTABLE: ReadonlySet<Tag> = new Set<Tag>([
-  'nudity',
-  'topless',
-  'sexual',
-  'sexact',
-  'explicit',
-  'genital',
-  'ncStrong',
-  'hateCue',
-  'weapon',
-  'drug',
-  'goreStrong',
-  'goreIntens',
-  'goreNoun',
-]);
 
 function isListable(match: Match): boolean {
   return match.entry.listable;

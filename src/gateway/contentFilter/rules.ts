@@ -2,7 +2,7 @@ import type { ContentCategory } from './categories';
 import type { Match } from './matcher';
 import { BREAK_TOKENS } from './normalize';
 import { FEMALE_WORDS, MALE_WORDS, WORD_CLASSES } from './terms/classes';
-import type { Tag } from './terms/types';
+import { SEXUAL_CUES, STRONG_SEXUAL, type Tag } from './terms/tags';
 
 /**
  * The decision: which category, if any, the matched terms add up to. Categories are tried in a
@@ -20,20 +20,6 @@ export interface RuleHit {
 export const NC_WINDOW = 14;
 /** Instructions and a weapon count together within this many tokens. */
 const INSTRUCTION_WINDOW = 8;
-
-// prettier-ignore
-const SEXUAL_CUES: readonly Tag[] = [
-  'suggestive', 'sexual', 'nudity', 'topless', 'sexact', 'genital', 'explicit', 'ncStrong',
-];
-/** What a coercion cue must be next to: more than suggestive ("a kidnapped woman in lingerie"). */
-const STRONG_SEXUAL: readonly Tag[] = [
-  'sexual',
-  'nudity',
-  'topless',
-  'sexact',
-  'genital',
-  'explicit',
-];
 
 const VULNERABLE: ReadonlySet<string> = new Set(WORD_CLASSES.vulnerable);
 const VICTIMS: ReadonlySet<string> = new Set(WORD_CLASSES.victim);
