@@ -58,6 +58,31 @@ const gatewayZones = [
     message: 'storage/ is the database: it never imports the layers that use it.',
   },
   {
+    folder: 'gallery',
+    never: ['dispatch', 'upstream', 'usage', 'imageService', 'keys', 'validation', 'contentFilter'],
+    message:
+      'gallery/ keeps images: it never imports dispatch, upstream, usage, the image service, keys, validation or the content filter.',
+    // Express handlers kept beside the code they serve: the signed image URLs.
+    express: ['src/gateway/gallery/urlImages.ts', 'src/gateway/gallery/urlImages.test.ts'],
+  },
+  {
+    folder: 'contentFilter',
+    never: [
+      'http',
+      'storage',
+      'dispatch',
+      'usage',
+      'gallery',
+      'imageService',
+      'upstream',
+      'keys',
+      'validation',
+      'limits',
+    ],
+    message:
+      'contentFilter/ reads prompts: it imports only its own files, the error type and shared/.',
+  },
+  {
     folder: 'keys',
     never: ['http', 'dispatch', 'upstream', 'gallery', 'imageService'],
     message:
@@ -102,27 +127,24 @@ export default tseslint.config(
     files: ['src/gateway/**/*.ts'],
     rules: { 'no-restricted-imports': restrict([gatewayOutward, expressInHttp]) },
   },
-  // Express stays in the HTTP layer; these two are Express middleware and handlers kept beside
-  // the code they serve (the limits hook, the signed image URLs).
+  // Express stays in the HTTP layer; the limits hook is Express middleware kept beside the code
+  // it serves (a zone's `express` files are the same kind).
   {
-    files: [
-      'src/gateway/http/**/*.ts',
-      'src/gateway/limits/middleware.ts',
-      'src/gateway/gallery/urlImages.ts',
-      'src/gateway/gallery/urlImages.test.ts',
-    ],
+    files: ['src/gateway/http/**/*.ts', 'src/gateway/limits/middleware.ts'],
     rules: { 'no-restricted-imports': restrict([gatewayOutward]) },
   },
-  ...gatewayZones.map(({ folder, never, message }) => ({
-    files: [`src/gateway/${folder}/**/*.ts`],
-    rules: {
-      'no-restricted-imports': restrict([
-        gatewayOutward,
-        expressInHttp,
-        { group: never.flatMap((f) => [`../${f}`, `**/../${f}/*`]), message },
-      ]),
-    },
-  })),
+  ...gatewayZones.flatMap(({ folder, never, message, express = [] }) => {
+    const zone = { group: never.flatMap((f) => [`../${f}`, `**/../${f}/*`]), message };
+    return [
+      {
+        files: [`src/gateway/${folder}/**/*.ts`],
+        rules: { 'no-restricted-imports': restrict([gatewayOutward, expressInHttp, zone]) },
+      },
+      ...(express.length > 0
+        ? [{ files: express, rules: { 'no-restricted-imports': restrict([gatewayOutward, zone]) } }]
+        : []),
+    ];
+  }),
   {
     files: ['src/simulator/**/*.ts'],
     rules: {
