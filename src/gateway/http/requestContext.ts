@@ -67,7 +67,10 @@ export function callerOf(res: Response): { studioSession: boolean; parentImageId
   };
 }
 
-/** Runs a handler's work so the recorder can wait for it even after the client has gone. */
+/**
+ * Registers a handler's upstream work (and returns it), so the usage recorder and the studio's
+ * runs wait for it even after the client has gone: the work can outlive the response.
+ */
 export function registerWork(res: Response, work: Promise<void>): Promise<void> {
   res.locals.work = work;
   return work;
