@@ -18,7 +18,11 @@ export async function startExtraGateway(
   keepApiImages: boolean,
 ): Promise<ExtraGateway> {
   const setup = prepareDataDir(ctx.sim, { verbose: ctx.plan.verbose, keepApiImages });
-  const gateway = await startGatewayProcess(setup.gatewayConfig, { flags: ctx.plan.gatewayFlags });
+  const gateway = await startGatewayProcess(setup.gatewayConfig, {
+    flags: ctx.plan.gatewayFlags,
+    // --profile covers these children too: the paths cases measure them, not the main one.
+    cpuProfileDir: ctx.plan.cpuProfileDir ?? undefined,
+  });
   ctx.ownPid(gateway.pid);
   return {
     gateway,

@@ -20,8 +20,8 @@ export interface SpooledImage {
  * it later wrote and read a third more bytes, and fresh memory is dear on the machines measured
  * (docs/benchmarks.md). A spool nobody claims is deleted.
  *
- * At most two buffers wait for the disk per image: beyond that, `write` returns a promise, which
- * holds back the upstream read like the caller's socket does.
+ * At most eight buffers wait for the disk per image, and 32 for all images together: beyond that,
+ * `write` returns a promise, which holds back the upstream read like the caller's socket does.
  */
 export interface ImageSpool {
   write(piece: Buffer): void | Promise<void>;

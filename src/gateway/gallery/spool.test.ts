@@ -26,22 +26,47 @@ describe('image spool', () => {
     }
   });
 
-  it('holds the stream back once two full buffers wait for the disk, and loses nothing', async () => {
+  /** Writes `text` in 64 KB pieces without waiting; where (in base64 bytes) it was first held back. */
+  function writeUntilHeld(spool: ReturnType<typeof createImageSpool>, text: Buffer): number {
+    // No write can complete during this loop, so the queue only grows.
+    for (let at = 0; at < text.length; at += 64 * 1024)
+      if (spool.write(text.subarray(at, at + 64 * 1024))) return at;
+    return -1;
+  }
+
+  it('holds the stream back once eight full buffers wait for the disk, and loses nothing', async () => {
     const bytes = randomBytes(12 * 1024 * 1024);
     const text = Buffer.from(bytes.toString('base64'), 'latin1');
     const spool = createImageSpool(dir, () => undefined);
-    let heldBackAt = -1;
-    // Written without waiting: no write can complete during this loop, so the queue only grows.
-    for (let at = 0; at < text.length; at += 64 * 1024) {
-      const waited = spool.write(text.subarray(at, at + 64 * 1024));
-      if (waited && heldBackAt < 0) heldBackAt = at;
-    }
-    // Two megabytes of decoded bytes wait: about 2.7 MB of base64 has gone in.
-    expect(heldBackAt).toBeGreaterThan(2.5 * 1024 * 1024);
-    expect(heldBackAt).toBeLessThan(3 * 1024 * 1024);
+    const heldBackAt = writeUntilHeld(spool, text);
+    // Eight megabytes of decoded bytes wait: about 10.7 MB of base64 has gone in.
+    expect(heldBackAt).toBeGreaterThan(10 * 1024 * 1024);
+    expect(heldBackAt).toBeLessThan(11 * 1024 * 1024);
+    for (let at = heldBackAt + 64 * 1024; at < text.length; at += 64 * 1024)
+      await spool.write(text.subarray(at, at + 64 * 1024));
     const spooled = await spool.finish();
     expect(fs.readFileSync(spooled!.path).equals(bytes)).toBe(true);
     fs.rmSync(spooled!.path);
+  });
+
+  it('holds an image back early once all images together have 32 buffers waiting', async () => {
+    const images = Array.from({ length: 5 }, () => randomBytes(9 * 1024 * 1024));
+    const texts = images.map((bytes) => Buffer.from(bytes.toString('base64'), 'latin1'));
+    const spools = images.map(() => createImageSpool(dir, () => undefined));
+    // Four images fill their own eight buffers each: 32 in all. The fifth is then held back as
+    // soon as one buffer of its own waits, not after eight.
+    const held = spools.map((spool, i) => writeUntilHeld(spool, texts[i]!));
+    for (const at of held.slice(0, 4)) expect(at).toBeGreaterThan(10 * 1024 * 1024);
+    expect(held[4]).toBeGreaterThan(1024 * 1024);
+    expect(held[4]).toBeLessThan(2 * 1024 * 1024);
+    // Nothing is lost: the rest of each image, then every file is exactly its image.
+    for (let i = 0; i < spools.length; i++) {
+      for (let at = held[i]! + 64 * 1024; at < texts[i]!.length; at += 64 * 1024)
+        await spools[i]!.write(texts[i]!.subarray(at, at + 64 * 1024));
+      const spooled = await spools[i]!.finish();
+      expect(fs.readFileSync(spooled!.path).equals(images[i]!)).toBe(true);
+      fs.rmSync(spooled!.path);
+    }
   });
 
   it('copies what it needs, so the caller may reuse a piece at once', async () => {

@@ -8,8 +8,20 @@ import { giveBack, takeBuffer } from './bufferPool';
 
 export type { ImageSpool, SpooledImage } from '../domain';
 
-/** Full buffers handed to the disk and not yet written, beyond which the stream waits. */
-const MAX_WAITING_BUFFERS = 2;
+/**
+ * Full buffers one image may have waiting for the disk before its stream waits. Page-cache writes
+ * are slower on the machines measured (about 500 MB/s of decoded bytes) than a local upstream
+ * sends base64 (the bridge's simulator, 780 MB/s): with two, the disk set the pace of the whole
+ * image and keeping it added 60 ms to a 4K bridge reply; eight absorb the burst
+ * (docs/benchmarks.md).
+ */
+const MAX_WAITING_PER_IMAGE = 8;
+/**
+ * Waiting buffers of all images together (the pool's size): past it, an image with a write of
+ * its own under way waits for it, so many images at once stay within tens of megabytes.
+ */
+const MAX_WAITING_ALL = 32;
+let waitingAll = 0;
 /**
  * Base64 decoded at a time: 64 KB of text makes at most 48 KB of bytes. A buffer is flushed
  * once less than that is free, so each decode fits.
@@ -40,6 +52,7 @@ export function createImageSpool(dir: string, log: (line: string) => void): Imag
     current = null;
     filled = 0;
     waiting += 1;
+    waitingAll += 1;
     writing = writing.then(async () => {
       try {
         if (!failed && fd !== null) await writeAll(fd, buffer.subarray(0, length));
@@ -47,6 +60,7 @@ export function createImageSpool(dir: string, log: (line: string) => void): Imag
         failed ??= error;
       } finally {
         waiting -= 1;
+        waitingAll -= 1;
         giveBack(buffer);
       }
     });
@@ -71,7 +85,8 @@ export function createImageSpool(dir: string, log: (line: string) => void): Imag
     write(piece) {
       if (failed) return;
       for (const text of quanta.take(piece)) decode(text);
-      if (waiting >= MAX_WAITING_BUFFERS) return writing;
+      if (waiting >= MAX_WAITING_PER_IMAGE || (waiting > 0 && waitingAll >= MAX_WAITING_ALL))
+        return writing;
     },
     async finish() {
       const rest = quanta.rest();
