@@ -82,3 +82,17 @@ export type UsageRecord = z.infer<typeof usageRecordSchema>;
 
 /** The error code of a request the gateway never finished: it stopped (a crash, kill -9) first. */
 export const INTERRUPTED = 'gateway_interrupted';
+
+/** The status of a request whose caller closed the connection before the reply was done. */
+export const CLIENT_CLOSED = 499;
+
+/**
+ * A request whose caller left (499) after its image was made: billed and kept in the gallery, it
+ * did its work, so it counts as delivered, not as a failure (the usage list, its totals and the
+ * `status` filter agree; the gateway's SQL form is `DELIVERED_DESPITE_LEAVING` in usage/).
+ */
+export function deliveredDespiteLeaving(
+  r: Pick<UsageRecord, 'status' | 'images' | 'errorCode'>,
+): boolean {
+  return r.status === CLIENT_CLOSED && r.images > 0 && r.errorCode !== INTERRUPTED;
+}

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { normaliseUsage } from '../../shared/tokenUsage';
 import { createKeysRepository } from '../keys/repository';
 import { tempDatabase } from '../storage/testing';
-import { usageRecordSchema } from '../../shared/usageRecord';
+import { INTERRUPTED, usageRecordSchema } from '../../shared/usageRecord';
 import { createUsageRepository, usageTokenFields, type NewUsageRecord } from './repository';
 import { COLUMNS } from './row';
 
@@ -260,6 +260,28 @@ describe('usage repository', () => {
     expect(usage.totals({ groupBy: 'day' })[0]?.key).toBe('2026-05-01');
     expect(usage.totals({ groupBy: 'day', utcOffsetMinutes: 120 })[0]?.key).toBe('2026-05-02');
     expect(usage.totals({ groupBy: 'day', utcOffsetMinutes: -300 })[0]?.key).toBe('2026-05-01');
+  });
+
+  it('counts a caller that left after its image was made as delivered, not as an error', () => {
+    const { db } = tempDatabase();
+    const usage = createUsageRepository(db);
+    const left = { status: 499, errorCode: 'client_cancelled' };
+    usage.insert(record({ requestId: 'made', createdAt: MAY_1, images: 1, ...left }));
+    usage.insert(record({ requestId: 'not-made', createdAt: MAY_1 + 1, images: 0, ...left }));
+    // A request the gateway never finished stays a failure even when an image is recorded.
+    usage.insert(
+      record({
+        requestId: 'stopped',
+        createdAt: MAY_1 + 2,
+        images: 1,
+        status: 499,
+        errorCode: INTERRUPTED,
+      }),
+    );
+    const ids = (status: 'error' | 'success') => usage.list({ status }).map((r) => r.requestId);
+    expect(ids('error')).toEqual(['stopped', 'not-made']);
+    expect(ids('success')).toEqual(['made']);
+    expect(usage.totals()).toEqual([expect.objectContaining({ requests: 3, errors: 2 })]);
   });
 
   it('totals an empty log as one zero row', () => {

@@ -1,5 +1,5 @@
 import type { TokenUsage } from '../../shared/imageParams';
-import type { StoredUsage } from '../../shared/usageRecord';
+import { CLIENT_CLOSED, INTERRUPTED, type StoredUsage } from '../../shared/usageRecord';
 import type { Db } from '../storage/db';
 import {
   usagePerformance,
@@ -213,7 +213,7 @@ export function createUsageRepository(db: Db): UsageRepository {
       const order = query.groupBy === 'day' ? 'key ASC' : 'costMicros DESC, requests DESC, key ASC';
       const sql = `
         SELECT ${group ? group.key : 'NULL'} AS key, ${group ? group.label : 'NULL'} AS label,
-               COUNT(*) AS requests, COALESCE(SUM(u.status >= 400), 0) AS errors, ${sums}
+               COUNT(*) AS requests, COALESCE(SUM(${FAILED}), 0) AS errors, ${sums}
         FROM usage_records u LEFT JOIN api_keys k ON k.id = u.api_key_id
         ${where}
         ${group ? `GROUP BY 1 ORDER BY ${order}` : ''}`;
@@ -242,6 +242,13 @@ export function usageTokenFields(usage: TokenUsage): Pick<NewUsageRecord, TokenF
   };
 }
 
+/**
+ * deliveredDespiteLeaving (shared/usageRecord.ts) in SQL: a caller that left after its image was
+ * made is not a failure, in the totals' error count and the status filter as in the list.
+ */
+const DELIVERED_DESPITE_LEAVING = `(u.status = ${CLIENT_CLOSED} AND u.images > 0 AND COALESCE(u.error_code, '') <> '${INTERRUPTED}')`;
+const FAILED = `(u.status >= 400 AND NOT ${DELIVERED_DESPITE_LEAVING})`;
+
 function whereClause(filter: UsageFilter): { where: string; params: Record<string, unknown> } {
   const conditions: string[] = [];
   const params: Record<string, unknown> = {};
@@ -257,8 +264,8 @@ function whereClause(filter: UsageFilter): { where: string; params: Record<strin
   if (filter.model !== undefined) add('u.model = @model', 'model', filter.model);
   if (filter.endpoint !== undefined) add('u.endpoint = @endpoint', 'endpoint', filter.endpoint);
   if (filter.throughId !== undefined) add('u.id <= @throughId', 'throughId', filter.throughId);
-  if (filter.status === 'success') conditions.push('u.status < 400');
-  else if (filter.status === 'error') conditions.push('u.status >= 400');
+  if (filter.status === 'success') conditions.push(`NOT ${FAILED}`);
+  else if (filter.status === 'error') conditions.push(FAILED);
   else if (filter.status !== undefined) add('u.status = @status', 'status', filter.status);
   return { where: conditions.length ? `WHERE ${conditions.join(' AND ')}` : '', params };
 }

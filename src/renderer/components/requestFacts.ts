@@ -1,5 +1,5 @@
 import type { UsageListRecord, UsageRecord } from '../../shared/admin';
-import { INTERRUPTED } from '../../shared/usageRecord';
+import { deliveredDespiteLeaving, INTERRUPTED } from '../../shared/usageRecord';
 import { formatCount, formatDateTime, formatLatency, formatUsd } from '../lib/format';
 
 /**
@@ -7,9 +7,6 @@ import { formatCount, formatDateTime, formatLatency, formatUsd } from '../lib/fo
  * list says (GET /api/admin/usage does; the live log's events do not).
  */
 export type RequestRecord = UsageRecord & Partial<Pick<UsageListRecord, 'keptImageIds' | 'prompt'>>;
-
-/** HTTP's "client closed request", as the gateway records a caller that left early. */
-const CLIENT_CLOSED = 499;
 
 export interface StatusView {
   /** What the status cell says. */
@@ -52,9 +49,7 @@ export function statusView(r: RequestRecord): StatusView {
 }
 
 /** A 499 whose images the upstream delivered anyway. */
-export function leftEarlyDelivered(r: UsageRecord): boolean {
-  return r.status === CLIENT_CLOSED && r.images > 0 && r.errorCode !== INTERRUPTED;
-}
+export const leftEarlyDelivered = deliveredDespiteLeaving;
 
 export interface RequestFact {
   id: string;
