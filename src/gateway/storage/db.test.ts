@@ -25,6 +25,23 @@ describe('openDatabase', () => {
     raw.close();
   });
 
+  it("reads one account's period of usage through an index, not the whole log", () => {
+    const db = openDatabase(path.join(tempDir(), 'atelier.db'));
+    try {
+      const plan = db
+        .prepare(
+          `EXPLAIN QUERY PLAN SELECT COUNT(*) FROM usage_records u
+           WHERE u.upstream_account_id = ? AND u.created_at >= ? AND u.created_at < ?`,
+        )
+        .all('acct', 0, 1) as Array<{ detail: string }>;
+      expect(plan.map((row) => row.detail).join('\n')).toMatch(
+        /USING .*INDEX usage_records_account/,
+      );
+    } finally {
+      db.close();
+    }
+  });
+
   it('applies every migration once and is idempotent across reopening', () => {
     const file = path.join(tempDir(), 'atelier.db');
     openDatabase(file).close();

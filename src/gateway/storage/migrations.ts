@@ -232,6 +232,17 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 7,
+    name: 'usage by account',
+    up(db) {
+      // The usage page's account filter and per-account figures (issue 15) read a period of one
+      // upstream account's requests: without this index each read scanned the whole log.
+      db.exec(`
+        CREATE INDEX usage_records_account ON usage_records (upstream_account_id, created_at);
+      `);
+    },
+  },
 ];
 
 /**
