@@ -103,6 +103,30 @@ describe('the budget store', () => {
     expect(again.store.getState().notices.map((n) => n.percent)).toEqual([100]);
   });
 
+  it('holds a running request until its spend has been read, never counting it twice or not at all', async () => {
+    const { gateway, store } = setup();
+    await store.getState().save(null, { sessionMicros: 1_000_000, confirmAboveMicros: null });
+    const release = store.getState().hold(300_000);
+    const other = store.getState().hold(200_000);
+    expect(store.getState().heldMicros).toBe(500_000);
+    // The first request ends and is logged; until the read after it is in, it stays held.
+    let letRead: () => void = () => undefined;
+    gateway.hold = new Promise((resolve) => (letRead = resolve));
+    gateway.spent = 310_000;
+    release();
+    release(); // twice (a finally and a cancel): released once
+    expect(store.getState().heldMicros).toBe(500_000);
+    letRead();
+    gateway.hold = null;
+    await store.getState().refresh();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(store.getState()).toMatchObject({ sessionSpentMicros: 310_000, heldMicros: 200_000 });
+    other();
+    await store.getState().refresh();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(store.getState().heldMicros).toBe(0);
+  });
+
   it('a monthly budget goes to the Studio key, and its gateway alerts become notices', async () => {
     const { gateway, store } = setup();
     await store.getState().save(

@@ -30,6 +30,8 @@ export interface BudgetState {
   studioKey: KeyView | null;
   sessionStart: number;
   sessionSpentMicros: number;
+  /** The estimates of the studio's requests still running (their spend is not logged yet). */
+  heldMicros: number;
   /** What the ring shows; null: no budget set. */
   budget: StudioBudget | null;
   notices: BudgetNotice[];
@@ -37,6 +39,12 @@ export interface BudgetState {
   refresh: () => Promise<void>;
   /** Saves the person's choice: the Studio key's budget at the gateway, the rest in the studio. */
   save: (keyPatch: PatchKeyBody | null, prefs: BudgetPrefs) => Promise<void>;
+  /**
+   * Holds a request's estimate while it runs; the returned release (call it once the request has
+   * ended, any number of times) lets go of it after the spend has been read again, so the
+   * request is never counted neither as held nor as spent.
+   */
+  hold: (estimateMicros: number) => () => void;
   /** A gateway `budget` event. */
   alert: (alert: BudgetAlert) => void;
   dismiss: (id: string) => void;
@@ -97,6 +105,7 @@ export function createBudgetStore(deps: BudgetDeps) {
       studioKey: null,
       sessionStart,
       sessionSpentMicros: 0,
+      heldMicros: 0,
       budget: null,
       notices: [],
       refresh: () => {
@@ -122,6 +131,17 @@ export function createBudgetStore(deps: BudgetDeps) {
         if (keyPatch) key = await deps.updateKey(key.id, keyPatch);
         deps.write(PREFS_KEY, prefs);
         recompute({ prefs, studioKey: key });
+      },
+      hold: (estimateMicros) => {
+        set({ heldMicros: get().heldMicros + estimateMicros });
+        let released = false;
+        return () => {
+          if (released) return;
+          released = true;
+          void get()
+            .refresh()
+            .finally(() => set({ heldMicros: get().heldMicros - estimateMicros }));
+        };
       },
       alert: (alert) => {
         const notice = alertNotice(alert, get().studioKey?.id ?? null);

@@ -10,12 +10,15 @@ import {
 
 /**
  * What Generate and Edit ask of the studio budget before sending: `blocker` says why a request
- * may not go under the session budget, `confirm` asks the person when its estimate is above
- * their threshold (resolving true to send), and `dialog` is the question, to be rendered.
+ * may not go under the session budget (counting the requests still running), `confirm` asks the
+ * person when its estimate is above their threshold (resolving true to send), `hold` counts a
+ * sent request until it ends, and `dialog` is the question, to be rendered.
  */
 export function useSpendGuard(estimateMicros: number | null) {
   const prefs = useBudgetStore((s) => s.prefs);
   const budget = useBudgetStore((s) => s.budget);
+  const heldMicros = useBudgetStore((s) => s.heldMicros);
+  const hold = useBudgetStore((s) => s.hold);
   const [asking, setAsking] = useState<SpendSummary | null>(null);
   const answer = useRef<((send: boolean) => void) | null>(null);
 
@@ -35,8 +38,11 @@ export function useSpendGuard(estimateMicros: number | null) {
   };
 
   return {
-    blocker: estimateMicros === null ? null : sessionBudgetBlocker(budget, estimateMicros),
+    blocker:
+      estimateMicros === null ? null : sessionBudgetBlocker(budget, estimateMicros, heldMicros),
     confirm,
+    /** Counts a request's estimate against the session budget until the returned call ends it. */
+    hold,
     dialog: (
       <Dialog
         open={asking !== null}

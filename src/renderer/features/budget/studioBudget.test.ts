@@ -137,6 +137,11 @@ describe('confirmation and the session budget', () => {
     expect(sessionBudgetBlocker(sessionBudget(1_500_000), 500_001)).toMatch(
       /^over the session budget: \$1\.50 of \$2\.00 this session is spent and this request is about \$0\.50/,
     );
+    // Requests still running count: $1.50 spent and $0.30 held leave $0.20 of $2.00.
+    expect(sessionBudgetBlocker(sessionBudget(1_500_000), 200_000, 300_000)).toBeNull();
+    expect(sessionBudgetBlocker(sessionBudget(1_500_000), 200_001, 300_000)).toMatch(
+      /is spent, requests still running hold about \$0\.30 and this request is about \$0\.20/,
+    );
     const keyBudget = studioBudgetOf(monthlyKey, NO_BUDGET_PREFS, session, NOW);
     expect(sessionBudgetBlocker(keyBudget, 99_000_000)).toBeNull();
     expect(sessionBudgetBlocker(null, 99_000_000)).toBeNull();

@@ -159,18 +159,22 @@ export function confirmationQuestion(request: SpendSummary): string {
 }
 
 /**
- * Why a request may not be sent under a session budget (null: it may). The Studio key's own
- * budget is the gateway's to enforce: its 429 names the limit, the use and the reset.
+ * Why a request may not be sent under a session budget (null: it may). `heldMicros` is what the
+ * studio's requests still running are estimated to cost: their spend is not in the log yet, and
+ * a request sent from Edit while Generate runs must not pass the budget between them. The Studio
+ * key's own budget is the gateway's to enforce: its 429 names the limit, the use and the reset.
  */
 export function sessionBudgetBlocker(
   budget: StudioBudget | null,
   estimateMicros: number,
+  heldMicros = 0,
 ): string | null {
   if (!budget || budget.kind !== 'session') return null;
-  if (budget.spentMicros + estimateMicros <= budget.budgetMicros) return null;
+  if (budget.spentMicros + heldMicros + estimateMicros <= budget.budgetMicros) return null;
+  const running = heldMicros > 0 ? `, requests still running hold about ${money(heldMicros)}` : '';
   return (
-    `over the session budget: ${budgetLabel(budget)} is spent and this request is about ` +
-    `${money(estimateMicros)} (raise it in Settings, or restart the studio for a new session)`
+    `over the session budget: ${budgetLabel(budget)} is spent${running} and this request is ` +
+    `about ${money(estimateMicros)} (raise it in Settings, or restart the studio for a new session)`
   );
 }
 

@@ -151,13 +151,16 @@ export function EditPage() {
       edit().setRunSource(source);
       setSelected(0);
       setView('result');
-      void run.start({
-        call: { endpoint: 'edits', body: form, parentImageId: source.galleryId },
-        n: params.n,
-        model: params.model,
-        prompt,
-        requestedSize: check.size,
-      });
+      const release = spend.hold(estimate.costMicros);
+      void run
+        .start({
+          call: { endpoint: 'edits', body: form, parentImageId: source.galleryId },
+          n: params.n,
+          model: params.model,
+          prompt,
+          requestedSize: check.size,
+        })
+        .finally(release);
     } catch (error) {
       setNotice(error instanceof Error ? error.message : String(error));
     } finally {

@@ -56,13 +56,16 @@ export function GeneratePage() {
       estimateMicros: estimate.costMicros,
     };
     if (!(await spend.confirm(summary))) return;
-    void run.start({
-      call: { endpoint: 'generations', body: { prompt, ...requestFields(params, size) } },
-      n: params.n,
-      model: params.model,
-      prompt,
-      requestedSize: size,
-    });
+    const release = spend.hold(estimate.costMicros);
+    void run
+      .start({
+        call: { endpoint: 'generations', body: { prompt, ...requestFields(params, size) } },
+        n: params.n,
+        model: params.model,
+        prompt,
+        requestedSize: size,
+      })
+      .finally(release);
   };
   const sendNow = () => void send();
   // Escape stops a run only while one is going: otherwise it stays with dialogs and fields.
