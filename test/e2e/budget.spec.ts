@@ -106,6 +106,15 @@ test('a monthly studio budget: the ring, the confirmation above the threshold (c
 
 test('a session budget is the studio’s: it counts this session’s spend and stops a request that would pass it', async () => {
   const { page } = studio;
+  // A cheap run first, under the monthly budget: its "Run again" is checked below.
+  await open(page, 'generate');
+  const first = new GeneratePage(page);
+  await first.prompt().fill('A pebble on a white table');
+  await first.size().selectOption('1024x1024');
+  await first.choose('param-quality', 'low');
+  await page.getByTestId('param-n').fill('1');
+  await first.submit().click();
+  await expect(first.status()).toHaveAttribute('data-phase', 'done');
   await setBudget(page, 'session', '0.20', '');
   // The key's budget is cleared: the session budget is the only one.
   expect(await studioKey()).toMatchObject({ budgetMicros: null, budgetPeriod: null });
@@ -121,6 +130,10 @@ test('a session budget is the studio’s: it counts this session’s spend and s
   const before = (await studio.admin<{ total: number }>('GET', '/api/admin/usage?limit=1')).total;
   await generate.submit().click();
   await expect(page.locator('#generate-blockers')).toContainText('over the session budget');
+  // "Run again" of the earlier run would send it again: it is held back as well, and says why.
+  const again = page.getByTestId('retry');
+  await expect(again).toBeDisabled();
+  await expect(again).toHaveAttribute('title', /over the session budget/);
   expect((await studio.admin<{ total: number }>('GET', '/api/admin/usage?limit=1')).total).toBe(
     before,
   );
@@ -183,6 +196,7 @@ test('another key passing its budget is a notice too, and the Usage page shows b
   // The built-in simulator served everything before.
   await page.getByTestId('usage-filter-account').selectOption('simulator');
   await expect(rows.first()).toHaveAttribute('data-key', 'simulator');
-  // The first test's two studio requests (the cancelled one was never sent).
-  await expect(page.getByTestId('usage-table')).toHaveAttribute('data-total', '2');
+  // The studio requests of the tests before: two in the first (the cancelled one was never
+  // sent), one in the second.
+  await expect(page.getByTestId('usage-table')).toHaveAttribute('data-total', '3');
 });

@@ -25,6 +25,8 @@ interface RunStatusProps {
   previewsAsked?: number;
   onCancel: () => void;
   onRetry: () => void;
+  /** Why Retry / Run again may not send now (the session budget), shown on the disabled button. */
+  retryBlockedBy?: string | null;
 }
 
 const PHASE_TEXT: Record<RunPhase, string> = {
@@ -70,7 +72,13 @@ export function RunStatus(props: RunStatusProps) {
           </button>
         )}
         {(phase === 'cancelled' || phase === 'done') && (
-          <button type="button" onClick={props.onRetry} data-testid="retry">
+          <button
+            type="button"
+            onClick={props.onRetry}
+            disabled={Boolean(props.retryBlockedBy)}
+            title={props.retryBlockedBy ?? undefined}
+            data-testid="retry"
+          >
             {phase === 'done' ? 'Run again' : 'Retry'}
           </button>
         )}

@@ -10,7 +10,9 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { RunStatus } from '../../components/RunStatus';
 import { imageFileName, saveBlob } from '../../lib/files';
 import { formatCombo, isMacPlatform } from '../../lib/shortcuts';
+import { useBudgetStore } from '../../stores/budget';
 import type { ImageSlot, RunState } from '../../stores/run';
+import { sessionBudgetBlocker } from '../budget/studioBudget';
 import { useExpectedTime } from './expectedTime';
 
 /** Partial images asked per image (streams only). */
@@ -72,7 +74,17 @@ interface RunProgressProps {
 
 /** A run's status line (elapsed, progress, cancel, retry, real cost) and its error. */
 export function RunProgress({ run, price, estimate }: RunProgressProps) {
-  const retry = () => void run.retry();
+  // A retry sends the request again: it counts against the session budget like a first send.
+  const estimateMicros = estimate?.costMicros ?? 0;
+  const blocker = useBudgetStore((s) =>
+    sessionBudgetBlocker(s.budget, estimateMicros, s.heldMicros),
+  );
+  const hold = useBudgetStore((s) => s.hold);
+  const retry = () => {
+    if (blocker) return;
+    const release = hold(estimateMicros);
+    void run.retry().finally(release);
+  };
   const expected = useExpectedTime(run);
   const partialsAsked = partialsOf(run);
   return (
@@ -96,8 +108,9 @@ export function RunProgress({ run, price, estimate }: RunProgressProps) {
         previewsAsked={partialsAsked * run.slots.length}
         onCancel={run.cancel}
         onRetry={retry}
+        retryBlockedBy={blocker}
       />
-      {run.error && <ErrorNotice error={run.error} onRetry={retry} />}
+      {run.error && <ErrorNotice error={run.error} onRetry={blocker ? undefined : retry} />}
     </>
   );
 }
