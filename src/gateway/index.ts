@@ -123,6 +123,7 @@ export async function createGateway(
     secrets: secretStore,
     events,
     loadOf: (id) => scheduler.loadOf(id),
+    keepApiImages: live.keepApiImages,
     whenIdle: () => inflight.whenIdle(),
     keyLimitUse: (record) => limiter.use({ id: record.id, limits: limitsOf(record) }, now()),
     simulatorOnly: () => simulator !== null && accounts.list().length === 0,

@@ -22,5 +22,7 @@ export function liveSettings(settings: SettingsRepository, configOrigins: readon
       largeMs: settings.get(SETTINGS.timeoutLargeMs),
     }),
     bridgeModel: () => settings.get(SETTINGS.bridgeModel),
+    /** Whether the gallery keeps the images of API callers (the studio's it always keeps). */
+    keepApiImages: () => settings.get(SETTINGS.keepApiImages),
   };
 }

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { ServerInfo } from '../shared/admin';
 import { createLoginFlows, type LoginFlows } from './accounts/loginFlows';
 import type { AccountsRepository } from './accounts/repository';
-import type { GatewayEvents } from './events';
+import { announceStoredImage, type GatewayEvents } from './events';
 import { galleryPort } from './http/galleryPort';
 import type { AppDeps } from './http/app';
 import type { KeysAdminDeps } from './http/admin/keys';
@@ -11,7 +11,6 @@ import { createStudioRuns } from './http/studioRuns';
 import { createImageStore, type ImageStore } from './gallery/store';
 import { studioKey, type StudioKey } from './keys/studioKey';
 import type { SecretStore } from './secrets/types';
-import { SETTINGS } from './settings';
 import type { Db } from './storage/db';
 import { createImagesRepository } from './gallery/repository';
 import type { KeysRepository } from './keys/repository';
@@ -48,6 +47,8 @@ export function composeStudioSide(deps: {
   secrets: () => Promise<SecretStore>;
   events: GatewayEvents;
   loadOf: (accountId: string) => number;
+  /** The live setting (liveSettings.ts): whether the gallery keeps API callers' images. */
+  keepApiImages: () => boolean;
   simulatorOnly: () => boolean;
   ownOrigins: () => Set<string>;
   server: () => ServerInfo;
@@ -66,15 +67,15 @@ export function composeStudioSide(deps: {
   const images = createImageStore({
     dir: path.join(deps.dataDir, 'images'),
     repo: imagesRepo,
-    priceOf: (model) => deps.prices.get(model),
+    priceOf: deps.prices.get,
     now: deps.now,
     log: deps.log,
-    onStored: (image) => deps.events.emit('image', image.id, image.requestId),
+    onStored: announceStoredImage(deps.events),
     whenIdle: deps.whenIdle,
   });
-  // The gallery writes what it held for a request once the request's record is written.
-  deps.events.on('settled', (requestId, cost) => images.confirm(requestId, cost));
-  const keepApiImages = () => deps.settings.get(SETTINGS.keepApiImages);
+  // The gallery writes what it held for a request once the request's record is written. (What
+  // runs per request is handed on as it is, so no request calls back into this file.)
+  deps.events.on('settled', images.confirm);
   const runs = createStudioRuns();
   const ctx = { accounts: deps.accounts, secrets: deps.secrets, dataDir: deps.dataDir };
   const logins = createLoginFlows({
@@ -87,7 +88,7 @@ export function composeStudioSide(deps: {
   return {
     app: {
       studioSession: sessionGate,
-      gallery: galleryPort(images, (id) => imagesRepo.exists(id), keepApiImages, deps.log),
+      gallery: galleryPort(images, imagesRepo.exists, deps.keepApiImages, deps.log),
       studioRuns: runs,
       admin: {
         runs,

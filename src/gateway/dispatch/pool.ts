@@ -68,6 +68,8 @@ export interface PoolDeps {
 export function createUpstreamPool(deps: PoolDeps): UpstreamPool {
   let version = -1;
   let records: AccountRecord[] = [];
+  // Each account's tier rank, worked out when the list is re-read rather than on every request.
+  let ranks = new Map<string, number>();
   const adapters = new Map<string, { key: string; upstream: Promise<ImageUpstream> }>();
   const cooldowns = deps.cooldowns ?? DEFAULT_COOLDOWNS;
   const outages = new OutageTracker(cooldowns);
@@ -78,6 +80,7 @@ export function createUpstreamPool(deps: PoolDeps): UpstreamPool {
       version = v;
       const stored = deps.accounts.list();
       records = stored.length > 0 || !deps.fallback ? stored : [deps.fallback];
+      ranks = new Map(records.map((a) => [a.id, tierRank(a.tier)]));
     }
     return records;
   };
@@ -105,7 +108,7 @@ export function createUpstreamPool(deps: PoolDeps): UpstreamPool {
         .filter(
           (a) => inGroup(a, group) && usable(a, now) && !exclude.has(a.id) && a.maxPixels >= pixels,
         )
-        .map((a) => ({ id: a.id, capacity: a.capacity, rank: tierRank(a.tier) }));
+        .map((a) => ({ id: a.id, capacity: a.capacity, rank: ranks.get(a.id)! }));
     },
 
     explainEmpty({ group, pixels, exclude }) {

@@ -8,7 +8,9 @@ import { allowedHosts } from './hostGuard';
  */
 export function serverAddress(host: string, port: number) {
   let bound = port;
-  let hosts = allowedHosts(host, port);
+  // One set for the server's life, refilled once the port is bound: the host guard holds it and
+  // reads it on each request without calling back here.
+  const hosts = allowedHosts(host, port);
   let origins = new Set<string>();
   const urlFor = (p: number) => `http://${host.includes(':') ? `[${host}]` : host}:${p}`;
   return {
@@ -16,7 +18,7 @@ export function serverAddress(host: string, port: number) {
       return bound;
     },
     url: () => urlFor(bound),
-    hosts: () => hosts,
+    hosts: hosts as ReadonlySet<string>,
     origins: () => origins,
     /** Listens, then takes the port the server really has. */
     listen: (server: http.Server) =>
@@ -25,7 +27,8 @@ export function serverAddress(host: string, port: number) {
         server.listen(port, host, () => {
           server.off('error', reject);
           bound = (server.address() as AddressInfo).port;
-          hosts = allowedHosts(host, bound);
+          hosts.clear();
+          for (const name of allowedHosts(host, bound)) hosts.add(name);
           origins = new Set([...hosts].map((h) => `http://${h}`));
           resolve(urlFor(bound));
         });

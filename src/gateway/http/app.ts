@@ -40,7 +40,8 @@ export interface AppDeps {
   /** Opens each request's usage notes and writes its record (usage/writer.ts). */
   usage: UsageWriter;
   textModels: () => readonly string[];
-  allowedHosts: () => Set<string>;
+  /** The Host values allowed; refilled by the server address once the port is bound. */
+  allowedHosts: ReadonlySet<string>;
   ownOrigins: () => Set<string>;
   allowedOrigins: () => readonly string[];
   status: () => StatusResponse;
@@ -68,7 +69,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(requestId);
   app.use(securityHeaders);
   const clientTimeouts = deps.clientTimeouts ?? DEFAULT_CLIENT_TIMEOUTS;
-  app.use(slowClientGuard(() => clientTimeouts));
+  app.use(slowClientGuard(clientTimeouts));
   app.use(hostGuard(deps.allowedHosts));
   app.use(originGuard(deps.ownOrigins, deps.allowedOrigins));
 
