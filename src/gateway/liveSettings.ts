@@ -7,6 +7,8 @@ import type { SettingsRepository } from './storage/settingsRepository';
  * The settings the request path reads on every request (they change without a restart), as the
  * functions it calls: the composition root hands these on and is not called back itself.
  */
+export type LiveSettings = ReturnType<typeof liveSettings>;
+
 export function liveSettings(settings: SettingsRepository, configOrigins: readonly string[] = []) {
   const imageSettings: LiveImageSettings = {
     strictDelivery: () => settings.get(SETTINGS.strictDelivery),

@@ -2,8 +2,10 @@ import path from 'node:path';
 import type { ServerInfo } from '../shared/admin';
 import { createLoginFlows, type LoginFlows } from './accounts/loginFlows';
 import type { AccountsRepository } from './accounts/repository';
+import type { GatewayConfig } from './config';
 import { announceStoredImage, type GatewayEvents } from './events';
 import { galleryPort } from './http/galleryPort';
+import type { ServerAddress } from './http/address';
 import type { AppDeps } from './http/app';
 import type { KeysAdminDeps } from './http/admin/keys';
 import { createStudioSessions, studioSessionGate } from './http/studioSession';
@@ -37,7 +39,9 @@ export interface StudioSide {
  */
 export function composeStudioSide(deps: {
   db: Db;
-  dataDir: string;
+  config: Pick<GatewayConfig, 'dataDir' | 'host' | 'oauthCallbackPort'>;
+  /** Where the gateway listens (its URL, port and own origins follow the bound port). */
+  address: Pick<ServerAddress, 'url' | 'port' | 'origins'>;
   keys: KeysRepository;
   usage: UsageRepository;
   rejected: RejectedCounter;
@@ -50,9 +54,6 @@ export function composeStudioSide(deps: {
   /** The live setting (liveSettings.ts): whether the gallery keeps API callers' images. */
   keepApiImages: () => boolean;
   simulatorOnly: () => boolean;
-  ownOrigins: () => Set<string>;
-  server: () => ServerInfo;
-  oauthCallbackPort?: number;
   /** Resolves once no request is in flight (the gallery defers its heavy work until then). */
   whenIdle?: () => Promise<void>;
   /** A key's use against its limits (limits/limiter.ts), for the keys page. */
@@ -60,12 +61,19 @@ export function composeStudioSide(deps: {
   now: () => number;
   log: (line: string) => void;
 }): StudioSide {
+  const { dataDir, host } = deps.config;
+  const server = (): ServerInfo => ({
+    address: deps.address.url(),
+    host,
+    port: deps.address.port,
+    dataDir,
+  });
   const sessions = createStudioSessions(deps.now);
-  const sessionGate = studioSessionGate(sessions, deps.ownOrigins);
+  const sessionGate = studioSessionGate(sessions, deps.address.origins);
   const builtInKey = studioKey(deps.keys, deps.settings);
   const imagesRepo = createImagesRepository(deps.db);
   const images = createImageStore({
-    dir: path.join(deps.dataDir, 'images'),
+    dir: path.join(dataDir, 'images'),
     repo: imagesRepo,
     priceOf: deps.prices.get,
     now: deps.now,
@@ -77,10 +85,10 @@ export function composeStudioSide(deps: {
   // runs per request is handed on as it is, so no request calls back into this file.)
   deps.events.on('settled', images.confirm);
   const runs = createStudioRuns();
-  const ctx = { accounts: deps.accounts, secrets: deps.secrets, dataDir: deps.dataDir };
+  const ctx = { accounts: deps.accounts, secrets: deps.secrets, dataDir };
   const logins = createLoginFlows({
     ctx,
-    callbackPort: deps.oauthCallbackPort,
+    callbackPort: deps.config.oauthCallbackPort,
     now: deps.now,
     log: deps.log,
   });
@@ -101,7 +109,7 @@ export function composeStudioSide(deps: {
         images: imagesRepo,
         store: images,
         settings: deps.settings,
-        server: deps.server,
+        server,
         prices: deps.prices,
         accounts: {
           ctx,

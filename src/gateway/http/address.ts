@@ -6,6 +6,8 @@ import { allowedHosts } from './hostGuard';
  * Where the gateway listens, known for certain only once it does (port 0 picks one): its URL, the
  * Host values the host guard allows and the studio's own origins all follow the bound port.
  */
+export type ServerAddress = ReturnType<typeof serverAddress>;
+
 export function serverAddress(host: string, port: number) {
   let bound = port;
   // One set for the server's life, refilled once the port is bound: the host guard holds it and

@@ -28,6 +28,7 @@ import { adminRouter, type AdminDeps } from './admin';
 import { parentImage } from './galleryPort';
 import type { StudioSessionGate } from './studioSession';
 import type { StudioRuns } from './studioRuns';
+import { VERSION } from '../version';
 
 export interface AppDeps {
   dispatch: Dispatch;
@@ -44,7 +45,9 @@ export interface AppDeps {
   allowedHosts: ReadonlySet<string>;
   ownOrigins: () => Set<string>;
   allowedOrigins: () => readonly string[];
-  status: () => StatusResponse;
+  /** What `/api/status` says of the upstream (the account pool) and where the gateway listens. */
+  describeUpstream: () => StatusResponse['upstream'];
+  url: () => string;
   staticDir?: string;
   now: () => number;
   log: (line: string) => void;
@@ -119,7 +122,13 @@ export function createApp(deps: AppDeps): Express {
   app.use('/v1', v1);
 
   app.get('/api/status', (_req, res) => {
-    res.json(deps.status());
+    const status: StatusResponse = {
+      name: 'Atelier',
+      version: VERSION,
+      upstream: deps.describeUpstream(),
+      address: deps.url(),
+    };
+    res.json(status);
   });
   app.use('/api/admin', adminRouter({ ...deps.admin, gate: deps.studioSession }));
   app.get('/login', (req, res) => deps.studioSession.login(req, res));
