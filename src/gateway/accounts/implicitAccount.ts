@@ -1,8 +1,9 @@
 import { startSimulator, type Simulator } from '../../simulator';
 import type { GatewayConfig } from '../config';
-import { API_KEY_MAX_PIXELS } from '../dispatch/weights';
+import { API_KEY_MAX_PIXELS } from './types';
 import { IMPLICIT_ACCOUNT_CAPACITY } from '../tunables';
-import { BUILTIN, type AccountRecord } from './types';
+import type { AccountRecord } from '../domain';
+import { BUILTIN } from './types';
 
 /**
  * The built-in simulator runs whenever no external upstream URL is forced: it serves while no

@@ -1,5 +1,6 @@
 import type { AccountsRepository } from '../accounts/repository';
-import { tierRank, type AccountRecord } from '../accounts/types';
+import type { AccountRecord } from '../domain';
+import { tierRank } from '../accounts/types';
 import type { UpstreamFailure } from '../upstream/errors';
 import type { ImageUpstream } from '../upstream/types';
 import {
