@@ -6,8 +6,6 @@ import { allowedHosts } from './hostGuard';
  * Where the gateway listens, known for certain only once it does (port 0 picks one): its URL, the
  * Host values the host guard allows and the studio's own origins all follow the bound port.
  */
-export type ServerAddress = ReturnType<typeof serverAddress>;
-
 export function serverAddress(host: string, port: number) {
   let bound = port;
   // One set for the server's life, refilled once the port is bound: the host guard holds it and
@@ -20,7 +18,8 @@ export function serverAddress(host: string, port: number) {
       return bound;
     },
     url: () => urlFor(bound),
-    hosts: hosts as ReadonlySet<string>,
+    /** The Host values allowed: the same set all along, refilled when the port is bound. */
+    hosts,
     origins: () => origins,
     /** Listens, then takes the port the server really has. */
     listen: (server: http.Server) =>
@@ -37,3 +36,5 @@ export function serverAddress(host: string, port: number) {
       }),
   };
 }
+
+export type ServerAddress = ReturnType<typeof serverAddress>;
