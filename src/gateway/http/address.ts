@@ -8,10 +8,10 @@ import { allowedHosts } from './hostGuard';
  */
 export function serverAddress(host: string, port: number) {
   let bound = port;
-  // One set for the server's life, refilled once the port is bound: the host guard holds it and
-  // reads it on each request without calling back here.
+  // Sets for the server's life, refilled once the port is bound: the host and origin guards hold
+  // them and read them on each request without calling back here.
   const hosts = allowedHosts(host, port);
-  let origins = new Set<string>();
+  const origins = new Set<string>();
   const urlFor = (p: number) => `http://${host.includes(':') ? `[${host}]` : host}:${p}`;
   return {
     get port() {
@@ -20,7 +20,8 @@ export function serverAddress(host: string, port: number) {
     url: () => urlFor(bound),
     /** The Host values allowed: the same set all along, refilled when the port is bound. */
     hosts,
-    origins: () => origins,
+    /** The studio's own origins (`http://` and each allowed host), known once the port is bound. */
+    origins,
     /** Listens, then takes the port the server really has. */
     listen: (server: http.Server) =>
       new Promise<string>((resolve, reject) => {
@@ -30,7 +31,8 @@ export function serverAddress(host: string, port: number) {
           bound = (server.address() as AddressInfo).port;
           hosts.clear();
           for (const name of allowedHosts(host, bound)) hosts.add(name);
-          origins = new Set([...hosts].map((h) => `http://${h}`));
+          origins.clear();
+          for (const name of hosts) origins.add(`http://${name}`);
           resolve(urlFor(bound));
         });
       }),

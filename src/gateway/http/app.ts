@@ -43,7 +43,8 @@ export interface AppDeps {
   textModels: () => readonly string[];
   /** The Host values allowed; refilled by the server address once the port is bound. */
   allowedHosts: ReadonlySet<string>;
-  ownOrigins: () => Set<string>;
+  /** The studio's own origins; refilled by the server address once the port is bound. */
+  ownOrigins: ReadonlySet<string>;
   allowedOrigins: () => readonly string[];
   /** What `/api/status` says of the upstream (the account pool) and where the gateway listens. */
   describeUpstream: () => StatusResponse['upstream'];
