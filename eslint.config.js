@@ -83,6 +83,12 @@ const gatewayZones = [
       'contentFilter/ reads prompts: it imports only its own files, the error type and shared/.',
   },
   {
+    folder: 'accounts',
+    never: ['http', 'dispatch', 'upstream', 'usage', 'gallery', 'imageService', 'keys', 'limits'],
+    message:
+      'accounts/ owns upstream accounts: dispatch and the upstream adapters read them (their record is in domain.ts), so it never imports dispatch, upstream, the HTTP layer, usage, the gallery, the image service, keys or limits.',
+  },
+  {
     folder: 'keys',
     never: ['http', 'dispatch', 'upstream', 'gallery', 'imageService'],
     message:

@@ -1,8 +1,15 @@
 /*
  * Domain types more than one layer speaks, in one module that imports nothing of the gateway:
  * a layer that needs one of these does not have to import the layer that happens to make it
- * (dispatch and the replies carry a spooled image without importing the gallery).
+ * (dispatch and the replies carry a spooled image without importing the gallery; dispatch and
+ * the upstream adapters read an account without accounts/ importing either of them back).
  */
+import type { ACCOUNT_KINDS, CooldownKind } from '../shared/admin';
+
+export type { CooldownKind };
+
+/** How an account reaches its upstream: the built-in simulator, an API key, a subscription. */
+export type AccountKind = (typeof ACCOUNT_KINDS)[number];
 
 /** An image's bytes, decoded into a temporary file while it streamed through. */
 export interface SpooledImage {
@@ -29,4 +36,35 @@ export interface ImageSpool {
   finish(): Promise<SpooledImage | null>;
   /** Deletes the file (a failed image, or one the gallery did not take). */
   discard(): Promise<void>;
+}
+
+/** An upstream account as stored (no secrets: those are in the SecretStore under `secretName`). */
+export interface AccountRecord {
+  id: string;
+  name: string;
+  kind: AccountKind;
+  /** `free`, `plus`, `pro`, `team`, ... for subscription accounts; `api` for API-key accounts. */
+  tier: string;
+  groupName: string;
+  /** Concurrency budget in weight units (a 1024-class image weighs 1; see dispatch/weights.ts). */
+  capacity: number;
+  enabled: boolean;
+  /** Public model id -> upstream model id. */
+  modelMap: Record<string, string>;
+  /** The largest output (pixels) this account really delivers. */
+  maxPixels: number;
+  baseUrl: string;
+  /** Subscription accounts: the OAuth issuer and the bridge's text model (a setting, never hard-coded). */
+  issuer: string | null;
+  bridgeModel: string | null;
+  /** Subscription accounts: the `chatgpt-account-id` header value, from the id token. */
+  upstreamAccountId: string | null;
+  secretName: string | null;
+  /** Why the account is out of service, when it is (a permanent refresh failure, say). */
+  disabledReason: string | null;
+  cooldownUntil: number | null;
+  cooldownReason: string | null;
+  /** Why it rests: a usage window, a rate limit, or outages seen by several requests. */
+  cooldownKind: CooldownKind | null;
+  createdAt: number;
 }

@@ -1,6 +1,8 @@
+import type { Agent } from 'undici';
 import type { Simulator } from '../simulator';
 import type { GatewayEvents } from './events';
-import type { AccountRecord } from './accounts/types';
+import type { AccountRecord } from './domain';
+import type { SecretStore } from './secrets/types';
 
 export interface Gateway {
   /** http://HOST:PORT once listening. */
@@ -30,4 +32,13 @@ export interface Gateway {
   signInIssuers(): string[];
   /** The accounts dispatch uses now (the implicit one while none is configured). */
   servingAccounts(): AccountRecord[];
+}
+
+/** What a gateway is given rather than makes: its clock, upstream connection pool, secret store. */
+export interface GatewayDeps {
+  now?: () => number;
+  /** The upstream connection pool (closed by its owner when given; else made and closed here). */
+  agent?: Agent;
+  /** The secret store; by default `config.secrets`, else the OS keychain opened on first use. */
+  secrets?: SecretStore;
 }

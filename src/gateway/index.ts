@@ -2,55 +2,43 @@ import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import { Agent } from 'undici';
 import { DEFAULT_TEXT_MODELS } from '../shared/models';
-import { startSimulator } from '../simulator';
-import { implicitAccount } from './accounts/implicitAccount';
 import { createAccountsRepository } from './accounts/repository';
 import { signInIssuers } from './accounts/signInIssuers';
 import type { GatewayConfig } from './config';
 import { databasePath } from './dataDir';
-import { DEFAULT_COOLDOWNS } from './dispatch/cooldownPolicy';
-import { composeDispatch } from './dispatch/compose';
 import type { GatewayEventMap, GatewayEvents } from './events';
-import type { Gateway } from './gatewayApi';
-import { createApp } from './http/app';
-import { serverAddress } from './http/address';
-import { createHttpServer } from './http/server';
-import { DEFAULT_CLIENT_TIMEOUTS, type ClientTimeouts } from './http/slowClients';
 import { createUrlImages } from './gallery/urlImages';
+import type { Gateway, GatewayDeps } from './gatewayApi';
+import { serverAddress } from './http/address';
+import { createApp } from './http/app';
+import { createHttpServer } from './http/server';
+import { DEFAULT_CLIENT_TIMEOUTS } from './http/slowClients';
 import { keyAuthenticator } from './keys/authenticator';
+import { createKeysRepository } from './keys/repository';
 import { createUsageLedger, KeyLimiter, limitsOf } from './limits';
 import { chargeLimitsOnUsage } from './limits/chargeOnUsage';
 import { liveSettings } from './liveSettings';
 import { makeDataDirPrivate } from './privateFiles';
-import { openSecretStore } from './secrets';
-import type { SecretStore } from './secrets/types';
+import { shutdownSequence } from './shutdown';
 import { openDatabase } from './storage/db';
-import { createKeysRepository } from './keys/repository';
 import { createPricesRepository } from './storage/pricesRepository';
 import { createSettingsRepository } from './storage/settingsRepository';
 import { composeStudioSide } from './studioSide';
+import { composeUpstreamSide } from './upstreamSide';
 import { DEFAULT_SHUTDOWN_GRACE_MS, UPSTREAM_AGENT } from './tunables';
-import { upstreamFactory } from './upstream/factory';
 import { createInflight } from './usage/inflight';
 import { createRejectedCounter } from './usage/rejected';
 import { createUsageRepository } from './usage/repository';
-import { createUsageWriter } from './usage/writer';
-import { VERSION } from './version';
+import { openUsageWriter } from './usage/writer';
 
 export type { GatewayConfig } from './config';
-export type { Gateway } from './gatewayApi';
+export type { Gateway, GatewayDeps } from './gatewayApi';
 export { resetListenAddress, savedListenAddress, type ListenAddress } from './listenAddress';
 
-/** What a gateway is given rather than makes: its clock, upstream connection pool, secret store. */
-export interface GatewayDeps {
-  now?: () => number;
-  /** The upstream connection pool (closed by its owner when given; else made and closed here). */
-  agent?: Agent;
-  /** The secret store; by default `config.secrets`, else the OS keychain opened on first use. */
-  secrets?: SecretStore;
-}
-
-/** Composes the gateway: storage, dispatch, usage, the studio's side (studioSide.ts) and the HTTP app, then serves. */
+/**
+ * Composes the gateway: storage, the upstream side (upstreamSide.ts), usage and limits, the
+ * studio's side (studioSide.ts), the HTTP app and its server, and the order it all stops in.
+ */
 export async function createGateway(
   config: GatewayConfig,
   deps: GatewayDeps = {},
@@ -67,37 +55,11 @@ export async function createGateway(
   const settings = createSettingsRepository(db);
   const limiter = new KeyLimiter(createUsageLedger(db), prices.get);
   const live = liveSettings(settings, config.allowedOrigins);
-  // The built-in simulator runs whenever no external upstream URL is forced: it serves while no
-  // account is configured, and backs accounts of kind 'simulator'.
-  const simulator = config.upstreamBaseUrl
-    ? null
-    : await startSimulator({
-        speed: config.simulatorSpeed ?? 1,
-        controlToken: config.simulatorControlToken,
-      });
-  const fallback = implicitAccount(config, simulator);
-  const given = deps.secrets ?? config.secrets;
-  let secrets: Promise<SecretStore> | null = null;
-  const secretStore = () =>
-    (secrets ??= given
-      ? Promise.resolve(given)
-      : openSecretStore({ dataDir: config.dataDir, env: process.env }));
-
-  const dispatch = composeDispatch({
+  const { simulator, secrets, dispatch } = await composeUpstreamSide(config, {
     accounts,
-    fallback,
-    makeUpstream: upstreamFactory({
-      simulatorUrl: simulator?.url ?? null,
-      fallback: fallback && { id: fallback.id, apiKey: config.upstreamApiKey ?? '' },
-      secrets: secretStore,
-      bridgeModel: live.bridgeModel,
-      disable: (id, disabledReason) => accounts.update(id, { disabledReason }),
-      agent,
-      now,
-      log,
-    }),
-    cooldowns: { ...DEFAULT_COOLDOWNS, ...config.cooldowns },
-    timeouts: live.upstreamTimeouts,
+    live,
+    secrets: deps.secrets,
+    agent,
     now,
     log,
   });
@@ -112,33 +74,26 @@ export async function createGateway(
   chargeLimitsOnUsage(events, limiter, now);
   const rejected = createRejectedCounter(now);
   const studioSide = composeStudioSide({
+    config,
+    address,
     db,
-    dataDir: config.dataDir,
     keys,
     usage,
     rejected,
     prices,
     accounts,
     settings,
-    secrets: secretStore,
+    secrets,
     events,
     loadOf: (id) => scheduler.loadOf(id),
+    keepApiImages: live.keepApiImages,
     whenIdle: () => inflight.whenIdle(),
     keyLimitUse: (record) => limiter.use({ id: record.id, limits: limitsOf(record) }, now()),
     simulatorOnly: () => simulator !== null && accounts.list().length === 0,
-    ownOrigins: address.origins,
-    server: () => ({
-      address: address.url(),
-      host: config.host,
-      port: address.port,
-      dataDir: config.dataDir,
-    }),
-    oauthCallbackPort: config.oauthCallbackPort,
     now,
     log,
   });
-
-  const usageWriter = createUsageWriter({
+  const usageWriter = openUsageWriter({
     repository: usage,
     priceFor: prices.get,
     events,
@@ -146,11 +101,8 @@ export async function createGateway(
     now,
     log,
   });
-  const interrupted = usageWriter.recordInterrupted();
-  if (interrupted > 0)
-    log(`recorded ${interrupted} request(s) interrupted when the gateway last stopped`);
 
-  const clientTimeouts: ClientTimeouts = { ...DEFAULT_CLIENT_TIMEOUTS, ...config.clientTimeouts };
+  const clientTimeouts = { ...DEFAULT_CLIENT_TIMEOUTS, ...config.clientTimeouts };
   const app = createApp({
     clientTimeouts,
     dispatch,
@@ -164,12 +116,8 @@ export async function createGateway(
     allowedHosts: address.hosts,
     ownOrigins: address.origins,
     allowedOrigins: live.allowedOrigins,
-    status: () => ({
-      name: 'Atelier',
-      version: VERSION,
-      upstream: pool.describe(),
-      address: address.url(),
-    }),
+    describeUpstream: () => pool.describe(),
+    url: address.url,
     staticDir: config.staticDir,
     urlImages,
     now,
@@ -177,8 +125,18 @@ export async function createGateway(
     ...studioSide.app,
   });
   const server = createHttpServer(app, clientTimeouts);
+  const close = shutdownSequence({
+    server,
+    cancelSignIns: () => studioSide.logins.cancelAll(),
+    drainRequests: (graceMs) => inflight.drain(graceMs),
+    drainGallery: () => studioSide.galleryStore.drain(),
+    closeUrlImages: () => urlImages.close(),
+    ownAgent: deps.agent ? null : agent,
+    simulator,
+    closeUsage: () => usageWriter.close(),
+    db,
+  });
 
-  let closing: Promise<void> | null = null;
   return {
     get url() {
       return address.url();
@@ -193,23 +151,6 @@ export async function createGateway(
     signInIssuers: () => signInIssuers(accounts.list(), simulator?.url ?? null),
     servingAccounts: () => pool.list(),
     listen: () => address.listen(server),
-    close(graceMs = DEFAULT_SHUTDOWN_GRACE_MS) {
-      closing ??= (async () => {
-        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections();
-        studioSide.logins.cancelAll();
-        await inflight.drain(graceMs);
-        server.closeAllConnections();
-        await stopped;
-        // Every request is over, so every image it kept is queued: let them reach the disk.
-        await studioSide.galleryStore.drain();
-        await urlImages.close();
-        if (!deps.agent) await agent.close();
-        if (simulator) await simulator.close();
-        usageWriter.close();
-        db.close();
-      })();
-      return closing;
-    },
+    close: (graceMs = DEFAULT_SHUTDOWN_GRACE_MS) => close(graceMs),
   };
 }

@@ -2,8 +2,10 @@ import path from 'node:path';
 import type { ServerInfo } from '../shared/admin';
 import { createLoginFlows, type LoginFlows } from './accounts/loginFlows';
 import type { AccountsRepository } from './accounts/repository';
-import type { GatewayEvents } from './events';
+import type { GatewayConfig } from './config';
+import { announceStoredImage, type GatewayEvents } from './events';
 import { galleryPort } from './http/galleryPort';
+import type { ServerAddress } from './http/address';
 import type { AppDeps } from './http/app';
 import type { KeysAdminDeps } from './http/admin/keys';
 import { createStudioSessions, studioSessionGate } from './http/studioSession';
@@ -11,7 +13,6 @@ import { createStudioRuns } from './http/studioRuns';
 import { createImageStore, type ImageStore } from './gallery/store';
 import { studioKey, type StudioKey } from './keys/studioKey';
 import type { SecretStore } from './secrets/types';
-import { SETTINGS } from './settings';
 import type { Db } from './storage/db';
 import { createImagesRepository } from './gallery/repository';
 import type { KeysRepository } from './keys/repository';
@@ -38,7 +39,9 @@ export interface StudioSide {
  */
 export function composeStudioSide(deps: {
   db: Db;
-  dataDir: string;
+  config: Pick<GatewayConfig, 'dataDir' | 'host' | 'oauthCallbackPort'>;
+  /** Where the gateway listens (its URL, port and own origins follow the bound port). */
+  address: Pick<ServerAddress, 'url' | 'port' | 'origins'>;
   keys: KeysRepository;
   usage: UsageRepository;
   rejected: RejectedCounter;
@@ -48,10 +51,9 @@ export function composeStudioSide(deps: {
   secrets: () => Promise<SecretStore>;
   events: GatewayEvents;
   loadOf: (accountId: string) => number;
+  /** The live setting (liveSettings.ts): whether the gallery keeps API callers' images. */
+  keepApiImages: () => boolean;
   simulatorOnly: () => boolean;
-  ownOrigins: () => Set<string>;
-  server: () => ServerInfo;
-  oauthCallbackPort?: number;
   /** Resolves once no request is in flight (the gallery defers its heavy work until then). */
   whenIdle?: () => Promise<void>;
   /** A key's use against its limits (limits/limiter.ts), for the keys page. */
@@ -59,27 +61,34 @@ export function composeStudioSide(deps: {
   now: () => number;
   log: (line: string) => void;
 }): StudioSide {
+  const { dataDir, host } = deps.config;
+  const server = (): ServerInfo => ({
+    address: deps.address.url(),
+    host,
+    port: deps.address.port,
+    dataDir,
+  });
   const sessions = createStudioSessions(deps.now);
-  const sessionGate = studioSessionGate(sessions, deps.ownOrigins);
+  const sessionGate = studioSessionGate(sessions, deps.address.origins);
   const builtInKey = studioKey(deps.keys, deps.settings);
   const imagesRepo = createImagesRepository(deps.db);
   const images = createImageStore({
-    dir: path.join(deps.dataDir, 'images'),
+    dir: path.join(dataDir, 'images'),
     repo: imagesRepo,
-    priceOf: (model) => deps.prices.get(model),
+    priceOf: deps.prices.get,
     now: deps.now,
     log: deps.log,
-    onStored: (image) => deps.events.emit('image', image.id, image.requestId),
+    onStored: announceStoredImage(deps.events),
     whenIdle: deps.whenIdle,
   });
-  // The gallery writes what it held for a request once the request's record is written.
-  deps.events.on('settled', (requestId, cost) => images.confirm(requestId, cost));
-  const keepApiImages = () => deps.settings.get(SETTINGS.keepApiImages);
+  // The gallery writes what it held for a request once the request's record is written. (What
+  // runs per request is handed on as it is, so no request calls back into this file.)
+  deps.events.on('settled', images.confirm);
   const runs = createStudioRuns();
-  const ctx = { accounts: deps.accounts, secrets: deps.secrets, dataDir: deps.dataDir };
+  const ctx = { accounts: deps.accounts, secrets: deps.secrets, dataDir };
   const logins = createLoginFlows({
     ctx,
-    callbackPort: deps.oauthCallbackPort,
+    callbackPort: deps.config.oauthCallbackPort,
     now: deps.now,
     log: deps.log,
   });
@@ -87,7 +96,7 @@ export function composeStudioSide(deps: {
   return {
     app: {
       studioSession: sessionGate,
-      gallery: galleryPort(images, (id) => imagesRepo.exists(id), keepApiImages, deps.log),
+      gallery: galleryPort(images, imagesRepo.exists, deps.keepApiImages, deps.log),
       studioRuns: runs,
       admin: {
         runs,
@@ -100,7 +109,7 @@ export function composeStudioSide(deps: {
         images: imagesRepo,
         store: images,
         settings: deps.settings,
-        server: deps.server,
+        server,
         prices: deps.prices,
         accounts: {
           ctx,

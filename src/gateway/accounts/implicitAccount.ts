@@ -1,8 +1,23 @@
-import type { Simulator } from '../../simulator';
+import { startSimulator, type Simulator } from '../../simulator';
 import type { GatewayConfig } from '../config';
-import { API_KEY_MAX_PIXELS } from '../dispatch/weights';
+import { API_KEY_MAX_PIXELS } from './types';
 import { IMPLICIT_ACCOUNT_CAPACITY } from '../tunables';
-import { BUILTIN, type AccountRecord } from './types';
+import type { AccountRecord } from '../domain';
+import { BUILTIN } from './types';
+
+/**
+ * The built-in simulator runs whenever no external upstream URL is forced: it serves while no
+ * account is configured, and backs accounts of kind 'simulator'.
+ */
+export function startBuiltInSimulator(
+  config: Pick<GatewayConfig, 'upstreamBaseUrl' | 'simulatorSpeed' | 'simulatorControlToken'>,
+): Promise<Simulator | null> {
+  if (config.upstreamBaseUrl) return Promise.resolve(null);
+  return startSimulator({
+    speed: config.simulatorSpeed ?? 1,
+    controlToken: config.simulatorControlToken,
+  });
+}
 
 /** The account that serves while none is configured: the simulator, or a forced upstream URL. */
 export function implicitAccount(

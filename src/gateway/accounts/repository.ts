@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../storage/db';
-import type { CooldownKind } from '../dispatch/cooldownPolicy';
-import type { AccountRecord } from './types';
+import type { CooldownKind } from '../domain';
+import type { AccountRecord } from '../domain';
 
 interface AccountRow {
   id: string;

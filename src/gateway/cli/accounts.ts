@@ -1,7 +1,7 @@
 import { createAccountsRepository, type AccountsRepository } from '../accounts/repository';
 import { accountStatus } from '../accounts/status';
 import { addApiKeyAccount, addSimulatorAccount, type AccountOptions } from '../accounts/service';
-import type { AccountRecord } from '../accounts/types';
+import type { AccountRecord } from '../domain';
 import { resolveDataDir, databasePath } from '../dataDir';
 import { openSecretStore } from '../secrets';
 import { openDatabase } from '../storage/db';

@@ -1,5 +1,6 @@
 import type { AccountsRepository } from '../accounts/repository';
-import { tierRank, type AccountRecord } from '../accounts/types';
+import type { AccountRecord } from '../domain';
+import { tierRank } from '../accounts/types';
 import type { UpstreamFailure } from '../upstream/errors';
 import type { ImageUpstream } from '../upstream/types';
 import {
@@ -68,6 +69,8 @@ export interface PoolDeps {
 export function createUpstreamPool(deps: PoolDeps): UpstreamPool {
   let version = -1;
   let records: AccountRecord[] = [];
+  // Each account's tier rank, worked out when the list is re-read rather than on every request.
+  let ranks = new Map<string, number>();
   const adapters = new Map<string, { key: string; upstream: Promise<ImageUpstream> }>();
   const cooldowns = deps.cooldowns ?? DEFAULT_COOLDOWNS;
   const outages = new OutageTracker(cooldowns);
@@ -78,6 +81,7 @@ export function createUpstreamPool(deps: PoolDeps): UpstreamPool {
       version = v;
       const stored = deps.accounts.list();
       records = stored.length > 0 || !deps.fallback ? stored : [deps.fallback];
+      ranks = new Map(records.map((a) => [a.id, tierRank(a.tier)]));
     }
     return records;
   };
@@ -105,7 +109,7 @@ export function createUpstreamPool(deps: PoolDeps): UpstreamPool {
         .filter(
           (a) => inGroup(a, group) && usable(a, now) && !exclude.has(a.id) && a.maxPixels >= pixels,
         )
-        .map((a) => ({ id: a.id, capacity: a.capacity, rank: tierRank(a.tier) }));
+        .map((a) => ({ id: a.id, capacity: a.capacity, rank: ranks.get(a.id)! }));
     },
 
     explainEmpty({ group, pixels, exclude }) {

@@ -26,7 +26,3 @@ export function weightOf(size: string | undefined): number {
   const pixels = requestedPixels(size);
   return WEIGHT_CLASSES.find((c) => pixels <= c.maxPixels)!.weight;
 }
-
-/** Subscription accounts deliver about 1.6 MP whatever is asked (protocol page 2.2). */
-export const SUBSCRIPTION_MAX_PIXELS = 1_638_400;
-export const API_KEY_MAX_PIXELS = 8_294_400;

@@ -8,16 +8,20 @@ import { allowedHosts } from './hostGuard';
  */
 export function serverAddress(host: string, port: number) {
   let bound = port;
-  let hosts = allowedHosts(host, port);
-  let origins = new Set<string>();
+  // Sets for the server's life, refilled once the port is bound: the host and origin guards hold
+  // them and read them on each request without calling back here.
+  const hosts = allowedHosts(host, port);
+  const origins = new Set<string>();
   const urlFor = (p: number) => `http://${host.includes(':') ? `[${host}]` : host}:${p}`;
   return {
     get port() {
       return bound;
     },
     url: () => urlFor(bound),
-    hosts: () => hosts,
-    origins: () => origins,
+    /** The Host values allowed: the same set all along, refilled when the port is bound. */
+    hosts,
+    /** The studio's own origins (`http://` and each allowed host), known once the port is bound. */
+    origins,
     /** Listens, then takes the port the server really has. */
     listen: (server: http.Server) =>
       new Promise<string>((resolve, reject) => {
@@ -25,10 +29,14 @@ export function serverAddress(host: string, port: number) {
         server.listen(port, host, () => {
           server.off('error', reject);
           bound = (server.address() as AddressInfo).port;
-          hosts = allowedHosts(host, bound);
-          origins = new Set([...hosts].map((h) => `http://${h}`));
+          hosts.clear();
+          for (const name of allowedHosts(host, bound)) hosts.add(name);
+          origins.clear();
+          for (const name of hosts) origins.add(`http://${name}`);
           resolve(urlFor(bound));
         });
       }),
   };
 }
+
+export type ServerAddress = ReturnType<typeof serverAddress>;

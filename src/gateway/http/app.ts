@@ -28,6 +28,7 @@ import { adminRouter, type AdminDeps } from './admin';
 import { parentImage } from './galleryPort';
 import type { StudioSessionGate } from './studioSession';
 import type { StudioRuns } from './studioRuns';
+import { VERSION } from '../version';
 
 export interface AppDeps {
   dispatch: Dispatch;
@@ -40,10 +41,14 @@ export interface AppDeps {
   /** Opens each request's usage notes and writes its record (usage/writer.ts). */
   usage: UsageWriter;
   textModels: () => readonly string[];
-  allowedHosts: () => Set<string>;
-  ownOrigins: () => Set<string>;
+  /** The Host values allowed; refilled by the server address once the port is bound. */
+  allowedHosts: ReadonlySet<string>;
+  /** The studio's own origins; refilled by the server address once the port is bound. */
+  ownOrigins: ReadonlySet<string>;
   allowedOrigins: () => readonly string[];
-  status: () => StatusResponse;
+  /** What `/api/status` says of the upstream (the account pool) and where the gateway listens. */
+  describeUpstream: () => StatusResponse['upstream'];
+  url: () => string;
   staticDir?: string;
   now: () => number;
   log: (line: string) => void;
@@ -68,7 +73,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(requestId);
   app.use(securityHeaders);
   const clientTimeouts = deps.clientTimeouts ?? DEFAULT_CLIENT_TIMEOUTS;
-  app.use(slowClientGuard(() => clientTimeouts));
+  app.use(slowClientGuard(clientTimeouts));
   app.use(hostGuard(deps.allowedHosts));
   app.use(originGuard(deps.ownOrigins, deps.allowedOrigins));
 
@@ -118,7 +123,13 @@ export function createApp(deps: AppDeps): Express {
   app.use('/v1', v1);
 
   app.get('/api/status', (_req, res) => {
-    res.json(deps.status());
+    const status: StatusResponse = {
+      name: 'Atelier',
+      version: VERSION,
+      upstream: deps.describeUpstream(),
+      address: deps.url(),
+    };
+    res.json(status);
   });
   app.use('/api/admin', adminRouter({ ...deps.admin, gate: deps.studioSession }));
   app.get('/login', (req, res) => deps.studioSession.login(req, res));

@@ -21,10 +21,10 @@ export function allowedHosts(bindHost: string, port: number): Set<string> {
  * DNS-rebinding guard: a web page that points its own name at 127.0.0.1 still sends its own name
  * as Host, so anything but our own host:port is refused before routing.
  */
-export function hostGuard(getAllowed: () => Set<string>) {
+export function hostGuard(allowed: ReadonlySet<string>) {
   return (req: Request, _res: Response, next: NextFunction): void => {
     const host = (req.headers.host ?? '').toLowerCase();
-    if (!getAllowed().has(host)) {
+    if (!allowed.has(host)) {
       next(
         new ApiError(
           403,

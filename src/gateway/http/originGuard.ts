@@ -8,7 +8,7 @@ import { ApiError } from '../errors';
  * happens to visit cannot spend their tokens through localhost.
  */
 export function originGuard(
-  getOwnOrigins: () => Set<string>,
+  ownOrigins: ReadonlySet<string>,
   getAllowedOrigins: () => readonly string[],
 ) {
   return (req: Request, res: Response, next: NextFunction): void => {
@@ -17,7 +17,7 @@ export function originGuard(
       next();
       return;
     }
-    if (getOwnOrigins().has(origin)) {
+    if (ownOrigins.has(origin)) {
       next();
       return;
     }

@@ -1,6 +1,9 @@
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
+import type { ImageCaller } from '../imageService/types';
 import type { ImageDemandInput } from '../limits/demand';
+import { reserveKeyLimits } from '../limits/middleware';
 import type { UsageNotes } from '../usage/notes';
+import { validCount } from '../validation/imageOptions';
 import type { AuthenticatedKey } from './auth';
 
 /*
@@ -74,4 +77,32 @@ export function callerOf(res: Response): { studioSession: boolean; parentImageId
 export function registerWork(res: Response, work: Promise<void>): Promise<void> {
   res.locals.work = work;
   return work;
+}
+
+/** Even a request that fails validation is recorded with the model and size it asked for. */
+export function noteRawFields(req: Request, res: Response): void {
+  const body = (req.body ?? {}) as Record<string, unknown>;
+  usageNotes(res).requested({
+    model: typeof body.model === 'string' ? body.model.slice(0, 100) : undefined,
+    size: typeof body.size === 'string' ? body.size.slice(0, 20) : undefined,
+    // Only a valid count: 1e300 or 2.5 must not reach the record's integer column.
+    n: validCount(body.n) ?? undefined,
+    stream: body.stream === true ? true : undefined,
+  });
+}
+
+/** `x-atelier-fallback: ladder` turns the fallback ladder on for one request. */
+export const LADDER_HEADER = 'x-atelier-fallback';
+
+/** The caller of an image request, read from the request context for the Express-free service. */
+export function imageCaller(res: Response): ImageCaller {
+  return {
+    key: apiKeyOf(res),
+    ladderAsked: String(res.req.headers[LADDER_HEADER] ?? '').toLowerCase() === 'ladder',
+    signal: requestSignal(res),
+    usage: usageNotes(res),
+    ...callerOf(res),
+    reserve: (demand) => reserveKeyLimits(res, demand),
+    connected: () => !res.destroyed,
+  };
 }

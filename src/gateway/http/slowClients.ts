@@ -41,9 +41,8 @@ export function headersCheckIntervalMs(t: ClientTimeouts): number {
  * The body-idle deadline and the bounded drain, per request. Runs first, before any parser has
  * read a byte of the body.
  */
-export function slowClientGuard(timeouts: () => ClientTimeouts) {
+export function slowClientGuard({ bodyIdleMs, drainMs }: ClientTimeouts) {
   return (req: Request, res: Response, next: NextFunction): void => {
-    const { bodyIdleMs, drainMs } = timeouts();
     const socket = req.socket;
     if (!req.complete) {
       // Node emits 'timeout' on the response of a socket that was silent this long. While the

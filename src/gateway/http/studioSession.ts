@@ -112,11 +112,11 @@ export interface StudioSessionGate {
 
 export function studioSessionGate(
   sessions: StudioSessions,
-  ownOrigins: () => Set<string>,
+  ownOrigins: ReadonlySet<string>,
 ): StudioSessionGate {
   const hasSession = (req: Request) => {
     const origin = req.headers.origin;
-    if (origin !== undefined && !ownOrigins().has(origin)) return false;
+    if (origin !== undefined && !ownOrigins.has(origin)) return false;
     const cookie = readCookie(req.headers.cookie, STUDIO_SESSION_COOKIE);
     return cookie !== null && sessions.verify(cookie);
   };

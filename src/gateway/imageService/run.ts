@@ -3,13 +3,12 @@ import { formatSize } from '../../shared/sizeRules';
 import type { Dispatch } from '../dispatch/dispatchCall';
 import { ImageRunError, runImages, type DeliveredImage } from '../dispatch/runImages';
 import type { Delivered } from '../usage/notes';
-import {
-  concrete,
-  type GalleryPort,
-  type ImagePlan,
-  type LiveImageSettings,
-  type ImageRunReply,
-} from './types';
+import type { GalleryPort, ImagePlan, LiveImageSettings, ImageRunReply } from './types';
+
+/** A value the upstream stated, unless it is missing or still `auto`. */
+export function concrete(value: string | null): string | null {
+  return value && value !== 'auto' ? value : null;
+}
 
 export interface ImageServiceDeps {
   dispatch: Dispatch;

@@ -158,8 +158,3 @@ export interface ImageRunReply {
   /** Something unexpected went wrong: a reply under way can only be broken off. */
   broken(): void;
 }
-
-/** A value the upstream stated, unless it is missing or still `auto`. */
-export function concrete(value: string | null): string | null {
-  return value && value !== 'auto' ? value : null;
-}

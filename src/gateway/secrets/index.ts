@@ -53,6 +53,22 @@ export async function openSecretStore(opts: {
 }
 
 /**
+ * The gateway's secret store, opened on first use (`given` when there is one): a gateway that
+ * never needs a secret never asks for the keychain.
+ */
+export function secretStoreOnFirstUse(opts: {
+  given: SecretStore | undefined;
+  dataDir: string;
+  env: NodeJS.ProcessEnv;
+}): () => Promise<SecretStore> {
+  let store: Promise<SecretStore> | null = null;
+  return () =>
+    (store ??= opts.given
+      ? Promise.resolve(opts.given)
+      : openSecretStore({ dataDir: opts.dataDir, env: opts.env }));
+}
+
+/**
  * The name an account's secret is stored under. One keychain serves every data dir of the user
  * (a second profile, the tests' temp dirs), so names carry a short hash of the resolved data dir:
  * the same account id in two data dirs never shares, or overwrites, a secret.

@@ -27,6 +27,20 @@ export interface SettingsRepository {
   reset(setting: Setting<unknown>): void;
 }
 
+/** A setting as a function that reads it (its current value on each call). */
+export function settingReader<T>(settings: Pick<SettingsRepository, 'get'>, setting: Setting<T>) {
+  return (): T => settings.get(setting);
+}
+
+/** Several settings read together, as one object named field by field. */
+export function settingsReader<T extends object>(
+  settings: Pick<SettingsRepository, 'get'>,
+  fields: { [K in keyof T]: Setting<T[K]> },
+) {
+  const named = Object.entries(fields) as Array<[string, Setting<unknown>]>;
+  return (): T => Object.fromEntries(named.map(([name, s]) => [name, settings.get(s)])) as T;
+}
+
 export function createSettingsRepository(db: Db): SettingsRepository {
   const select = db.prepare('SELECT value FROM settings WHERE key = ?').pluck();
   const upsert = db.prepare(

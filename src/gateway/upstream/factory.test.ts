@@ -1,7 +1,8 @@
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../simulator';
-import { BUILTIN, type AccountRecord } from '../accounts/types';
+import type { AccountRecord } from '../domain';
+import { BUILTIN } from '../accounts/types';
 import { writeAccountSecret } from '../secrets';
 import type { SecretStore } from '../secrets/types';
 import { UpstreamError } from './errors';

@@ -1,5 +1,6 @@
 import type { Dispatcher as HttpAgent } from 'undici';
-import { BUILTIN, type AccountRecord } from '../accounts/types';
+import type { AccountRecord } from '../domain';
+import { BUILTIN } from '../accounts/types';
 import { createTokenManager } from '../oauth';
 import { readAccountSecret } from '../secrets';
 import type { SecretStore } from '../secrets/types';

@@ -7,6 +7,7 @@ import type {
 } from '../../shared/imageParams';
 import type { ImageInfo } from '../bytes/imageInspect';
 import type { Base64Pieces } from '../bytes/base64Pieces';
+import type { AccountKind } from '../domain';
 
 /** An input image of an edit, already sniffed and measured from its bytes. */
 export interface InputImage {
@@ -99,8 +100,6 @@ export interface ImageSink {
 
 /** Returns a sink to stream the image into, or null to have it buffered as usual. */
 export type ImageStart = (head: ImageHead) => ImageSink | null;
-
-export type AccountKind = 'simulator' | 'api_key' | 'subscription';
 
 /** The account as an adapter needs it; secrets are resolved by the caller (keychain). */
 export interface UpstreamAccount {

@@ -37,6 +37,15 @@ export interface UsageWriter {
   close(): void;
 }
 
+/** This run's writer, once the requests a stopped run left unfinished are recorded. */
+export function openUsageWriter(deps: UsageWriterDeps): UsageWriter {
+  const writer = createUsageWriter(deps);
+  const interrupted = writer.recordInterrupted();
+  if (interrupted > 0)
+    deps.log(`recorded ${interrupted} request(s) interrupted when the gateway last stopped`);
+  return writer;
+}
+
 export function createUsageWriter(deps: UsageWriterDeps): UsageWriter {
   const written = new WeakSet<UsageNotes>();
   const owner: UsageOwner = { pid: process.pid, run: randomUUID() };

@@ -15,7 +15,7 @@ import {
   type AccountsContext,
 } from '../../accounts/service';
 import { accountStatus } from '../../accounts/status';
-import type { AccountRecord } from '../../accounts/types';
+import type { AccountRecord } from '../../domain';
 import { ApiError } from '../../errors';
 import { DEFAULT_ISSUER } from '../../oauth';
 import { SecretStoreError } from '../../secrets';

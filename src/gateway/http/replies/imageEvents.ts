@@ -1,6 +1,7 @@
 import { formatSize } from '../../../shared/sizeRules';
 import type { DeliveredImage } from '../../dispatch/runImages';
-import { concrete, type ImagePlan } from '../../imageService/types';
+import { concrete } from '../../imageService/run';
+import type { ImagePlan } from '../../imageService/types';
 import type { Base64Pieces } from '../../bytes/base64Pieces';
 import type { PartialImage } from '../../upstream/types';
 import type { SseWriter } from './sse';

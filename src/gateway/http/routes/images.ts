@@ -3,10 +3,9 @@ import { planImageRun } from '../../imageService/plan';
 import { runImagePlan, type ImageServiceDeps } from '../../imageService/run';
 import type { ImageRequest } from '../../imageService/types';
 import { parseGenerationRequest } from '../../validation/generationRequest';
-import { parseEdit, noteRawFields, notJson } from '../imageBodies';
-import { imageCaller } from '../imageCaller';
+import { parseEdit, notJson } from '../imageBodies';
 import { imageReply, type ImageReplyDeps } from '../replies/imageReply';
-import { registerWork } from '../requestContext';
+import { imageCaller, noteRawFields, registerWork } from '../requestContext';
 
 /**
  * Generation bodies are small. The JSON edit form carries its images as base64 text, and the body

@@ -1,0 +1,49 @@
+import type http from 'node:http';
+import type { Agent } from 'undici';
+import type { Simulator } from '../simulator';
+import type { Db } from './storage/db';
+
+/** What a gateway stops, in the order it stops them. */
+export interface ShutdownParts {
+  server: http.Server;
+  /** OAuth sign-ins still waiting for the browser. */
+  cancelSignIns: () => void;
+  /** Resolves once no request is in flight, or after the grace period (the rest are cancelled). */
+  drainRequests: (graceMs: number) => Promise<void>;
+  /** Resolves once every image the gallery holds for a finished request is on disk. */
+  drainGallery: () => Promise<void>;
+  /** The signed-URL images of `response_format: "url"`. */
+  closeUrlImages: () => Promise<void>;
+  /** The upstream connection pool, when the gateway made it (else its owner closes it). */
+  ownAgent: Agent | null;
+  simulator: Simulator | null;
+  /** The usage writer's run is over (after the last request was written). */
+  closeUsage: () => void;
+  db: Db;
+}
+
+/**
+ * The gateway's graceful stop, once however often it is asked for: no new connections, sign-ins
+ * cancelled, requests given their grace, then the gallery's writes, and only then what they write
+ * to (the pools, the simulator, the usage run, the database).
+ */
+export function shutdownSequence(parts: ShutdownParts): (graceMs: number) => Promise<void> {
+  let closing: Promise<void> | null = null;
+  const { server } = parts;
+  return (graceMs) =>
+    (closing ??= (async () => {
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      parts.cancelSignIns();
+      await parts.drainRequests(graceMs);
+      server.closeAllConnections();
+      await stopped;
+      // Every request is over, so every image it kept is queued: let them reach the disk.
+      await parts.drainGallery();
+      await parts.closeUrlImages();
+      if (parts.ownAgent) await parts.ownAgent.close();
+      if (parts.simulator) await parts.simulator.close();
+      parts.closeUsage();
+      parts.db.close();
+    })());
+}

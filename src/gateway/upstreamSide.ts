@@ -1,0 +1,63 @@
+import type { Agent } from 'undici';
+import type { Simulator } from '../simulator';
+import { implicitAccount, startBuiltInSimulator } from './accounts/implicitAccount';
+import type { AccountsRepository } from './accounts/repository';
+import type { GatewayConfig } from './config';
+import { DEFAULT_COOLDOWNS } from './dispatch/cooldownPolicy';
+import { composeDispatch } from './dispatch/compose';
+import type { Dispatch } from './dispatch/dispatchCall';
+import type { LiveSettings } from './liveSettings';
+import { secretStoreOnFirstUse } from './secrets';
+import type { SecretStore } from './secrets/types';
+import { upstreamFactory } from './upstream/factory';
+
+export interface UpstreamSide {
+  /** The built-in simulator, unless an external upstream URL is forced. */
+  simulator: Simulator | null;
+  /** The secret store, opened on first use. */
+  secrets: () => Promise<SecretStore>;
+  dispatch: Dispatch;
+}
+
+/**
+ * The upstream side of the gateway, composed in one place: the built-in simulator, the account
+ * that serves while none is configured, the secret store, an adapter per account kind, and
+ * dispatch (pool, queue, retries, timeouts) over them.
+ */
+export async function composeUpstreamSide(
+  config: GatewayConfig,
+  deps: {
+    accounts: AccountsRepository;
+    live: Pick<LiveSettings, 'bridgeModel' | 'upstreamTimeouts'>;
+    /** Given rather than made: by default `config.secrets`, else the OS keychain. */
+    secrets?: SecretStore;
+    agent: Agent;
+    now: () => number;
+    log: (line: string) => void;
+  },
+): Promise<UpstreamSide> {
+  const { accounts, now, log } = deps;
+  const simulator = await startBuiltInSimulator(config);
+  const fallback = implicitAccount(config, simulator);
+  const given = deps.secrets ?? config.secrets;
+  const secrets = secretStoreOnFirstUse({ given, dataDir: config.dataDir, env: process.env });
+  const dispatch = composeDispatch({
+    accounts,
+    fallback,
+    makeUpstream: upstreamFactory({
+      simulatorUrl: simulator?.url ?? null,
+      fallback: fallback && { id: fallback.id, apiKey: config.upstreamApiKey ?? '' },
+      secrets,
+      bridgeModel: deps.live.bridgeModel,
+      disable: (id, disabledReason) => accounts.update(id, { disabledReason }),
+      agent: deps.agent,
+      now,
+      log,
+    }),
+    cooldowns: { ...DEFAULT_COOLDOWNS, ...config.cooldowns },
+    timeouts: deps.live.upstreamTimeouts,
+    now,
+    log,
+  });
+  return { simulator, secrets, dispatch };
+}
