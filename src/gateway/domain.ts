@@ -46,7 +46,7 @@ export interface AccountRecord {
   /** `free`, `plus`, `pro`, `team`, ... for subscription accounts; `api` for API-key accounts. */
   tier: string;
   groupName: string;
-  /** Concurrency budget in weight units (a 1024-class image weighs 1; see dispatch/weights.ts). */
+  /** Concurrency budget in weight units (a 1024-class image weighs 1; see dispatch/sizeClass.ts). */
   capacity: number;
   enabled: boolean;
   /** Public model id -> upstream model id. */

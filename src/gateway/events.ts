@@ -17,10 +17,3 @@ export interface GatewayEventMap {
 }
 
 export type GatewayEvents = EventEmitter<GatewayEventMap>;
-
-/** The gallery's `onStored`: a kept image on disk is announced as an `image` event. */
-export function announceStoredImage(events: GatewayEvents) {
-  return (image: { id: string; requestId: string }): void => {
-    events.emit('image', image.id, image.requestId);
-  };
-}

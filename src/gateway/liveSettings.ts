@@ -1,4 +1,4 @@
-import type { TimeoutSettings } from './dispatch/timeouts';
+import type { TimeoutSettings } from './dispatch/sizeClass';
 import type { LiveImageSettings } from './imageService/types';
 import { SETTINGS } from './settings';
 import {

@@ -3,7 +3,7 @@ import type { ServerInfo } from '../shared/admin';
 import { createLoginFlows, type LoginFlows } from './accounts/loginFlows';
 import type { AccountsRepository } from './accounts/repository';
 import type { GatewayConfig } from './config';
-import { announceStoredImage, type GatewayEvents } from './events';
+import type { GatewayEvents } from './events';
 import { galleryPort } from './http/galleryPort';
 import type { ServerAddress } from './http/address';
 import type { AppDeps } from './http/app';
@@ -78,7 +78,7 @@ export function composeStudioSide(deps: {
     priceOf: deps.prices.get,
     now: deps.now,
     log: deps.log,
-    onStored: announceStoredImage(deps.events),
+    events: deps.events,
     whenIdle: deps.whenIdle,
   });
   // The gallery writes what it held for a request once the request's record is written. (What

@@ -4,7 +4,7 @@ import type { Dispatch } from './dispatchCall';
 import { createUpstreamPool, type PoolDeps } from './pool';
 import { DEFAULT_RETRIES, RetryBudget } from './retryPolicy';
 import { Scheduler } from './scheduler';
-import type { TimeoutSettings } from './timeouts';
+import type { TimeoutSettings } from './sizeClass';
 
 /** Dispatch as the request path uses it: the account pool, the queue, retries and timeouts. */
 export function composeDispatch(deps: PoolDeps & { timeouts: () => TimeoutSettings }): Dispatch {

@@ -8,7 +8,7 @@ import { failureToApiError } from './failureToApiError';
 import type { UpstreamPool } from './pool';
 import { backoffMs, nextStep, type RetryBudget, type RetrySettings } from './retryPolicy';
 import { QueueFullError, QueueTimeoutError, type Scheduler } from './scheduler';
-import type { TimeoutSettings } from './timeouts';
+import type { TimeoutSettings } from './sizeClass';
 
 /**
  * The dispatch: what every upstream call of the request path goes through (the account pool, the

@@ -4,7 +4,7 @@ import type { Quality } from '../../shared/imageParams';
 import { decodePieces, type Base64Pieces } from '../bytes/base64Pieces';
 import { UpstreamError } from '../upstream/errors';
 import type { CallAllowance } from './dispatchCall';
-import { upstreamTimeoutFor, type TimeoutSettings } from './timeouts';
+import { upstreamTimeoutFor, type TimeoutSettings } from './sizeClass';
 
 /** Above 2560x1440, outputs are experimental high-pixel work (spec 8.1): the ladder applies. */
 const LADDER_MIN_PIXELS = 2560 * 1440;

@@ -23,8 +23,7 @@ import {
   type LadderStep,
   type StepPlan,
 } from './ladder';
-import { upstreamTimeoutFor } from './timeouts';
-import { requestedPixels, weightOf } from './weights';
+import { requestedPixels, upstreamTimeoutFor, weightOf } from './sizeClass';
 
 export interface ImageRunRequest {
   /** The job with the caller's public model id; each account maps it to its own. */

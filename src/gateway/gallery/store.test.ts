@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { emptyUsage, type TokenUsage } from '../../shared/imageParams';
 import { createImagesRepository } from './repository';
 import type { StoredImage } from './repository';
+import type { GatewayEventMap } from '../events';
 import { tempDatabase, tempDir } from '../storage/testing';
 import { createImageStore, shareCost, type ImageBatch, type KeptImage } from './store';
 
@@ -90,13 +91,17 @@ describe('image store: spooled images', () => {
   function storeWith(whenIdle: () => Promise<void>, quietMs = 0) {
     const { db } = tempDatabase();
     const stored = new EventEmitter();
+    const repo = createImagesRepository(db);
+    // The gateway's `image` event, read back as the stored record for the assertions.
+    const events = new EventEmitter<GatewayEventMap>();
+    events.on('image', (id) => stored.emit('stored', repo.get(id)));
     const store = createImageStore({
       dir: path.join(tempDir(), 'images'),
-      repo: createImagesRepository(db),
+      repo,
       priceOf: () => null,
       now: () => Date.now(),
       log: () => undefined,
-      onStored: (image) => stored.emit('stored', image),
+      events,
       whenIdle,
       quietMs,
     });

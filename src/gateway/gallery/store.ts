@@ -6,6 +6,7 @@ import type { TokenUsage } from '../../shared/imageParams';
 import { costMicros } from '../billing/cost';
 import { decodePieces, type Base64Pieces } from '../bytes/base64Pieces';
 import type { Prices } from '../billing/prices';
+import type { GatewayEvents } from '../events';
 import type { ImagesRepository, NewImage, StoredImage } from './repository';
 import {
   ensureDir,
@@ -79,7 +80,8 @@ export interface ImageStoreDeps {
   priceOf: (model: string) => Prices | null;
   now: () => number;
   log: (line: string) => void;
-  onStored: (image: StoredImage) => void;
+  /** Where a kept image, once on disk and in the gallery, is announced (the `image` event). */
+  events: Pick<GatewayEvents, 'emit'>;
   /** Image writes at once: 1 by default, which also keeps them in order (sharp has threads of its own). */
   concurrency?: number;
   /**
@@ -195,7 +197,7 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
     } finally {
       if (spooled) claimed.delete(spooled.path);
     }
-    deps.onStored(stored);
+    deps.events.emit('image', stored.id, stored.requestId);
     touched();
     // An API caller's image gets its thumbnail when the gallery first shows it (ensureThumb): a
     // server that keeps every image of another app's traffic would otherwise spend 100-200 ms of

@@ -1,8 +1,7 @@
 import type { Response } from 'express';
 import { IMAGE_MODELS } from '../../../shared/models';
 import { dispatchCall, toCallerError, type Dispatch } from '../../dispatch/dispatchCall';
-import { upstreamTimeoutFor } from '../../dispatch/timeouts';
-import { requestedPixels, weightOf } from '../../dispatch/weights';
+import { requestedPixels, upstreamTimeoutFor, weightOf } from '../../dispatch/sizeClass';
 import {
   billResponse,
   type EventShape,

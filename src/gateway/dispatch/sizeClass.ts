@@ -1,7 +1,8 @@
 import { checkSize } from '../../shared/sizeRules';
 
 /**
- * How much of an account's concurrency a request uses, by output pixels. A 4K image keeps an
+ * What a request's output size makes of it: how much of an account's concurrency it uses (its
+ * weight) and how long its upstream call may take. By output pixels. A 4K image keeps an
  * upstream busy far longer and fails more often under load than a 1024 one (spec 8.3.2):
  *
  * | class        | pixels            | weight | examples                      |
@@ -25,4 +26,25 @@ export function requestedPixels(size: string | undefined): number {
 export function weightOf(size: string | undefined): number {
   const pixels = requestedPixels(size);
   return WEIGHT_CLASSES.find((c) => pixels <= c.maxPixels)!.weight;
+}
+
+/** Pixels of 2560x1440: above this, outputs are experimental high-pixel work (spec 8.1). */
+const LARGE_OUTPUT_PIXELS = 2560 * 1440;
+
+export interface TimeoutSettings {
+  normalMs: number;
+  largeMs: number;
+}
+
+/** Spec 8.2's guidance: 120 s for normal images, 300 s for 4K-class ones. */
+export const DEFAULT_TIMEOUTS: TimeoutSettings = { normalMs: 120_000, largeMs: 300_000 };
+
+export function upstreamTimeoutFor(
+  size: string,
+  settings: TimeoutSettings = DEFAULT_TIMEOUTS,
+): number {
+  const check = checkSize(size);
+  if (check.ok && !check.auto && check.width * check.height > LARGE_OUTPUT_PIXELS)
+    return settings.largeMs;
+  return settings.normalMs;
 }
