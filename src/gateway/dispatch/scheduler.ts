@@ -1,5 +1,5 @@
 /**
- * Concurrency slots over upstream accounts. A request weighs by its size (weights.ts) against each
+ * Concurrency slots over upstream accounts. A request weighs by its size (sizeClass.ts) against each
  * account's capacity; the best account is the highest tier, then the least loaded, then the least
  * recently used. When nothing fits, requests wait in one FIFO queue, bounded in time and length.
  */
