@@ -25,9 +25,20 @@ const gatewayZones = [
   },
   {
     folder: 'upstream',
-    never: ['http', 'storage', 'dispatch', 'usage', 'gallery', 'imageService', 'validation'],
+    never: [
+      'http',
+      'storage',
+      'dispatch',
+      'usage',
+      'gallery',
+      'imageService',
+      'validation',
+      'oauth',
+    ],
     message:
-      'upstream/ talks to upstreams: it never imports the HTTP layer, storage, dispatch, usage, the gallery or validation.',
+      'upstream/ talks to upstreams: it never imports the HTTP layer, storage, dispatch, usage, the gallery, validation or the sign-in layer (oauth/ imports upstream errors; the composition hands a subscription account its tokens).',
+    // The subscription tests' harness signs in for real, as the composition does.
+    testSupport: { files: ['src/gateway/upstream/subscription/testing.ts'], allow: ['oauth'] },
   },
   {
     folder: 'validation',
@@ -139,8 +150,12 @@ export default tseslint.config(
     files: ['src/gateway/http/**/*.ts', 'src/gateway/limits/middleware.ts'],
     rules: { 'no-restricted-imports': restrict([gatewayOutward]) },
   },
-  ...gatewayZones.flatMap(({ folder, never, message, express = [] }) => {
-    const zone = { group: never.flatMap((f) => [`../${f}`, `**/../${f}/*`]), message };
+  ...gatewayZones.flatMap(({ folder, never, message, express = [], testSupport }) => {
+    const zoneOf = (folders) => ({
+      group: folders.flatMap((f) => [`../${f}`, `**/../${f}`, `**/../${f}/*`]),
+      message,
+    });
+    const zone = zoneOf(never);
     return [
       {
         files: [`src/gateway/${folder}/**/*.ts`],
@@ -148,6 +163,20 @@ export default tseslint.config(
       },
       ...(express.length > 0
         ? [{ files: express, rules: { 'no-restricted-imports': restrict([gatewayOutward, zone]) } }]
+        : []),
+      ...(testSupport
+        ? [
+            {
+              files: testSupport.files,
+              rules: {
+                'no-restricted-imports': restrict([
+                  gatewayOutward,
+                  expressInHttp,
+                  zoneOf(never.filter((f) => !testSupport.allow.includes(f))),
+                ]),
+              },
+            },
+          ]
         : []),
     ];
   }),

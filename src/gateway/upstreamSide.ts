@@ -9,6 +9,7 @@ import type { Dispatch } from './dispatch/dispatchCall';
 import type { LiveSettings } from './liveSettings';
 import { secretStoreOnFirstUse } from './secrets';
 import type { SecretStore } from './secrets/types';
+import { createTokenManager } from './oauth';
 import { upstreamFactory } from './upstream/factory';
 
 export interface UpstreamSide {
@@ -49,10 +50,25 @@ export async function composeUpstreamSide(
       fallback: fallback && { id: fallback.id, apiKey: config.upstreamApiKey ?? '' },
       secrets,
       bridgeModel: deps.live.bridgeModel,
-      disable: (id, disabledReason) => accounts.update(id, { disabledReason }),
+      tokensFor: (account, store) =>
+        createTokenManager({
+          account: {
+            id: account.id,
+            name: account.name,
+            issuer: account.issuer,
+            secretName: account.secretName,
+          },
+          secrets: store,
+          now,
+          log,
+          // A refresh token that expired or was revoked needs a person: say what to do.
+          onPermanentFailure: (reason) =>
+            accounts.update(account.id, {
+              disabledReason: `sign-in no longer valid (${reason}); run: atelier accounts login --name ${account.name}`,
+            }),
+        }),
       agent: deps.agent,
       now,
-      log,
     }),
     cooldowns: { ...DEFAULT_COOLDOWNS, ...config.cooldowns },
     timeouts: deps.live.upstreamTimeouts,

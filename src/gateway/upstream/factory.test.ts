@@ -65,7 +65,8 @@ describe('upstreamFactory: one adapter per account kind', () => {
   let simulator: Simulator;
   const agent = new Agent();
   const secrets = memorySecrets();
-  const disabled: string[] = [];
+  /** Which accounts asked the composition for OAuth tokens, and with which secret store. */
+  const tokenAsks: Array<{ id: string; store: SecretStore }> = [];
   let make: ReturnType<typeof upstreamFactory>;
 
   beforeAll(async () => {
@@ -75,10 +76,12 @@ describe('upstreamFactory: one adapter per account kind', () => {
       fallback: { id: 'upstream', apiKey: 'sk-from-env' },
       secrets: async () => secrets,
       bridgeModel: () => 'text-model-setting',
-      disable: (id, reason) => disabled.push(`${id}: ${reason}`),
+      tokensFor: (acct, store) => {
+        tokenAsks.push({ id: acct.id, store });
+        return { accessToken: async () => 'token', forceRefresh: async () => 'token' };
+      },
       agent,
       now: () => Date.now(),
-      log: () => undefined,
     });
   });
   afterAll(async () => {
@@ -149,6 +152,7 @@ describe('upstreamFactory: one adapter per account kind', () => {
       kind: 'subscription',
       baseUrl: 'https://chatgpt.example/backend-api',
     });
-    expect(disabled).toEqual([]);
+    // Its tokens come from the sign-in layer the composition wires in, over the same store.
+    expect(tokenAsks).toEqual([{ id: 's2', store: secrets }]);
   });
 });

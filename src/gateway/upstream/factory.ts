@@ -1,12 +1,11 @@
 import type { Dispatcher as HttpAgent } from 'undici';
 import type { AccountRecord } from '../domain';
 import { BUILTIN } from '../accounts/types';
-import { createTokenManager } from '../oauth';
 import { readAccountSecret } from '../secrets';
 import type { SecretStore } from '../secrets/types';
 import { createApiKeyUpstream } from './apiKeyImages';
 import { UpstreamError } from './errors';
-import { createSubscriptionUpstream } from './subscription';
+import { createSubscriptionUpstream, type SubscriptionDeps } from './subscription';
 import type { ImageUpstream } from './types';
 
 export interface UpstreamFactoryDeps {
@@ -17,11 +16,13 @@ export interface UpstreamFactoryDeps {
   secrets: () => Promise<SecretStore>;
   /** The bridge's text model for subscription accounts that name none (a setting). */
   bridgeModel: () => string;
-  /** A sign-in that no longer works puts its account out of service with this reason. */
-  disable: (accountId: string, reason: string) => void;
+  /**
+   * The OAuth tokens of a subscription account (oauth/, wired by the composition: upstream/
+   * does not import the sign-in layer, which imports upstream's errors).
+   */
+  tokensFor: (account: AccountRecord, secrets: SecretStore) => SubscriptionDeps['tokens'];
   agent: HttpAgent;
   now: () => number;
-  log: (line: string) => void;
 }
 
 /** Makes the upstream adapter of an account, by its kind, with its secret from the store. */
@@ -71,23 +72,7 @@ export function upstreamFactory(deps: UpstreamFactoryDeps) {
         message: 'the account has no chatgpt-account-id: sign in again with atelier accounts login',
       });
     }
-    const tokens = createTokenManager({
-      account: {
-        id: account.id,
-        name: account.name,
-        issuer: account.issuer,
-        secretName: account.secretName,
-      },
-      secrets: await deps.secrets(),
-      now,
-      log: deps.log,
-      // A refresh token that expired or was revoked needs a person: say what to do.
-      onPermanentFailure: (reason) =>
-        deps.disable(
-          account.id,
-          `sign-in no longer valid (${reason}); run: atelier accounts login --name ${account.name}`,
-        ),
-    });
+    const tokens = deps.tokensFor(account, await deps.secrets());
     return createSubscriptionUpstream(
       {
         ...base,
