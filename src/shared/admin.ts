@@ -479,6 +479,9 @@ export const imageRecordSchema = z.object({
 });
 export type ImageRecord = z.infer<typeof imageRecordSchema>;
 
+/** The most thumbnails one page sends inline: a first screen of the grid on a large window. */
+export const MAX_INLINE_THUMBS = 60;
+
 export const imagesQuerySchema = z
   .object({
     /** Words of the prompt (substring match). */
@@ -501,6 +504,8 @@ export const imagesQuerySchema = z
     limit: queryInt(1, 200).optional(),
     /** Cursor: `nextBefore` of the previous page. */
     before: queryInt(0, Number.MAX_SAFE_INTEGER).optional(),
+    /** How many of the page's first thumbnails to send inline (`thumbs` of the reply). */
+    thumbs: queryInt(1, MAX_INLINE_THUMBS).optional(),
   })
   .refine((v) => v.since === undefined || v.until === undefined || v.since < v.until, {
     path: ['until'],
@@ -512,6 +517,11 @@ export const imagesPageSchema = z.object({
   images: z.array(imageRecordSchema),
   /** Pass as `before` for the next page; null on the last page. */
   nextBefore: z.number().nullable(),
+  /**
+   * With `thumbs=N`: the first N images' thumbnails (WebP) as base64, by image id, those already
+   * made (one still to be made is fetched on its own, as any other).
+   */
+  thumbs: z.record(z.string(), z.string()).optional(),
 });
 export type ImagesPage = z.infer<typeof imagesPageSchema>;
 

@@ -495,6 +495,24 @@ describe('browsing the gallery', () => {
     expect(times).toEqual([...times].sort((a, b) => b - a));
   });
 
+  it('sends the first screen of thumbnails inline with a list when asked, byte for byte', async () => {
+    const [a, b] = ids.slice(-2);
+    // Made on demand for API images, at a pause for studio ones: asked first, so both exist.
+    const thumbA = (await bytesOf(`/api/admin/images/${a}/thumb`)).bytes;
+    const thumbB = (await bytesOf(`/api/admin/images/${b}/thumb`)).bytes;
+    const page = await list('q=Paging&limit=3&thumbs=3');
+    const newest = page.images.map((i) => i.id);
+    expect(newest).toEqual(expect.arrayContaining([a, b]));
+    expect(Buffer.from(page.thumbs![a!]!, 'base64').equals(thumbA)).toBe(true);
+    expect(Buffer.from(page.thumbs![b!]!, 'base64').equals(thumbB)).toBe(true);
+    // Only the page's own images, and none without asking.
+    expect(Object.keys(page.thumbs!).every((id) => newest.includes(id))).toBe(true);
+    expect((await list('q=Paging&limit=3')).thumbs).toBeUndefined();
+    const tooMany = await studio.fetch('/api/admin/images?thumbs=61');
+    expect(tooMany.status).toBe(400);
+    expect(((await tooMany.json()) as { error: { param: string } }).error.param).toBe('thumbs');
+  });
+
   it('searches prompts case-insensitively, with % and _ taken literally', async () => {
     expect((await list('q=PAGING%3A%20AN%20OWL')).images.map((i) => i.prompt)).toEqual([
       'Paging: an owl',

@@ -12,6 +12,7 @@ import {
 } from 'react';
 import type { ImageRecord } from '../../../shared/admin';
 import { adminUrls } from '../../lib/api/admin';
+import { inlineThumb } from './inlineThumbs';
 import {
   gridLayout,
   isFling,
@@ -365,7 +366,7 @@ const Tile = memo(function Tile({
         {wanted && (
           <img
             ref={cancelOnUnmount}
-            src={adminUrls.thumb(image.id)}
+            src={inlineThumb(image.id) ?? adminUrls.thumb(image.id)}
             alt=""
             decoding="async"
             fetchPriority={urgent ? 'high' : 'low'}

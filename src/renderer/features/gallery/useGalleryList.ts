@@ -5,6 +5,7 @@ import { subscribeAdminEvents } from '../../lib/api/adminEvents';
 import { gateway, type ImageQuery } from '../../lib/api/images';
 import { errorInfo } from '../../lib/hooks';
 import { whenIdle } from '../../lib/idle';
+import { rememberInlineThumbs } from './inlineThumbs';
 import type { SearchFilters } from './gallerySearch';
 import {
   cachedList,
@@ -73,8 +74,15 @@ function listKey(f: GalleryFilters): string {
   return JSON.stringify(query(f));
 }
 
+/**
+ * Thumbnails asked inline with a first page: a first screen of the grid at the usual window
+ * sizes (24 in view at 1280x800, plus the overscan row).
+ */
+const FIRST_SCREEN_THUMBS = 36;
+
 async function firstPage(f: GalleryFilters, signal?: AbortSignal): Promise<CachedList> {
-  const page = await gateway.listImages(query(f), signal);
+  const page = await gateway.listImages({ ...query(f), thumbs: FIRST_SCREEN_THUMBS }, signal);
+  rememberInlineThumbs(page.thumbs);
   return { images: page.images, next: page.nextBefore };
 }
 

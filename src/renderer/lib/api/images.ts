@@ -42,6 +42,8 @@ export interface ImageQuery {
   until?: number;
   limit?: number;
   before?: number;
+  /** How many of the page's first thumbnails to bring inline (a first screen). */
+  thumbs?: number;
 }
 
 export type GatewayStatus = StatusResponse;
@@ -129,6 +131,7 @@ export function createImagesClient(
       until: query.until,
       limit: query.limit || undefined,
       before: query.before,
+      thumbs: query.thumbs,
     });
     return request.json(imagesPageSchema, `/api/admin/images${qs}`, { signal });
   }
