@@ -10,10 +10,10 @@ export type { ImageSpool, SpooledImage } from '../domain';
 
 /**
  * Full buffers one image may have waiting for the disk before its stream waits. Page-cache writes
- * are slower on the machines measured (about 500 MB/s of decoded bytes) than a local upstream
- * sends base64 (the bridge's simulator, 780 MB/s): with two, the disk set the pace of the whole
- * image and keeping it added 60 ms to a 4K bridge reply; eight absorb the burst
- * (docs/benchmarks.md).
+ * on the machines measured (about 500 MB/s of decoded bytes) are slower than a local upstream
+ * sends an image's base64: with two, the disk set the pace of the whole image and keeping it
+ * added about 60 ms to a 4K bridge reply; eight absorb the burst (docs/benchmarks.md, "The
+ * bridge's 4K miss").
  */
 const MAX_WAITING_PER_IMAGE = 8;
 /**

@@ -42,7 +42,7 @@ export interface BudgetState {
   /**
    * Holds a request's estimate while it runs; the returned release (call it once the request has
    * ended, any number of times) lets go of it after the spend has been read again, so the
-   * request is never counted neither as held nor as spent.
+   * request always counts once: held while it runs, then spent.
    */
   hold: (estimateMicros: number) => () => void;
   /** A gateway `budget` event. */

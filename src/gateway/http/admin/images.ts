@@ -99,7 +99,7 @@ function sendImageFile(res: Response, file: string): Promise<void> {
 /**
  * The thumbnails of a gallery's first screen, sent with its list: one request instead of two
  * dozen queued on the browser's six connections, which is what a first visit waited on
- * (docs/benchmarks.md, "Studio measurements"). Only thumbnails already on disk: making one is
+ * (docs/benchmarks.md, "What worked"). Only thumbnails already on disk: making one is
  * left to its own request, so a list never waits on an image decode.
  */
 async function inlineThumbs(

@@ -1,9 +1,9 @@
 /**
  * Thumbnails that came inline with a gallery list (its first screen), as data URLs by image id.
  * The grid shows these without a request of their own: two dozen thumbnail requests queued on
- * the browser's six connections were most of a first visit's wait (docs/benchmarks.md). A
- * thumbnail never changes under its id, so a held one is never stale; the oldest go first past
- * a bound (WebP thumbnails are 5-20 KB each).
+ * the browser's six connections were most of a first visit's wait (docs/benchmarks.md, "What
+ * worked"). A thumbnail never changes under its id, so a held one is never stale; the oldest go
+ * first past a bound (WebP thumbnails are 5-20 KB each).
  */
 const MAX_HELD = 240;
 const held = new Map<string, string>();
