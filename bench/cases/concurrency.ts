@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { checkImagesJson } from '../check';
 import { alternate, type BenchContext } from '../context';
+import { startExtraGateway } from '../gateways';
 import { watchPeak } from '../memory';
 import { timedPost, type Target } from '../http';
 import { timeRow, type Row } from '../report';
@@ -85,6 +86,7 @@ export async function concurrencyCases(ctx: BenchContext): Promise<Row[]> {
         }),
       );
       if (floor) rows.push(floor);
+      if (timed) rows.push(await galleryOffRow(ctx, transport, direct, n, iterations, floorP50));
       const inFlight = n * b64Bytes;
       const limit = RSS_BASE + RSS_PER_B64_BYTE * inFlight;
       rows.push({
@@ -142,4 +144,49 @@ async function referenceRow(
     through: t,
     details: { iterations },
   });
+}
+
+/**
+ * The same burst through a gateway child with the gallery off: what keeping 16 images costs the
+ * burst (each one's decoded PNG written to disk while it streams), beside the floor, which writes
+ * nothing. Information, no target.
+ */
+async function galleryOffRow(
+  ctx: BenchContext,
+  transport: (typeof TRANSPORTS)[number],
+  direct: Target,
+  n: number,
+  iterations: number,
+  floorP50: number | null,
+): Promise<Row> {
+  const off = await startExtraGateway(ctx, false);
+  try {
+    const params = { size: '3840x2160', quality: 'medium', partialImages: 0 } as const;
+    const through = throughGeneration(off.gateway.url, off.setup, transport, params);
+    await timedPost(through);
+    const value = await alternate(ctx, {
+      warmup: 0,
+      iterations,
+      direct: () => batch(direct, n),
+      through: () => batch(through, n),
+    });
+    const d = distribution(value.direct);
+    const t = distribution(value.through);
+    ctx.log(
+      `${n} concurrent 4K, ${TRANSPORT_LABEL[transport]}, gallery off: direct ${d.p50.toFixed(0)} ms, through ${t.p50.toFixed(0)} ms`,
+    );
+    return timeRow({
+      id: `concurrency.${transport}.${n}.off`,
+      label: `${n} concurrent 3840x2160, ${TRANSPORT_LABEL[transport]}, gallery off, total time`,
+      direct: d,
+      through: t,
+      details: {
+        iterations,
+        floorMs: floorP50,
+        ratioToFloor: floorP50 !== null ? t.p50 / floorP50 : null,
+      },
+    });
+  } finally {
+    await off.close();
+  }
 }
