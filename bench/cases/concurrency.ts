@@ -112,19 +112,15 @@ export async function concurrencyCases(ctx: BenchContext): Promise<Row[]> {
 }
 
 /**
- * The floor for the time: the same batch through a Node proxy that only streams bytes through
- * (the bridge's SSE bytes, for the bridge). Against an upstream that costs nothing, the proxy's
- * own socket work (reading and writing every byte once more, on the same 2 cores) is what any
- * gateway adds at least.
+ * One burst of `n` against the same burst direct, alternated: a row of its own for what
+ * `through` adds (the floor, or a gateway child set another way).
  */
-async function referenceRow(
+async function burstRow(
   ctx: BenchContext,
-  transport: (typeof TRANSPORTS)[number],
-  direct: Target,
-  n: number,
-  iterations: number,
+  burst: { direct: Target; through: Target; n: number; iterations: number },
+  row: { id: string; label: string; floorP50?: number | null },
 ): Promise<Row> {
-  const through = viaProxy(ctx.sim, ctx.proxy.url, direct);
+  const { direct, through, n, iterations } = burst;
   await timedPost(through);
   const value = await alternate(ctx, {
     warmup: 0,
@@ -134,16 +130,44 @@ async function referenceRow(
   });
   const d = distribution(value.direct);
   const t = distribution(value.through);
-  ctx.log(
-    `${n} concurrent 4K, ${TRANSPORT_LABEL[transport]}, streaming proxy: direct ${d.p50.toFixed(0)} ms, through ${t.p50.toFixed(0)} ms`,
-  );
+  ctx.log(`${row.label}: direct ${d.p50.toFixed(0)} ms, through ${t.p50.toFixed(0)} ms`);
+  const floorP50 = row.floorP50 ?? null;
   return timeRow({
-    id: `concurrency.${transport}.reference.${n}`,
-    label: `${n} concurrent 3840x2160, ${TRANSPORT_LABEL[transport]}, floor: streaming Node proxy`,
+    id: row.id,
+    label: row.label,
     direct: d,
     through: t,
-    details: { iterations },
+    details: {
+      iterations,
+      ...(row.floorP50 === undefined
+        ? {}
+        : { floorMs: floorP50, ratioToFloor: floorP50 !== null ? t.p50 / floorP50 : null }),
+    },
   });
+}
+
+/**
+ * The floor for the time: the same batch through a Node proxy that only streams bytes through
+ * (the bridge's SSE bytes, for the bridge). Against an upstream that costs nothing, the proxy's
+ * own socket work (reading and writing every byte once more, on the same 2 cores) is what any
+ * gateway adds at least.
+ */
+function referenceRow(
+  ctx: BenchContext,
+  transport: (typeof TRANSPORTS)[number],
+  direct: Target,
+  n: number,
+  iterations: number,
+): Promise<Row> {
+  const through = viaProxy(ctx.sim, ctx.proxy.url, direct);
+  return burstRow(
+    ctx,
+    { direct, through, n, iterations },
+    {
+      id: `concurrency.${transport}.reference.${n}`,
+      label: `${n} concurrent 3840x2160, ${TRANSPORT_LABEL[transport]}, floor: streaming Node proxy`,
+    },
+  );
 }
 
 /**
@@ -163,29 +187,15 @@ async function galleryOffRow(
   try {
     const params = { size: '3840x2160', quality: 'medium', partialImages: 0 } as const;
     const through = throughGeneration(off.gateway.url, off.setup, transport, params);
-    await timedPost(through);
-    const value = await alternate(ctx, {
-      warmup: 0,
-      iterations,
-      direct: () => batch(direct, n),
-      through: () => batch(through, n),
-    });
-    const d = distribution(value.direct);
-    const t = distribution(value.through);
-    ctx.log(
-      `${n} concurrent 4K, ${TRANSPORT_LABEL[transport]}, gallery off: direct ${d.p50.toFixed(0)} ms, through ${t.p50.toFixed(0)} ms`,
-    );
-    return timeRow({
-      id: `concurrency.${transport}.${n}.off`,
-      label: `${n} concurrent 3840x2160, ${TRANSPORT_LABEL[transport]}, gallery off, total time`,
-      direct: d,
-      through: t,
-      details: {
-        iterations,
-        floorMs: floorP50,
-        ratioToFloor: floorP50 !== null ? t.p50 / floorP50 : null,
+    return await burstRow(
+      ctx,
+      { direct, through, n, iterations },
+      {
+        id: `concurrency.${transport}.${n}.off`,
+        label: `${n} concurrent 3840x2160, ${TRANSPORT_LABEL[transport]}, gallery off, total time`,
+        floorP50,
       },
-    });
+    );
   } finally {
     await off.close();
   }
