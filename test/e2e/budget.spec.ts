@@ -22,6 +22,19 @@ async function setBudget(
   await expect(panel.getByTestId('studio-budget-state')).toHaveText('Saved.');
 }
 
+/** A low-quality 1024x1024 run of `n` from Generate, sent and finished. */
+async function cheapRun(page: Page, prompt: string, n: number): Promise<GeneratePage> {
+  await open(page, 'generate');
+  const generate = new GeneratePage(page);
+  await generate.prompt().fill(prompt);
+  await generate.size().selectOption('1024x1024');
+  await generate.choose('param-quality', 'low');
+  await page.getByTestId('param-n').fill(String(n));
+  await generate.submit().click();
+  await expect(generate.status()).toHaveAttribute('data-phase', 'done');
+  return generate;
+}
+
 const studioKey = async () =>
   (await studio.admin<KeyResponse>('GET', '/api/admin/keys/studio')).record;
 
@@ -39,14 +52,7 @@ test('a monthly studio budget: the ring, the confirmation above the threshold (c
   expect(await studioKey()).toMatchObject({ budgetMicros: 600_000, budgetPeriod: 'month' });
 
   // A cheap request goes without a question, and shows its cost per kept image.
-  await open(page, 'generate');
-  const generate = new GeneratePage(page);
-  await generate.prompt().fill('A paper boat on a puddle, ink drawing');
-  await generate.size().selectOption('1024x1024');
-  await generate.choose('param-quality', 'low');
-  await page.getByTestId('param-n').fill('2');
-  await generate.submit().click();
-  await expect(generate.status()).toHaveAttribute('data-phase', 'done');
+  const generate = await cheapRun(page, 'A paper boat on a puddle, ink drawing', 2);
   await expect(page.getByTestId('spend-confirm')).not.toBeVisible();
   const cost = Number(await page.getByTestId('actual-cost').getAttribute('data-cost-micros'));
   expect(cost).toBeGreaterThan(0);
@@ -107,14 +113,7 @@ test('a monthly studio budget: the ring, the confirmation above the threshold (c
 test('a session budget is the studio’s: it counts this session’s spend and stops a request that would pass it', async () => {
   const { page } = studio;
   // A cheap run first, under the monthly budget: its "Run again" is checked below.
-  await open(page, 'generate');
-  const first = new GeneratePage(page);
-  await first.prompt().fill('A pebble on a white table');
-  await first.size().selectOption('1024x1024');
-  await first.choose('param-quality', 'low');
-  await page.getByTestId('param-n').fill('1');
-  await first.submit().click();
-  await expect(first.status()).toHaveAttribute('data-phase', 'done');
+  await cheapRun(page, 'A pebble on a white table', 1);
   await setBudget(page, 'session', '0.20', '');
   // The key's budget is cleared: the session budget is the only one.
   expect(await studioKey()).toMatchObject({ budgetMicros: null, budgetPeriod: null });
