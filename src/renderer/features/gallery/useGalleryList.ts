@@ -80,8 +80,12 @@ function listKey(f: GalleryFilters): string {
  */
 const FIRST_SCREEN_THUMBS = 36;
 
-async function firstPage(f: GalleryFilters, signal?: AbortSignal): Promise<CachedList> {
-  const page = await gateway.listImages({ ...query(f), thumbs: FIRST_SCREEN_THUMBS }, signal);
+async function firstPage(
+  f: GalleryFilters,
+  signal?: AbortSignal,
+  thumbs = FIRST_SCREEN_THUMBS,
+): Promise<CachedList> {
+  const page = await gateway.listImages({ ...query(f), thumbs: thumbs || undefined }, signal);
   rememberInlineThumbs(page.thumbs);
   return { images: page.images, next: page.nextBefore };
 }
@@ -145,8 +149,10 @@ export function useGalleryList(filters: GalleryFilters): GalleryList {
     // asking waits for the page to be idle, so the thumbnails in view are fetched first. It never
     // holds up the next page: a scroll to the end of the held list goes on loading (until the
     // first page has come, `next` is null and there is no next page to ask for).
+    // A held list's first screen is already painted: asking again needs no thumbnails inline.
+    const held = cachedList(listKey(f)) !== undefined;
     const revalidate = () =>
-      (pendingList(listKey(f)) ?? firstPage(f, controller.signal)).then(
+      (pendingList(listKey(f)) ?? firstPage(f, controller.signal, held ? 0 : undefined)).then(
         (fresh) => {
           if (controller.signal.aborted) return;
           setState((previous) => {
@@ -162,7 +168,7 @@ export function useGalleryList(filters: GalleryFilters): GalleryList {
           setState({ key, images: [], next: null, loaded: true, error: errorInfo(e) });
         },
       );
-    const cancelIdle = cachedList(listKey(f)) ? whenIdle(() => void revalidate(), 1_000) : null;
+    const cancelIdle = held ? whenIdle(() => void revalidate(), 1_000) : null;
     if (!cancelIdle) void revalidate();
     return () => {
       cancelIdle?.();
