@@ -108,9 +108,9 @@ export function parsePlan(argv: readonly string[]): Plan | 'help' {
     // --quick leaves out 64 x 4K (over a minute per round here).
     concurrency: {
       levels: quick
-        ? [{ n: 16, iterations: 1 }]
+        ? [{ n: 16, iterations: 2 }]
         : [
-            { n: 16, iterations: 3 },
+            { n: 16, iterations: 4 },
             { n: 64, iterations: 2 },
           ],
     },

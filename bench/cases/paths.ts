@@ -1,9 +1,9 @@
 import { checkImagesJson } from '../check';
 import type { BenchContext } from '../context';
-import { cpuMs, waitIdle, waitQuiet } from '../cpu';
-import { timedPost, type Target, type Timed } from '../http';
+import { runBlocks, type Blocks, type Variant } from '../blocks';
+import { waitIdle, waitQuiet } from '../cpu';
+import { timedPost, type Target } from '../http';
 import { startExtraGateway } from '../gateways';
-import type { GatewayProcess } from '../processes';
 import { timeRow, type Row } from '../report';
 import { directGeneration, throughGeneration, viaProxy } from '../requests';
 import { TRANSPORT_LABEL } from '../setup';
@@ -29,21 +29,6 @@ const QUIET_WINDOW_MS = 1500;
 const QUIET_MAX_CPU_MS = 20;
 
 type VariantName = 'direct' | 'floor' | 'installed' | 'off';
-
-interface Variant {
-  name: VariantName;
-  target: Target;
-  /** A gateway child: its CPU per request is measured, and it settles after its block. */
-  gateway?: GatewayProcess;
-}
-
-interface Blocks {
-  samples: Record<VariantName, Timed[]>;
-  /** Gateway CPU per request during its blocks, and after them until it was quiet (ms). */
-  cpuInMs: Partial<Record<VariantName, number[]>>;
-  cpuAfterMs: Partial<Record<VariantName, number[]>>;
-  settleMs: Partial<Record<VariantName, number[]>>;
-}
 
 /**
  * Both upstream paths (API key; subscription through the Responses bridge), one image at a time,
@@ -77,31 +62,32 @@ export async function pathsCases(ctx: BenchContext): Promise<Row[]> {
         if (!wanted.some((w) => w.spec === spec && w.path === path)) continue;
         const params = { size: spec.size, quality: 'medium', partialImages: 0 } as const;
         const direct = directGeneration(ctx.sim, ctx.setup, path, params);
-        const variants: Variant[] = [
-          { name: 'direct', target: direct },
-          { name: 'floor', target: viaProxy(ctx.sim, ctx.proxy.url, direct) },
-          {
-            name: 'installed',
-            target: throughGeneration(installed.gateway.url, installed.setup, path, params),
-            gateway: installed.gateway,
-          },
-          {
-            name: 'off',
-            target: throughGeneration(off.gateway.url, off.setup, path, params),
-            gateway: off.gateway,
-          },
+        const targets: Record<VariantName, Target> = {
+          direct,
+          floor: viaProxy(ctx.sim, ctx.proxy.url, direct),
+          installed: throughGeneration(installed.gateway.url, installed.setup, path, params),
+          off: throughGeneration(off.gateway.url, off.setup, path, params),
+        };
+        const call = (name: VariantName) => async () => (await timedPost(targets[name])).ms;
+        const quiet = (pid: number) => waitQuiet(pid, QUIET_WINDOW_MS, QUIET_MAX_CPU_MS);
+        const variants: Array<Variant<VariantName>> = [
+          { name: 'direct', call: call('direct') },
+          { name: 'floor', call: call('floor') },
+          // The installed gateway settles until its deferred thumbnails are made and counted.
+          { name: 'installed', call: call('installed'), gateway: installed.gateway, settle: quiet },
+          { name: 'off', call: call('off'), gateway: off.gateway },
         ];
         // Warm-up, and a spot check of what each gateway answers.
         for (const v of variants) {
-          const answer = await timedPost(v.target, v.gateway !== undefined);
+          const answer = await timedPost(targets[v.name], v.gateway !== undefined);
           if (v.gateway) await checkImagesJson(answer.body!, spec.width, spec.height);
         }
         await Promise.all([waitIdle(installed.gateway.pid), waitIdle(off.gateway.pid)]);
-        await waitQuiet(installed.gateway.pid, QUIET_WINDOW_MS, QUIET_MAX_CPU_MS);
+        await quiet(installed.gateway.pid);
         const rounds = ctx.plan.paths.rounds;
         const result = await runBlocks(variants, rounds, spec.block);
-        const d = distribution(result.samples.direct.map((s) => s.ms));
-        const of = (name: VariantName) => distribution(result.samples[name].map((s) => s.ms));
+        const d = distribution(result.samples.direct);
+        const of = (name: VariantName) => distribution(result.samples[name]);
         const floor = of('floor');
         const kept = of('installed');
         const floorAdded = floor.p50 - d.p50;
@@ -172,7 +158,7 @@ export async function pathsCases(ctx: BenchContext): Promise<Row[]> {
 }
 
 /** Gateway CPU per request: gallery off against installed; the difference is the kept image. */
-function cpuRow(id: string, label: string, result: Blocks): Row {
+function cpuRow(id: string, label: string, result: Blocks<VariantName>): Row {
   const perCall = (name: VariantName) =>
     distribution(
       (result.cpuInMs[name] ?? []).map((inMs, i) => inMs + (result.cpuAfterMs[name]?.[i] ?? 0)),
@@ -197,36 +183,3 @@ function cpuRow(id: string, label: string, result: Blocks): Row {
 
 const median = (values: readonly number[] | undefined): number =>
   values && values.length > 0 ? distribution(values).p50 : Number.NaN;
-
-/**
- * Runs every variant's block once per round, in an order that turns each round and reverses
- * every other one (ABBA over the rounds), so drift falls on all of them alike.
- */
-async function runBlocks(variants: Variant[], rounds: number, block: number): Promise<Blocks> {
-  const result: Blocks = {
-    samples: { direct: [], floor: [], installed: [], off: [] },
-    cpuInMs: {},
-    cpuAfterMs: {},
-    settleMs: {},
-  };
-  for (let round = 0; round < rounds; round += 1) {
-    const turn = Math.floor(round / 2) % variants.length;
-    const order = [...variants.slice(turn), ...variants.slice(0, turn)];
-    if (round % 2 === 1) order.reverse();
-    for (const v of order) {
-      const before = v.gateway ? cpuMs(v.gateway.pid) : 0;
-      for (let i = 0; i < block; i += 1) result.samples[v.name].push(await timedPost(v.target));
-      if (!v.gateway) continue;
-      const during = cpuMs(v.gateway.pid) - before;
-      const settled =
-        v.name === 'installed'
-          ? await waitQuiet(v.gateway.pid, QUIET_WINDOW_MS, QUIET_MAX_CPU_MS)
-          : await waitIdle(v.gateway.pid);
-      const after = cpuMs(v.gateway.pid) - before - during;
-      (result.cpuInMs[v.name] ??= []).push(during / block);
-      (result.cpuAfterMs[v.name] ??= []).push(after / block);
-      (result.settleMs[v.name] ??= []).push(settled);
-    }
-  }
-  return result;
-}

@@ -1,19 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Base64Quanta } from '../bytes/base64Pieces';
 import type { ImageSpool } from '../domain';
 import { giveBack, takeBuffer } from './bufferPool';
+import { createUncachedFile, type UncachedFile } from './uncachedFile';
 
 export type { ImageSpool, SpooledImage } from '../domain';
 
 /**
- * Full buffers one image may have waiting for the disk before its stream waits. Page-cache writes
- * on the machines measured (about 500 MB/s of decoded bytes) are slower than a local upstream
- * sends an image's base64: with two, the disk set the pace of the whole image and keeping it
- * added about 60 ms to a 4K bridge reply; eight absorb the burst (docs/benchmarks.md, "The
- * bridge's 4K miss").
+ * Full buffers one image may have waiting for the disk before its stream waits. A local upstream
+ * sends an image's base64 faster than the disk takes its bytes for a while: with two, the disk set
+ * the pace of the whole image and keeping it added about 60 ms to a 4K bridge reply; eight absorb
+ * the burst (docs/benchmarks.md, "The bridge's 4K miss").
  */
 const MAX_WAITING_PER_IMAGE = 8;
 /**
@@ -22,6 +21,8 @@ const MAX_WAITING_PER_IMAGE = 8;
  */
 const MAX_WAITING_ALL = 32;
 let waitingAll = 0;
+/** Buffers handed to one write: a staging buffer's worth (uncachedFile.ts SLOT). */
+const BUFFERS_PER_WRITE = 4;
 /**
  * Base64 decoded at a time: 64 KB of text makes at most 48 KB of bytes. A buffer is flushed
  * once less than that is free, so each decode fits.
@@ -31,10 +32,11 @@ const MAX_DECODED = 48 * 1024 + 3;
 export function createImageSpool(dir: string, log: (line: string) => void): ImageSpool {
   const file = path.join(dir, `${randomBytes(8).toString('hex')}.part`);
   let failed: unknown = null;
-  let fd: number | null = null;
+  let out: UncachedFile | null = null;
   try {
-    // Opened at once (one short syscall) so the file exists as soon as the spool does.
-    fd = fsSync.openSync(file, 'wx', 0o600);
+    // Opened at once (one short syscall) so the file exists as soon as the spool does. Past the
+    // page cache where the system allows: nobody reads the image soon (uncachedFile.ts).
+    out = createUncachedFile(file);
   } catch (error) {
     failed = error;
   }
@@ -42,28 +44,49 @@ export function createImageSpool(dir: string, log: (line: string) => void): Imag
   let current: Buffer | null = null;
   let filled = 0;
   let total = 0;
+  /** Full buffers waiting for the disk (and the bytes filled in each), oldest first. */
+  const queued: Array<{ buffer: Buffer; length: number }> = [];
+  /** Buffers of this image flushed and not yet written. */
   let waiting = 0;
-  let writing: Promise<void> = Promise.resolve();
+  /** The loop writing them out, while there are any; resolves once none is left. */
+  let writing: Promise<void> | null = null;
 
+  /**
+   * Writes what waits, several buffers per write: on a busy event loop a write's cost is mostly
+   * its turn, so fewer, larger writes keep up with more images at once.
+   */
+  const drain = async () => {
+    try {
+      while (queued.length > 0) {
+        const batch = queued.splice(0, BUFFERS_PER_WRITE);
+        try {
+          if (!failed && out) await out.append(batch.map((b) => b.buffer.subarray(0, b.length)));
+        } catch (error) {
+          failed ??= error;
+        } finally {
+          waiting -= batch.length;
+          waitingAll -= batch.length;
+          for (const { buffer } of batch) giveBack(buffer);
+        }
+      }
+    } finally {
+      // Reached only after an await (flush starts no loop once the spool has failed), so no
+      // flush can fall between the loop's last look at the queue and this.
+      writing = null;
+    }
+  };
   const flush = () => {
     if (!current || filled === 0) return;
-    const buffer = current;
-    const length = filled;
+    if (failed || !out) {
+      giveBack(current);
+    } else {
+      queued.push({ buffer: current, length: filled });
+      waiting += 1;
+      waitingAll += 1;
+      writing ??= drain();
+    }
     current = null;
     filled = 0;
-    waiting += 1;
-    waitingAll += 1;
-    writing = writing.then(async () => {
-      try {
-        if (!failed && fd !== null) await writeAll(fd, buffer.subarray(0, length));
-      } catch (error) {
-        failed ??= error;
-      } finally {
-        waiting -= 1;
-        waitingAll -= 1;
-        giveBack(buffer);
-      }
-    });
   };
   const decode = (text: string) => {
     if (current && current.length - filled < MAX_DECODED) flush();
@@ -75,10 +98,14 @@ export function createImageSpool(dir: string, log: (line: string) => void): Imag
   const close = async () => {
     flush();
     await writing;
-    if (fd === null) return;
-    const open = fd;
-    fd = null;
-    await new Promise<void>((resolve) => fsSync.close(open, () => resolve()));
+    if (!out) return;
+    const open = out;
+    out = null;
+    try {
+      await open.close();
+    } catch (error) {
+      failed ??= error;
+    }
   };
 
   return {
@@ -86,7 +113,7 @@ export function createImageSpool(dir: string, log: (line: string) => void): Imag
       if (failed) return;
       for (const text of quanta.take(piece)) decode(text);
       if (waiting >= MAX_WAITING_PER_IMAGE || (waiting > 0 && waitingAll >= MAX_WAITING_ALL))
-        return writing;
+        return writing ?? undefined;
     },
     async finish() {
       const rest = quanta.rest();
@@ -105,18 +132,4 @@ export function createImageSpool(dir: string, log: (line: string) => void): Imag
       await fs.rm(file, { force: true });
     },
   };
-}
-
-/** Writes all of `bytes` at the file's current position, looping over short writes. */
-async function writeAll(fd: number, bytes: Buffer): Promise<void> {
-  let from = 0;
-  while (from < bytes.length) {
-    const written = await new Promise<number>((resolve, reject) =>
-      fsSync.write(fd, bytes, from, bytes.length - from, null, (error, n) =>
-        error ? reject(error) : resolve(n),
-      ),
-    );
-    if (written === 0) throw new Error('the disk took no bytes');
-    from += written;
-  }
 }

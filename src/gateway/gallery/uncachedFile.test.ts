@@ -1,0 +1,142 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BLOCK, createUncachedFile, pageAligned, SLOT, StagingPool } from './uncachedFile';
+
+// A real file system: os.tmpdir() is on the same ext4 disk as the gallery in these runs, where
+// O_DIRECT is allowed.
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-uncached-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+const nextFile = () => path.join(dir, `f${n++}`);
+
+/**
+ * Appends `bytes` cut at `cuts`, `group` pieces per call, each piece a copy the test overwrites
+ * once the call has resolved (what a reused buffer would do next).
+ */
+async function writeInPieces(
+  file: string,
+  bytes: Buffer,
+  cuts: number[],
+  direct = true,
+  group = 1,
+) {
+  const out = createUncachedFile(file, { direct });
+  const points = [0, ...cuts.filter((c) => c > 0 && c < bytes.length).sort((a, b) => a - b)];
+  points.push(bytes.length);
+  const pieces = points.slice(1).map((end, i) => Buffer.from(bytes.subarray(points[i], end)));
+  for (let i = 0; i < pieces.length; i += group) {
+    const batch = pieces.slice(i, i + group);
+    await out.append(batch);
+    for (const piece of batch) piece.fill(0x21);
+  }
+  await out.close();
+  return out;
+}
+
+/** The open flags of this process's descriptor for `file` (octal in /proc/self/fdinfo). */
+function openFlags(file: string): number {
+  for (const fd of fs.readdirSync('/proc/self/fd')) {
+    let target: string;
+    try {
+      target = fs.readlinkSync(`/proc/self/fd/${fd}`);
+    } catch {
+      continue; // closed since the listing
+    }
+    if (target !== file) continue;
+    const flags = /flags:\s*([0-7]+)/.exec(fs.readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8'));
+    return parseInt(flags![1]!, 8);
+  }
+  throw new Error(`${file} is not open`);
+}
+
+describe('a file written past the page cache', () => {
+  it('is opened with O_DIRECT on this file system and holds exactly its bytes', async () => {
+    const file = nextFile();
+    const out = createUncachedFile(file);
+    expect(out.direct).toBe(true);
+    expect(openFlags(file) & fs.constants.O_DIRECT).toBe(fs.constants.O_DIRECT);
+    const bytes = randomBytes(3 * 1024 * 1024 + 17);
+    await out.append([bytes.subarray(0, 1_000_003)]);
+    await out.append([bytes.subarray(1_000_003, 1_000_004), bytes.subarray(1_000_004)]);
+    await out.close();
+    expect(out.direct).toBe(true);
+    expect(fs.readFileSync(file).equals(bytes)).toBe(true);
+  });
+
+  it('keeps every size and every cut exact, direct and through the cache', async () => {
+    const sizes = [0, 1, BLOCK - 1, BLOCK, BLOCK + 1, SLOT - 1, SLOT, SLOT + 1, 2 * SLOT + 5];
+    const cuts = [1, BLOCK, 70_000, 1024 * 1024, SLOT - 3, SLOT + 1024 * 1024];
+    for (const direct of [true, false])
+      for (const group of [1, 4])
+        for (const size of sizes) {
+          const bytes = randomBytes(size);
+          const file = nextFile();
+          await writeInPieces(file, bytes, cuts, direct, group);
+          const label = `${size} bytes, direct ${direct}, ${group} per call`;
+          expect(fs.readFileSync(file).equals(bytes), label).toBe(true);
+          fs.rmSync(file);
+        }
+  });
+
+  it('holds exactly the bytes appended, however they are cut and grouped (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 3 * SLOT }),
+        fc.array(fc.integer({ min: 0, max: 3 * SLOT }), { maxLength: 12 }),
+        fc.boolean(),
+        fc.integer({ min: 1, max: 6 }),
+        async (size, cuts, direct, group) => {
+          const bytes = randomBytes(size);
+          const file = nextFile();
+          await writeInPieces(file, bytes, cuts, direct, group);
+          const ok = fs.readFileSync(file).equals(bytes);
+          fs.rmSync(file);
+          return ok;
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it('falls back to the page cache when the disk refuses a direct write, losing nothing', async () => {
+    // 16 bytes past a page boundary, a buffer is refused by O_DIRECT (EINVAL). From malloc it
+    // could happen to sit on a 512-byte boundary, which is all some disks ask for.
+    const misaligned = new StagingPool([pageAligned(SLOT + 16).subarray(16)]);
+    const file = nextFile();
+    const out = createUncachedFile(file, { pool: misaligned });
+    expect(out.direct).toBe(true);
+    const bytes = randomBytes(2 * SLOT + 123);
+    for (let at = 0; at < bytes.length; at += 3_000_000)
+      await out.append([
+        bytes.subarray(at, at + 1_000_000),
+        bytes.subarray(at + 1_000_000, at + 3_000_000),
+      ]);
+    await out.close();
+    expect(out.direct).toBe(false);
+    expect(fs.readFileSync(file).equals(bytes)).toBe(true);
+  });
+
+  it('lets more files than staging buffers share them, each waiting its turn', async () => {
+    const images = Array.from({ length: 6 }, () => randomBytes(SLOT + 999));
+    const files = images.map(() => nextFile());
+    await Promise.all(
+      images.map(async (bytes, i) => {
+        const out = createUncachedFile(files[i]!);
+        for (let at = 0; at < bytes.length; at += 1024 * 1024)
+          await out.append([bytes.subarray(at, at + 1024 * 1024)]);
+        await out.close();
+      }),
+    );
+    images.forEach((bytes, i) => expect(fs.readFileSync(files[i]!).equals(bytes)).toBe(true));
+  });
+
+  it('refuses to create a file that exists, as the spool always has', () => {
+    const file = nextFile();
+    fs.writeFileSync(file, 'x');
+    expect(() => createUncachedFile(file)).toThrow(/EEXIST/);
+  });
+});
