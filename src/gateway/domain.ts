@@ -25,7 +25,8 @@ export interface SpooledImage {
  * none of the socket's pieces for the gallery and the file needs no second pass. Holding the
  * pieces pushed them into the old generation of the heap; spooling the base64 text and decoding
  * it later wrote and read a third more bytes, and fresh memory is dear on the machines measured
- * (docs/benchmarks.md). A spool nobody claims is deleted.
+ * (docs/benchmarks.md). The file is written past the page cache where the system allows
+ * (gallery/uncachedFile.ts). A spool nobody claims is deleted.
  *
  * At most eight buffers wait for the disk per image, and 32 for all images together: beyond that,
  * `write` returns a promise, which holds back the upstream read like the caller's socket does.
