@@ -42,7 +42,8 @@ async function send(target: Target) {
   } catch (error) {
     // A kept-alive socket the server closed just as it was reused (its idle timeout; on a loaded
     // machine the window is wide): nothing was answered, so the request is sent once more.
-    if ((error as { code?: string }).code !== 'UND_ERR_SOCKET') throw error;
+    const code = (error as { code?: string }).code;
+    if (code !== 'UND_ERR_SOCKET' && code !== 'ECONNRESET') throw error;
     res = await post();
   }
   if (res.statusCode !== 200) {

@@ -223,7 +223,9 @@ describe('upstream failures', () => {
       { kind: 'http_error', status: 503, times: 3 },
       'upstream_http_error',
     ],
-    ['a connection reset three times', { kind: 'reset', times: 3 }, 'upstream_network_error'],
+    // A connection dropped at once is sent again at once, on a new one (the keep-alive race,
+    // upstream/sendPost.ts), inside each of the three attempts: six in a row reach the caller.
+    ['a connection reset six times', { kind: 'reset', times: 6 }, 'upstream_network_error'],
     ['no image in the reply', { kind: 'no_image' }, 'upstream_no_image'],
     ['a content refusal', { kind: 'refusal' }, 'upstream_refused'],
     ['a silently downgraded size', { kind: 'downgrade' }, 'upstream_size_mismatch'],
@@ -255,6 +257,15 @@ describe('upstream failures', () => {
       calls: Array<{ status: number }>;
     };
     expect(calls.map((c) => c.status)).toEqual([503, 200]);
+  });
+
+  it('sends a request again at once when the upstream drops the connection before answering', async () => {
+    await fetch(`${t.simUrl}/__sim/calls`, simInit(t.simUrl, { method: 'DELETE' }));
+    await scriptFaults(t.simUrl, [{ kind: 'reset' }]);
+    const r = await generate(base);
+    expect(r.status).toBe(200);
+    // Not an upstream failure: the usage record says nothing went wrong.
+    expect(await usageRow(t, r.requestId!)).toMatchObject({ status: 200, error_code: null });
   });
 
   it('does not retry a plain 500 (spec 7.2 retries only 502/503/504 and transport failures)', async () => {
