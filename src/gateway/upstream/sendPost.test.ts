@@ -7,7 +7,7 @@ import { RESENT_WITHIN_MS, sendPost } from './sendPost';
 /**
  * A real server on loopback that drops a kept-alive connection when its second request arrives
  * (after `dropAfterMs`): the keep-alive race, where a server closes an idle connection just as
- * the client's pool reuses it, made to happen every time.
+ * the client's pool reuses it, made to happen every time. With a one-connection pool in front.
  */
 async function racingServer(dropAfterMs = 0) {
   const seen = new WeakMap<Socket, number>();
@@ -24,8 +24,19 @@ async function racingServer(dropAfterMs = 0) {
     res.end('{"ok":true}');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const agent = new Agent({ connections: 1 });
+  cleanups.push(
+    () => agent.close(),
+    () => new Promise((resolve) => server.close(() => resolve())),
+  );
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/images/generations`;
-  return { server, url, requests: () => requests };
+  const opts = {
+    dispatcher: agent,
+    signal: new AbortController().signal,
+    timeoutMs: 5000,
+    headers: {},
+  };
+  return { post: () => sendPost(url, body, opts), requests: () => requests };
 }
 
 const body = { chunks: [Buffer.from('{"a":'), Buffer.from('1}')], length: 7 };
@@ -36,42 +47,19 @@ afterEach(async () => {
 
 describe('sendPost', () => {
   it('sends once more, on a new connection, when a reused one is dropped at once', async () => {
-    const { server, url, requests } = await racingServer();
-    const agent = new Agent({ connections: 1 });
-    cleanups.push(
-      () => agent.close(),
-      () => new Promise((r) => server.close(() => r())),
-    );
-    const opts = {
-      dispatcher: agent,
-      signal: new AbortController().signal,
-      timeoutMs: 5000,
-      headers: {},
-    };
-    const first = await sendPost(url, body, opts);
-    expect(await first.body.text()).toBe('{"ok":true}');
+    const { post, requests } = await racingServer();
+    expect(await (await post()).body.text()).toBe('{"ok":true}');
     // The pool reuses the connection; the server drops it on this request; the resend answers.
-    const second = await sendPost(url, body, opts);
+    const second = await post();
     expect(second.statusCode).toBe(200);
     expect(await second.body.text()).toBe('{"ok":true}');
     expect(requests()).toBe(3);
   });
 
   it('does not send again when the connection breaks later (the upstream may have worked)', async () => {
-    const { server, url, requests } = await racingServer(RESENT_WITHIN_MS + 200);
-    const agent = new Agent({ connections: 1 });
-    cleanups.push(
-      () => agent.close(),
-      () => new Promise((r) => server.close(() => r())),
-    );
-    const opts = {
-      dispatcher: agent,
-      signal: new AbortController().signal,
-      timeoutMs: 5000,
-      headers: {},
-    };
-    await (await sendPost(url, body, opts)).body.text();
-    await expect(sendPost(url, body, opts)).rejects.toMatchObject({ code: 'UND_ERR_SOCKET' });
+    const { post, requests } = await racingServer(RESENT_WITHIN_MS + 200);
+    await (await post()).body.text();
+    await expect(post()).rejects.toMatchObject({ code: 'UND_ERR_SOCKET' });
     expect(requests()).toBe(2);
   });
 });
