@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { openFilesUnder, openFlags } from '../../../test/support/openFiles';
 import { createImageSpool } from './spool';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-spool-'));
@@ -94,6 +95,19 @@ describe('image spool', () => {
     expect(fs.readdirSync(dir).sort()).toEqual(before);
   });
 
+  it('writes large images past the page cache and small ones through it', async () => {
+    for (const direct of [true, false]) {
+      const spool = createImageSpool(dir, () => undefined, { direct });
+      const file = openSpoolFile();
+      expect(Boolean(openFlags(file) & fs.constants.O_DIRECT), `direct ${direct}`).toBe(direct);
+      const bytes = randomBytes(1_500_001);
+      await spool.write(Buffer.from(bytes.toString('base64'), 'latin1'));
+      const spooled = await spool.finish();
+      expect(fs.readFileSync(spooled!.path).equals(bytes)).toBe(true);
+      fs.rmSync(spooled!.path);
+    }
+  });
+
   it('reports a file it could not write as not kept, with a log line', async () => {
     const lines: string[] = [];
     const spool = createImageSpool(path.join(dir, 'missing', 'folder'), (l) => lines.push(l));
@@ -102,3 +116,10 @@ describe('image spool', () => {
     expect(lines.join('\n')).toMatch(/not kept/);
   });
 });
+
+/** The one spool file this process has open now. */
+function openSpoolFile(): string {
+  const open = openFilesUnder(dir, '.part');
+  expect(open).toHaveLength(1);
+  return open[0]!;
+}

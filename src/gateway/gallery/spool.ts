@@ -29,14 +29,26 @@ const BUFFERS_PER_WRITE = 4;
  */
 const MAX_DECODED = 48 * 1024 + 3;
 
-export function createImageSpool(dir: string, log: (line: string) => void): ImageSpool {
+/**
+ * Images this large are written past the page cache (uncachedFile.ts): a 4K image's 26 MB of
+ * fresh cache pages cost more kernel CPU than the gateway's own work on it. A small one's do not,
+ * and its few writes each wait on the disk instead: 200 images of 1024x640 at 16 at once went
+ * from 95-103 to 60-70 per second written direct (docs/benchmarks.md).
+ */
+export const DIRECT_MIN_PIXELS = 4_000_000;
+
+export function createImageSpool(
+  dir: string,
+  log: (line: string) => void,
+  opts: { direct?: boolean } = {},
+): ImageSpool {
   const file = path.join(dir, `${randomBytes(8).toString('hex')}.part`);
   let failed: unknown = null;
   let out: UncachedFile | null = null;
   try {
     // Opened at once (one short syscall) so the file exists as soon as the spool does. Past the
     // page cache where the system allows: nobody reads the image soon (uncachedFile.ts).
-    out = createUncachedFile(file);
+    out = createUncachedFile(file, { direct: opts.direct ?? true });
   } catch (error) {
     failed = error;
   }

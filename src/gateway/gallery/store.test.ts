@@ -55,7 +55,7 @@ describe('image store: spooled images', () => {
     })
       .png()
       .toBuffer();
-    const spool = store.spool();
+    const spool = store.spool(1024 * 1024);
     spool.write(Buffer.from(png.toString('base64'), 'latin1'));
     const spooled = (await spool.finish())!;
     const batch: ImageBatch = {
@@ -149,7 +149,7 @@ describe('image store: spooled images', () => {
     const landedAt = performance.now();
     // Another image begins (a client that does not wait): the quiet starts over.
     await Promise.resolve();
-    const next = store.spool();
+    const next = store.spool(1024 * 1024);
     const nextAt = performance.now();
     const thumbOf = () => db.prepare('SELECT thumb FROM images WHERE id = ?').pluck().get(image.id);
     await expect.poll(thumbOf, { timeout: 20_000, interval: 20 }).not.toBeNull();

@@ -16,7 +16,7 @@ import {
   thumbnail,
   writeFileAtomic,
 } from './files';
-import { createImageSpool, type ImageSpool, type SpooledImage } from './spool';
+import { createImageSpool, DIRECT_MIN_PIXELS, type ImageSpool, type SpooledImage } from './spool';
 import { createTaskQueue } from './queue';
 
 /** One delivered image, as the reply carried it. */
@@ -62,8 +62,8 @@ export interface ImageStore {
    * with its share of `requestCostMicros`.
    */
   confirm(requestId: string, requestCostMicros: number): void;
-  /** A file to decode an image into while it streams through; see spool.ts. */
-  spool(): ImageSpool;
+  /** A file to decode an image of `pixels` into while it streams through; see spool.ts. */
+  spool(pixels: number): ImageSpool;
   /** Deletes a spooled file unless a held batch has claimed it. */
   dropUnclaimed(spooled: SpooledImage): Promise<void>;
   /** Deletes an image's row and files. */
@@ -239,9 +239,9 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
       held.set(batch.requestId, batch);
       for (const image of batch.images) if (image.spooled) claimed.add(image.spooled.path);
     },
-    spool: () => {
+    spool: (pixels) => {
       touched();
-      return createImageSpool(spoolDir, deps.log);
+      return createImageSpool(spoolDir, deps.log, { direct: pixels >= DIRECT_MIN_PIXELS });
     },
     async dropUnclaimed(spooled) {
       if (!claimed.has(spooled.path)) await removeFiles([spooled.path]);

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import { openFlags } from '../../../test/support/openFiles';
 import { BLOCK, createUncachedFile, pageAligned, SLOT, StagingPool } from './uncachedFile';
 
 // A real file system: os.tmpdir() is on the same ext4 disk as the gallery in these runs, where
@@ -35,22 +36,6 @@ async function writeInPieces(
   }
   await out.close();
   return out;
-}
-
-/** The open flags of this process's descriptor for `file` (octal in /proc/self/fdinfo). */
-function openFlags(file: string): number {
-  for (const fd of fs.readdirSync('/proc/self/fd')) {
-    let target: string;
-    try {
-      target = fs.readlinkSync(`/proc/self/fd/${fd}`);
-    } catch {
-      continue; // closed since the listing
-    }
-    if (target !== file) continue;
-    const flags = /flags:\s*([0-7]+)/.exec(fs.readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8'));
-    return parseInt(flags![1]!, 8);
-  }
-  throw new Error(`${file} is not open`);
 }
 
 describe('a file written past the page cache', () => {

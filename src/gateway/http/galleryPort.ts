@@ -44,7 +44,7 @@ export function galleryPort(
 ): GalleryPort {
   return {
     keeps: (caller) => caller.studioSession || keepApiImages(),
-    spool: () => store.spool(),
+    spool: (pixels) => store.spool(pixels),
     dropUnclaimed: (spooled) => store.dropUnclaimed(spooled),
     keepImages: imageKeeper(store, keepApiImages, log),
     keepResponsesImages: responsesImageKeeper(store, keepApiImages, log),

@@ -46,7 +46,8 @@ export function imagePassThrough(
     onImageStart(_imageIndex, start) {
       // A caller already gone never gets this image: the gallery keeps it (it was paid for).
       keep = res.destroyed || (deps.gallery?.keeps(callerOf(res)) ?? true);
-      spool = keep && deps.gallery ? deps.gallery.spool() : null;
+      const pixels = start.delivered.width * start.delivered.height;
+      spool = keep && deps.gallery ? deps.gallery.spool(pixels) : null;
       // Pieces are retained only when the gallery wants them and no spool takes them: an image
       // nobody holds lets each piece go once written, out of the heap's old generation.
       reply = target.open(start, keep && !spool);
