@@ -125,8 +125,10 @@ export interface ResponsesImageDelivery {
 export interface GalleryPort {
   /** Whether it keeps this caller's images (if not, nothing need be held for it). */
   keeps(caller: { studioSession: boolean }): boolean;
-  /** A file the gallery's copy is decoded into while the image streams (gallery/spool.ts). */
-  /** `pixels`: the delivered image's, which decides how its file is written (spool.ts). */
+  /**
+   * A file the gallery's copy is decoded into while the image streams (gallery/spool.ts);
+   * `pixels`, the delivered image's, decides whether it is written past the page cache.
+   */
   spool(pixels: number): ImageSpool;
   /** Deletes a spooled file the gallery did not take. */
   dropUnclaimed(spooled: SpooledImage): Promise<void>;
