@@ -22,7 +22,7 @@ import { modelsRouter } from './routes/models';
 import { responsesRouter } from './routes/responses';
 import type { GalleryPort, LiveImageSettings } from '../imageService/types';
 import { keyConcurrency } from './keyConcurrency';
-import { keyLimitsGuard } from '../limits/middleware';
+import { keyLimitsGuard } from './keyLimits';
 import type { KeyLimiter } from '../limits/limiter';
 import { adminRouter, type AdminDeps } from './admin';
 import { parentImage } from './galleryPort';
@@ -98,6 +98,7 @@ export function createApp(deps: AppDeps): Express {
     imagesRouter({
       dispatch: deps.dispatch,
       settings: deps.imageSettings,
+      limits: deps.limits,
       now: deps.now,
       gallery: deps.gallery,
       urlImages: deps.urlImages,
@@ -108,7 +109,8 @@ export function createApp(deps: AppDeps): Express {
       dispatch: deps.dispatch,
       textModels: deps.textModels,
       injectImageTool: deps.injectImageTool,
-      contentFilter: deps.imageSettings.contentFilter,
+      settings: deps.imageSettings,
+      limits: deps.limits,
       now: deps.now,
       gallery: deps.gallery,
     }),

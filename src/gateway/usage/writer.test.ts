@@ -16,13 +16,13 @@ function setup() {
   const announced: string[] = [];
   events.on('usage', (id) => announced.push(id));
   const settled: Array<[string, number]> = [];
+  events.on('settled', (id, cost) => settled.push([id, cost]));
   let clock = 1_000;
   const writer = createUsageWriter({
     repository,
     priceFor: () => ({ textInput: 5, imageInput: 10, textOutput: 10, imageOutput: 40_000_000 }),
     events,
     rejected: createRejectedCounter(() => clock),
-    onWritten: (id, cost) => settled.push([id, cost]),
     now: () => clock,
     log: () => undefined,
   });
