@@ -1,6 +1,6 @@
-import { checkSize } from '../../shared/sizeRules';
 import { upstreamFailed, type ApiError } from '../core/errors';
 import type { ImageOutcome } from '../upstream/types';
+import type { RequestedSize } from '../core/requestedSize';
 import { inspectBase64Pieces, type ImageInfo } from '../bytes/imageInspect';
 
 export interface Delivered {
@@ -15,7 +15,7 @@ export interface Delivered {
  */
 export function checkDelivery(
   outcome: ImageOutcome,
-  requested: { size: string; outputFormat: string },
+  requested: { size: RequestedSize; outputFormat: string },
 ): DeliveryVerdict {
   return checkDeliveredInfo(inspectBase64Pieces(outcome.b64), requested);
 }
@@ -26,7 +26,7 @@ export type DeliveryVerdict =
 /** The same check on a header already read (an image still arriving). */
 export function checkDeliveredInfo(
   info: ImageInfo | null,
-  requested: { size: string; outputFormat: string },
+  requested: { size: RequestedSize; outputFormat: string },
 ): DeliveryVerdict {
   if (!info) {
     return {
@@ -38,12 +38,12 @@ export function checkDeliveredInfo(
     };
   }
   const delivered: Delivered = { width: info.width, height: info.height, format: info.format };
-  const size = checkSize(requested.size);
-  if (size.ok && !size.auto && (size.width !== info.width || size.height !== info.height)) {
+  const size = requested.size;
+  if (!size.auto && (size.width !== info.width || size.height !== info.height)) {
     return {
       error: upstreamFailed(
         'upstream_size_mismatch',
-        `asked for ${requested.size} but the upstream delivered ${info.width}x${info.height}; the image was not returned so it is not billed as asked`,
+        `asked for ${size.text} but the upstream delivered ${info.width}x${info.height}; the image was not returned so it is not billed as asked`,
         { 'x-should-retry': 'false' },
       ),
       delivered,

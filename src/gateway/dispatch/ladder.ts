@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { checkSize } from '../../shared/sizeRules';
+import { sizeOf, type RequestedSize } from '../core/requestedSize';
 import type { Quality } from '../../shared/imageParams';
 import { decodePieces, type Base64Pieces } from '../bytes/base64Pieces';
 import { UpstreamError } from '../core/upstreamError';
@@ -12,7 +12,7 @@ const LADDER_MIN_PIXELS = 2560 * 1440;
 export interface LadderStep {
   /** 1: as asked; 2: medium quality at the asked size; 3: a 1.5 MP image at medium, upscaled here. */
   step: 1 | 2 | 3;
-  size: string;
+  size: RequestedSize;
   quality: Quality | undefined;
   upscaleTo: { width: number; height: number } | null;
 }
@@ -22,25 +22,24 @@ export interface LadderStep {
  * then 1536x1024 medium upscaled locally. Portrait and square requests use the matching
  * 1.5 MP base (1024x1536, 1024x1024). Steps that would repeat an earlier one are skipped.
  */
-export function ladderFor(size: string, quality: Quality | undefined): LadderStep[] {
-  const check = checkSize(size);
-  if (!check.ok || check.auto || check.width * check.height <= LADDER_MIN_PIXELS) {
+export function ladderFor(size: RequestedSize, quality: Quality | undefined): LadderStep[] {
+  if (size.auto || size.pixels <= LADDER_MIN_PIXELS) {
     return [{ step: 1, size, quality, upscaleTo: null }];
   }
   const steps: LadderStep[] = [{ step: 1, size, quality, upscaleTo: null }];
   if (quality === 'high' || quality === 'auto' || quality === undefined)
     steps.push({ step: 2, size, quality: 'medium', upscaleTo: null });
   const base =
-    check.width > check.height
-      ? '1536x1024'
-      : check.width < check.height
-        ? '1024x1536'
-        : '1024x1024';
+    size.width > size.height
+      ? sizeOf(1536, 1024)
+      : size.width < size.height
+        ? sizeOf(1024, 1536)
+        : sizeOf(1024, 1024);
   steps.push({
     step: 3,
     size: base,
     quality: 'medium',
-    upscaleTo: { width: check.width, height: check.height },
+    upscaleTo: { width: size.width, height: size.height },
   });
   return steps;
 }

@@ -24,10 +24,13 @@ import {
   type StepPlan,
 } from './ladder';
 import { requestedPixels, upstreamTimeoutFor, weightOf } from './sizeClass';
+import type { RequestedSize } from '../core/requestedSize';
 
 export interface ImageRunRequest {
   /** The job with the caller's public model id; each account maps it to its own. */
   job: ImageJob;
+  /** The job's size as validation read it (`job.size` is its text, for the upstream). */
+  size: RequestedSize;
   n: number;
   group: string;
   signal: AbortSignal;
@@ -168,7 +171,7 @@ async function oneImage(
   if (!req.ladder) {
     const step: LadderStep = {
       step: 1,
-      size: req.job.size,
+      size: req.size,
       quality: req.job.quality,
       upscaleTo: null,
     };
@@ -181,7 +184,7 @@ async function oneImage(
       throw failureOf(error, emptyUsage(), [], null);
     }
   }
-  const steps = ladderFor(req.job.size, req.job.quality);
+  const steps = ladderFor(req.size, req.job.quality);
   if (steps.length === 1) {
     // Too small for the ladder: served like any request.
     return oneImage(d, { ...req, ladder: false }, imageIndex);
@@ -255,7 +258,7 @@ async function attempt(
     const job: ImageJob = {
       ...req.job,
       model: upstream.account.modelMap[req.job.model] ?? req.job.model,
-      size: step.size,
+      size: step.size.text,
       quality: step.quality,
       variant: imageIndex,
     };

@@ -1,4 +1,4 @@
-import { checkSize } from '../../shared/sizeRules';
+import type { RequestedSize } from '../core/requestedSize';
 
 /**
  * What a request's output size makes of it: how much of an account's concurrency it uses (its
@@ -18,12 +18,11 @@ export const WEIGHT_CLASSES = [
 ] as const;
 
 /** Pixels of the requested output; `auto` counts as the 1024 class. */
-export function requestedPixels(size: string | undefined): number {
-  const check = checkSize(size ?? 'auto');
-  return check.ok && !check.auto ? check.width * check.height : 1024 * 1024;
+export function requestedPixels(size: RequestedSize | undefined): number {
+  return size?.pixels ?? 1024 * 1024;
 }
 
-export function weightOf(size: string | undefined): number {
+export function weightOf(size: RequestedSize | undefined): number {
   const pixels = requestedPixels(size);
   return WEIGHT_CLASSES.find((c) => pixels <= c.maxPixels)!.weight;
 }
@@ -40,11 +39,9 @@ export interface TimeoutSettings {
 export const DEFAULT_TIMEOUTS: TimeoutSettings = { normalMs: 120_000, largeMs: 300_000 };
 
 export function upstreamTimeoutFor(
-  size: string,
+  size: RequestedSize | undefined,
   settings: TimeoutSettings = DEFAULT_TIMEOUTS,
 ): number {
-  const check = checkSize(size);
-  if (check.ok && !check.auto && check.width * check.height > LARGE_OUTPUT_PIXELS)
-    return settings.largeMs;
+  if (size?.pixels != null && size.pixels > LARGE_OUTPUT_PIXELS) return settings.largeMs;
   return settings.normalMs;
 }

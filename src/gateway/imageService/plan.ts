@@ -57,7 +57,7 @@ export function planImageRun(
     operation: request.operation,
     model: options.model,
     prompt: options.prompt,
-    size: options.size,
+    size: options.size.text,
     quality: options.quality,
     outputFormat: options.outputFormat,
     outputCompression: options.outputCompression,
@@ -70,7 +70,7 @@ export function planImageRun(
   };
   caller.usage.requested({
     model: options.model,
-    size: options.size,
+    size: options.size.text,
     quality: options.quality ?? 'auto',
     outputFormat: options.outputFormat,
     n: options.n,
@@ -83,7 +83,7 @@ export function planImageRun(
     job,
     ladder: caller.key.fallbackLadder || settings.ladderForAll() || caller.ladderAsked,
     requested: {
-      size: options.size,
+      size: options.size.text,
       quality: options.quality ?? 'auto',
       background: options.background ?? 'auto',
       outputFormat: options.outputFormat,

@@ -1,5 +1,6 @@
 import { IMAGE_MODELS } from '../../shared/models';
 import { parseSplicedJson } from '../bytes/jsonSplice';
+import { AUTO_SIZE } from '../core/requestedSize';
 import { checkPrompt, contentPolicyError } from '../contentFilter/checkPrompt';
 import { dispatchCall, toCallerError, type Dispatch } from '../dispatch/dispatchCall';
 import { requestedPixels, upstreamTimeoutFor, weightOf } from '../dispatch/sizeClass';
@@ -65,7 +66,7 @@ export function planResponses(
   caller.usage.requested({
     model: request.model,
     stream: request.stream,
-    size: tool?.size ?? null,
+    size: tool?.size?.text ?? null,
     quality: tool?.quality ?? null,
     outputFormat: tool?.outputFormat ?? null,
   });
@@ -82,7 +83,7 @@ export function responsesDemand(
   return {
     model: tool.model ?? IMAGE_MODELS[0],
     prompt,
-    size: tool.size ?? 'auto',
+    size: tool.size ?? AUTO_SIZE,
     quality: tool.quality,
     n: 1,
     partialImages: request.stream ? (tool.partialImages ?? 0) : 0,
@@ -128,7 +129,7 @@ export async function runResponses(
       const answer = await upstream.responses(body, {
         stream: request.stream,
         signal: target.signal,
-        timeoutMs: upstreamTimeoutFor(tool?.size ?? 'auto', deps.dispatch.timeouts()),
+        timeoutMs: upstreamTimeoutFor(tool?.size, deps.dispatch.timeouts()),
       });
       try {
         if (answer.events) await relayEvents(reply, answer.events, bill, plan, tap);

@@ -41,6 +41,7 @@ export async function runImagePlan(
   try {
     const result = await runImages(deps.dispatch, {
       job: plan.job,
+      size: options.size,
       n: options.n,
       group: caller.key.group,
       signal: caller.signal,

@@ -1,6 +1,6 @@
 import { estimateImageRequest, type EstimateInput } from '../../shared/costEstimate';
 import type { Quality } from '../../shared/imageParams';
-import { checkSize } from '../../shared/sizeRules';
+import type { RequestedSize } from '../core/requestedSize';
 import type { Prices } from '../billing/prices';
 
 /** What a request will use of a key's limits, known before any upstream call. */
@@ -17,7 +17,7 @@ export const NO_DEMAND: Demand = { costMicros: 0, images: 0 };
 export interface ImageDemandInput {
   model: string;
   prompt: string;
-  size: string;
+  size: RequestedSize;
   quality: Quality | undefined;
   n: number;
   partialImages: number;
@@ -33,10 +33,10 @@ export function imageDemand(
   priceFor: (model: string) => Prices | null,
 ): Demand {
   const price = priceFor(input.model);
-  const size = checkSize(input.size);
+  const size = input.size;
   const estimate: EstimateInput = {
     prompt: input.prompt,
-    size: size.ok && !size.auto ? { width: size.width, height: size.height } : null,
+    size: size.auto ? null : { width: size.width, height: size.height },
     quality: input.quality ?? 'auto',
     n: input.n,
     partialImages: input.partialImages,

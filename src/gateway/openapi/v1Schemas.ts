@@ -7,7 +7,8 @@ import {
   QUALITIES,
 } from '../../shared/imageParams';
 import { IMAGE_MODELS } from '../../shared/models';
-import { checkSize, SIZE_LIMITS } from '../../shared/sizeRules';
+import { SIZE_LIMITS } from '../../shared/sizeRules';
+import { isValidSize } from '../validation/imageOptions';
 import { MAX_PROMPT_CHARS, MAX_USER_CHARS } from '../validation/imageOptions';
 
 /**
@@ -22,7 +23,7 @@ import { MAX_PROMPT_CHARS, MAX_USER_CHARS } from '../validation/imageOptions';
 export const sizeSchema = z
   .string()
   .regex(/^(auto|[1-9][0-9]{0,4}x[1-9][0-9]{0,4})$/)
-  .refine((size) => checkSize(size).ok, { message: 'size breaks a rule of spec 8.1' })
+  .refine(isValidSize, { message: 'size breaks a rule of spec 8.1' })
   .meta({
     description:
       `'auto' or '<width>x<height>' in canonical digits (no leading zeros, signs or spaces): each ` +

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../core/errors';
 import { LIMITS } from '../../shared/imageParams';
 import { parseEditMultipart, type EditRequest } from './editRequest';
+import { sizeOf } from '../core/requestedSize';
 
 // A real node:http server fed by real multipart requests (global fetch + FormData).
 
@@ -162,7 +163,7 @@ describe('parseEditMultipart: fields and files', () => {
       model: 'image-model-2',
       prompt: 'make it blue',
       n: 2,
-      size: '1024x1024',
+      size: sizeOf(1024, 1024),
       quality: 'high',
       outputFormat: 'webp',
       outputCompression: 60,

@@ -3,6 +3,7 @@ import { ApiError } from '../core/errors';
 import { checkSize } from '../../shared/sizeRules';
 import { parseGenerationRequest } from './generationRequest';
 import { parseImageOptions, type ImageOptionsContext } from './imageOptions';
+import { AUTO_SIZE, sizeOf } from '../core/requestedSize';
 
 const BASE = { model: 'image-model-2', prompt: 'a lighthouse at dusk' };
 const JSON_CTX: ImageOptionsContext = { endpoint: 'generations' };
@@ -44,7 +45,7 @@ describe('parseImageOptions: defaults and happy paths', () => {
       model: 'image-model-2',
       prompt: 'a lighthouse at dusk',
       n: 1,
-      size: 'auto',
+      size: AUTO_SIZE,
       outputFormat: 'png',
       stream: false,
       partialImages: 0,
@@ -71,7 +72,7 @@ describe('parseImageOptions: defaults and happy paths', () => {
       model: 'image-model-2-2026-04-21',
       prompt: 'a lighthouse at dusk',
       n: 10,
-      size: '1536x1024',
+      size: sizeOf(1536, 1024),
       quality: 'high',
       outputFormat: 'webp',
       outputCompression: 80,
@@ -145,7 +146,7 @@ describe('parseImageOptions: required fields', () => {
 });
 
 describe('parseImageOptions: size rules of spec 8.1 at their boundaries', () => {
-  const ok = (size: string) => expect(parse({ size }).size).toBe(size);
+  const ok = (size: string) => expect(parse({ size }).size.text).toBe(size);
   const bad = (size: string, rule: string) => {
     const check = checkSize(size);
     expect(check.ok === false && check.rule).toBe(rule);
@@ -404,7 +405,7 @@ describe('parseImageOptions: multipart string coercion', () => {
 
 describe('parseGenerationRequest', () => {
   it('parses a JSON object', () => {
-    expect(parseGenerationRequest({ ...BASE, size: '1024x1024' }).size).toBe('1024x1024');
+    expect(parseGenerationRequest({ ...BASE, size: '1024x1024' }).size).toEqual(sizeOf(1024, 1024));
   });
 
   it('rejects bodies that are not objects with param null', () => {

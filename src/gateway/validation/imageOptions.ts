@@ -13,6 +13,7 @@ import {
 } from '../../shared/imageParams';
 import { IMAGE_MODELS, isImageModel, type ImageModel } from '../../shared/models';
 import { checkSize } from '../../shared/sizeRules';
+import { AUTO_SIZE, sizeOf, type RequestedSize } from '../core/requestedSize';
 import {
   codePointsUpTo,
   isAbsent,
@@ -31,7 +32,7 @@ export interface ImageOptions {
   prompt: string;
   n: number;
   /** `auto` or `<width>x<height>` that passed every size rule of spec 8.1. */
-  size: string;
+  size: RequestedSize;
   quality?: Quality;
   outputFormat: OutputFormat;
   outputCompression?: number;
@@ -101,7 +102,7 @@ export function parseImageOptions(
   const model = readImageModel(get('model'), 'model', where);
   const prompt = readPrompt(fields.prompt);
   const n = isAbsent(get('n')) ? 1 : readInteger(get('n'), 'n', LIMITS.nMin, LIMITS.nMax, mode);
-  const size = isAbsent(get('size')) ? 'auto' : readSize(get('size'), 'size');
+  const size = isAbsent(get('size')) ? AUTO_SIZE : readSize(get('size'), 'size');
   const notices: string[] = [];
   const quality = optional(get('quality'), (v) => readQuality(v, notices));
   const outputFormat =
@@ -193,12 +194,20 @@ function readPrompt(value: unknown): string {
   return prompt;
 }
 
-/** Size rules live in src/shared/sizeRules.ts; the message is the failing rule's own message. */
-export function readSize(value: unknown, param: string): string {
+/** Whether a size text passes every rule of spec 8.1 (the OpenAPI document's check). */
+export function isValidSize(size: string): boolean {
+  return checkSize(size).ok;
+}
+
+/**
+ * Size rules live in src/shared/sizeRules.ts; the message is the failing rule's own message. The
+ * one place a requested size is parsed: what it makes is carried from here on.
+ */
+export function readSize(value: unknown, param: string): RequestedSize {
   const size = readString(value, param);
   const check = checkSize(size);
   if (!check.ok) throw invalidParam(param, check.message, ERROR_CODES.invalidSize);
-  return size;
+  return check.auto ? AUTO_SIZE : sizeOf(check.width, check.height);
 }
 
 export function readCompression(

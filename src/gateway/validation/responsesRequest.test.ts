@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../core/errors';
 import { DEFAULT_TEXT_MODELS } from '../../shared/models';
 import { parseResponsesRequest } from './responsesRequest';
+import { AUTO_SIZE, sizeOf } from '../core/requestedSize';
 
 const TEXT = DEFAULT_TEXT_MODELS;
 const base = (extra: Record<string, unknown> = {}) => ({
@@ -35,7 +36,7 @@ describe('parseResponsesRequest: top level', () => {
     expect(parsed.body).toBe(body);
     expect(parsed.model).toBe('agent-model-1');
     expect(parsed.stream).toBe(true);
-    expect(parsed.imageTool).toEqual({ index: 1, size: '1024x1024' });
+    expect(parsed.imageTool).toEqual({ index: 1, size: sizeOf(1024, 1024) });
   });
 
   it('defaults: stream false, no tools -> imageTool null; nulls mean absent', () => {
@@ -118,7 +119,7 @@ describe('parseResponsesRequest: the image_generation tool', () => {
       index: 0,
       model: 'image-model-2',
       quality: 'medium',
-      size: '2048x1152',
+      size: sizeOf(2048, 1152),
       outputFormat: 'jpeg',
       outputCompression: 70,
       background: 'opaque',
@@ -158,7 +159,7 @@ describe('parseResponsesRequest: the image_generation tool', () => {
       code: 'invalid_size',
     });
     expect(rejection(tool({ size: '1024x624' })).message).toMatch(/below the minimum 655360/);
-    expect(parseResponsesRequest(tool({ size: 'auto' }), TEXT).imageTool?.size).toBe('auto');
+    expect(parseResponsesRequest(tool({ size: 'auto' }), TEXT).imageTool?.size).toEqual(AUTO_SIZE);
   });
 
   it('rejects a transparent background', () => {

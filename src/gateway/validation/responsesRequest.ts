@@ -22,6 +22,7 @@ import {
   readString,
   type ReadMode,
 } from './fields';
+import type { RequestedSize } from '../core/requestedSize';
 import { checkNesting } from './nesting';
 import { readBackground, readCompression, readPartialImages, readSize } from './imageOptions';
 
@@ -31,7 +32,7 @@ export interface ImageToolOptions {
   index: number;
   model?: ImageModel;
   quality?: Quality;
-  size?: string;
+  size?: RequestedSize;
   outputFormat?: OutputFormat;
   outputCompression?: number;
   background?: Background;

@@ -56,7 +56,7 @@ export function imageReply(res: Response, deps: ImageReplyDeps, plan: ImagePlan)
         events.sse.end();
         return;
       }
-      setDeliveryHeaders(res, run.images, options.size);
+      setDeliveryHeaders(res, run.images, options.size.text);
       if (urlImages) {
         await writeImageUrls(res, urlImages, run.meta, run.images);
         return;
