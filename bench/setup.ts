@@ -8,7 +8,7 @@ import { API_KEY_MAX_PIXELS } from '../src/gateway/accounts/types';
 import { openDatabase } from '../src/gateway/storage/db';
 import { createKeysRepository } from '../src/gateway/keys/repository';
 import { createSettingsRepository } from '../src/gateway/storage/settingsRepository';
-import { SETTINGS } from '../src/gateway/settings';
+import { SETTINGS } from '../src/gateway/storage/settings';
 import type { BenchTokens, GatewayChildConfig, SimulatorReady } from './protocol';
 
 /** The three upstream transports, one account (and one group, one key) each. */

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const started = Date.now();
 await build({
-  entryPoints: { cli: 'src/gateway/cli.ts' },
+  entryPoints: { cli: 'src/gateway/cli/main.ts' },
   outdir: 'out/node',
   outExtension: { '.js': '.mjs' },
   bundle: true,

@@ -1,5 +1,5 @@
 import { databasePath } from './core/dataDir';
-import { SETTINGS } from './settings';
+import { SETTINGS } from './storage/settings';
 import { openDatabase } from './storage/db';
 import { createSettingsRepository } from './storage/settingsRepository';
 

@@ -1,6 +1,6 @@
 import type { TimeoutSettings } from './dispatch/sizeClass';
 import type { LiveImageSettings } from './imageService/types';
-import { SETTINGS } from './settings';
+import { SETTINGS } from './storage/settings';
 import {
   settingReader,
   settingsReader,

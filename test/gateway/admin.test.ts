@@ -9,7 +9,7 @@ import type {
   UsageTotalsResponse,
 } from '../../src/shared/admin';
 import { savedListenAddress } from '../../src/gateway';
-import { SETTINGS } from '../../src/gateway/settings';
+import { SETTINGS } from '../../src/gateway/storage/settings';
 import { createPricesRepository } from '../../src/gateway/storage/pricesRepository';
 import { createSettingsRepository } from '../../src/gateway/storage/settingsRepository';
 import {

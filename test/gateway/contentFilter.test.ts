@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SETTINGS } from '../../src/gateway/settings';
+import { SETTINGS } from '../../src/gateway/storage/settings';
 import { createSettingsRepository } from '../../src/gateway/storage/settingsRepository';
 import { startTestGateway, usageRow, type TestGateway, simInit } from '../support/gateway';
 

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SETTINGS } from '../../src/gateway/settings';
+import { SETTINGS } from '../../src/gateway/storage/settings';
 import { createKeysRepository } from '../../src/gateway/keys/repository';
 import { createSettingsRepository } from '../../src/gateway/storage/settingsRepository';
 import {

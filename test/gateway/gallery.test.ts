@@ -10,7 +10,7 @@ import {
   type ImagesPage,
   type UsageListResponse,
 } from '../../src/shared/admin';
-import { SETTINGS } from '../../src/gateway/settings';
+import { SETTINGS } from '../../src/gateway/storage/settings';
 import { createSettingsRepository } from '../../src/gateway/storage/settingsRepository';
 import { rectMask } from '../support/images';
 import {

@@ -1,16 +1,21 @@
 import { startSimulator, type Simulator } from '../../simulator';
-import type { GatewayConfig } from '../config';
 import { API_KEY_MAX_PIXELS } from './types';
 import { IMPLICIT_ACCOUNT_CAPACITY } from '../core/tunables';
 import { BUILTIN, type AccountRecord } from '../core/domain';
+
+/** What the implicit account reads of the gateway's configuration (config.ts has the rest). */
+export interface ImplicitAccountConfig {
+  /** Where to send image work; omitted, the built-in simulator serves. */
+  upstreamBaseUrl?: string;
+  simulatorSpeed?: number;
+  simulatorControlToken?: string;
+}
 
 /**
  * The built-in simulator runs whenever no external upstream URL is forced: it serves while no
  * account is configured, and backs accounts of kind 'simulator'.
  */
-export function startBuiltInSimulator(
-  config: Pick<GatewayConfig, 'upstreamBaseUrl' | 'simulatorSpeed' | 'simulatorControlToken'>,
-): Promise<Simulator | null> {
+export function startBuiltInSimulator(config: ImplicitAccountConfig): Promise<Simulator | null> {
   if (config.upstreamBaseUrl) return Promise.resolve(null);
   return startSimulator({
     speed: config.simulatorSpeed ?? 1,
@@ -20,7 +25,7 @@ export function startBuiltInSimulator(
 
 /** The account that serves while none is configured: the simulator, or a forced upstream URL. */
 export function implicitAccount(
-  config: Pick<GatewayConfig, 'upstreamBaseUrl'>,
+  config: Pick<ImplicitAccountConfig, 'upstreamBaseUrl'>,
   simulator: Simulator | null,
 ): AccountRecord | null {
   const common = {

@@ -1,9 +1,9 @@
-import { runAccountsCommand } from './cli/accounts';
-import { runKeysCommand } from './cli/keys';
-import { processIo, type CliIo } from './cli/io';
-import { runPricesCommand } from './cli/prices';
-import { runServeCommand } from './cli/serve';
-import { VERSION } from './core/version';
+import { runAccountsCommand } from './accounts';
+import { runKeysCommand } from './keys';
+import { processIo, type CliIo } from './io';
+import { runPricesCommand } from './prices';
+import { runServeCommand } from './serve';
+import { VERSION } from '../core/version';
 
 const HELP = `atelier ${VERSION}: a local image gateway with an OpenAI-compatible /v1 API
 

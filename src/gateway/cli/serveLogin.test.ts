@@ -4,7 +4,7 @@ import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { databasePath } from '../core/dataDir';
-import { SETTINGS } from '../settings';
+import { SETTINGS } from '../storage/settings';
 import { openDatabase } from '../storage/db';
 import { createSettingsRepository } from '../storage/settingsRepository';
 import type { CliIo } from './io';

@@ -2,7 +2,6 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import type { Request, Response } from 'express';
 import { ERROR_CODES, ERROR_TYPES } from '../../shared/errors';
 import { ApiError } from '../core/errors';
 import { decodePieces, type Base64Pieces } from '../bytes/base64Pieces';
@@ -23,6 +22,15 @@ export interface PublishedImage {
   expiresAt: number;
 }
 
+/** A published image's file, as its URL's reply needs it. */
+export interface UrlImageFile {
+  file: string;
+  size: number;
+  contentType: string;
+  /** What is left of the URL's hour, in whole seconds. */
+  maxAgeSeconds: number;
+}
+
 /**
  * Images answered as `response_format: "url"`. Each is written to its own file and reachable for
  * an hour through a URL whose token is the capability: a random name and an HMAC over the name and
@@ -32,8 +40,11 @@ export interface PublishedImage {
  */
 export interface UrlImages {
   publish(b64: Base64Pieces, format: string): Promise<PublishedImage>;
-  /** GET {URL_IMAGES_PATH}/:name?expires=&signature= */
-  serve(req: Request, res: Response): Promise<void>;
+  /**
+   * The file behind `GET {URL_IMAGES_PATH}/:name?expires=&signature=` (http/urlImages.ts serves
+   * it); throws the 404 of an unknown or badly signed URL, the 410 of an expired one.
+   */
+  find(name: string, expires: unknown, signature: unknown): Promise<UrlImageFile>;
   /** Removes expired files; run on a timer and at close. */
   sweep(): Promise<void>;
   close(): Promise<void>;
@@ -80,10 +91,9 @@ export function createUrlImages(opts: {
       };
     },
 
-    async serve(req, res) {
-      const name = String(req.params.name ?? '');
-      const expires = Number(req.query.expires);
-      const signature = typeof req.query.signature === 'string' ? req.query.signature : '';
+    async find(name, expiresValue, signatureValue) {
+      const expires = Number(expiresValue);
+      const signature = typeof signatureValue === 'string' ? signatureValue : '';
       const expected = NAME.test(name) && Number.isInteger(expires) ? sign(name, expires) : null;
       if (
         expected === null ||
@@ -101,23 +111,12 @@ export function createUrlImages(opts: {
       } catch {
         throw gone(410, 'This image is no longer kept (image URLs end when the gateway stops).');
       }
-      res.writeHead(200, {
-        'content-type': contentTypeOf(name),
-        'content-length': String(size),
-        'cache-control': `private, max-age=${Math.floor(left / 1000)}`,
-      });
-      const stream = fs.createReadStream(file);
-      await new Promise<void>((resolve) => {
-        stream.on('error', () => {
-          res.destroy();
-          resolve();
-        });
-        res.on('close', () => {
-          stream.destroy();
-          resolve();
-        });
-        stream.pipe(res);
-      });
+      return {
+        file,
+        size,
+        contentType: contentTypeOf(name),
+        maxAgeSeconds: Math.floor(left / 1000),
+      };
     },
 
     sweep,

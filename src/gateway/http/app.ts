@@ -12,6 +12,7 @@ import type { UsageWriter } from '../usage/writer';
 import { usageRecorder } from './usageRecorder';
 import { requireApiKey, type KeyAuthenticator } from './auth';
 import { errorHandler } from './errorHandler';
+import { serveUrlImage } from './urlImages';
 import { hostGuard } from './hostGuard';
 import { originGuard } from './originGuard';
 import { requestId } from './requestId';
@@ -79,10 +80,7 @@ export function createApp(deps: AppDeps): Express {
 
   // Outside /v1's key check: the signed URL is the credential (a client fetches it like any
   // image URL, without the key), and the OpenAPI document is public description.
-  if (deps.urlImages) {
-    const urlImages = deps.urlImages;
-    app.get(`${URL_IMAGES_PATH}/:name`, (req, res) => urlImages.serve(req, res));
-  }
+  if (deps.urlImages) app.get(`${URL_IMAGES_PATH}/:name`, serveUrlImage(deps.urlImages));
   app.get('/v1/openapi.json', (_req, res) => {
     res.json(openApiDocument());
   });

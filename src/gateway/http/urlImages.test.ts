@@ -5,8 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorHandler } from '../http/errorHandler';
-import { createUrlImages, URL_IMAGES_PATH, type UrlImages } from './urlImages';
+import { createUrlImages, URL_IMAGES_PATH, type UrlImages } from '../gallery/urlImages';
+import { errorHandler } from './errorHandler';
+import { serveUrlImage } from './urlImages';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-url-images-'));
 let clock = Date.UTC(2026, 0, 1);
@@ -17,7 +18,7 @@ let origin = '';
 beforeAll(async () => {
   images = createUrlImages({ dir: path.join(dir, 'url-images'), now: () => clock });
   const app = express();
-  app.get(`${URL_IMAGES_PATH}/:name`, (req, res) => images.serve(req, res));
+  app.get(`${URL_IMAGES_PATH}/:name`, serveUrlImage(images));
   app.use(errorHandler(() => undefined));
   server = http.createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,4 +1,4 @@
-import { SETTINGS } from '../settings';
+import { SETTINGS } from '../storage/settings';
 import type { ApiKeyRecord, KeysRepository } from './repository';
 import type { SettingsRepository } from '../storage/settingsRepository';
 

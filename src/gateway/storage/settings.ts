@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineSetting } from './storage/settingsRepository';
+import { defineSetting } from './settingsRepository';
 
 /** Gateway settings kept in SQLite (editable from the studio and the CLI). */
 export const SETTINGS = {

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { settingsPatchSchema, type ServerInfo, type Settings } from '../../../shared/admin';
-import { SETTINGS } from '../../settings';
+import { SETTINGS } from '../../storage/settings';
 import type { Setting, SettingsRepository } from '../../storage/settingsRepository';
 import { parse } from './parse';
 

@@ -7,7 +7,7 @@ import {
 import { base64ToBlob } from '../base64';
 import { SseParser, type SseEvent } from './sse';
 import { GatewayError, toGatewayError } from './errors';
-import type { ImageCallHandlers, ImageCallResult } from './images';
+import type { ImageCallHandlers, ImageCallResult } from './imageCall';
 import { describeIssues } from './request';
 
 /**
