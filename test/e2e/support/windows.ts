@@ -156,3 +156,62 @@ export async function layoutsOverFrames(locator: Locator, frames: number): Promi
     return seen.size;
   }, frames);
 }
+
+/**
+ * The part of an `<img>` the picture covers: with `object-fit: contain` the element's box can be
+ * larger than the picture drawn in it (letterboxed), and a person sees the picture.
+ */
+export async function paintedBox(image: Locator): Promise<Rect> {
+  return image.evaluate((element) => {
+    const img = element as HTMLImageElement;
+    const box = img.getBoundingClientRect();
+    const fit = getComputedStyle(img).objectFit;
+    if (fit !== 'contain' || !img.naturalWidth || !img.naturalHeight) {
+      return { x: box.left, y: box.top, width: box.width, height: box.height };
+    }
+    const scale = Math.min(box.width / img.naturalWidth, box.height / img.naturalHeight);
+    const width = img.naturalWidth * scale;
+    const height = img.naturalHeight * scale;
+    return {
+      x: box.left + (box.width - width) / 2,
+      y: box.top + (box.height - height) / 2,
+      width,
+      height,
+    };
+  });
+}
+
+/**
+ * Scroll areas one inside another (a page that scrolls around a panel that scrolls too): each as
+ * `outer > inner`, the window's own scrolling named `window`. Text fields and code are left out.
+ */
+export async function nestedScrollAreas(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const describe = (node: Element) =>
+      node.getAttribute('data-testid') ??
+      `${node.tagName.toLowerCase()}${node.className ? `.${String(node.className).trim().split(/\s+/).join('.')}` : ''}`;
+    const scrolls = (node: Element) => {
+      const style = getComputedStyle(node);
+      const y = /(auto|scroll)/.test(style.overflowY) && node.scrollHeight > node.clientHeight + 1;
+      const x = /(auto|scroll)/.test(style.overflowX) && node.scrollWidth > node.clientWidth + 1;
+      return y || x;
+    };
+    const root = document.scrollingElement ?? document.documentElement;
+    const windowScrolls =
+      root.scrollHeight > window.innerHeight + 1 || root.scrollWidth > window.innerWidth + 1;
+    // The page's own areas (the sidebar is the studio's, not the page's).
+    const areas = [...document.querySelectorAll('#content, #content *')].filter(
+      (node) =>
+        !['TEXTAREA', 'PRE', 'SELECT', 'INPUT'].includes(node.tagName) &&
+        node.closest('dialog') === null &&
+        scrolls(node),
+    );
+    const nested: string[] = [];
+    for (const area of areas) {
+      const outer = areas.find((other) => other !== area && other.contains(area));
+      if (outer) nested.push(`${describe(outer)} > ${describe(area)}`);
+      else if (windowScrolls) nested.push(`window > ${describe(area)}`);
+    }
+    return nested;
+  });
+}
