@@ -56,6 +56,21 @@ describe('signed image URLs', () => {
     expect(fs.existsSync(path.join(dir, 'url-images', name))).toBe(false);
   });
 
+  it('a signature with a multibyte character is unknown (404), not an error', async () => {
+    const published = await images.publish(b64, 'png');
+    const signature = new URL(origin + published.path).searchParams.get('signature')!;
+    // Same length in characters as the real one, more bytes: the compare must not throw.
+    for (const odd of ['é', '€', '😀'.slice(0, 1), '\u{1F600}']) {
+      const forged = [...signature].slice(0, signature.length - odd.length).join('') + odd;
+      expect(forged.length).toBe(signature.length);
+      const url = new URL(origin + published.path);
+      url.searchParams.set('signature', forged);
+      const answer = await fetch(url);
+      expect(answer.status).toBe(404);
+      expect(((await answer.json()) as { error: { code: string } }).error.code).toBe('not_found');
+    }
+  });
+
   it('another process cannot sign: a URL from another key is unknown', async () => {
     const other = createUrlImages({ dir: path.join(dir, 'other'), now: () => clock });
     const foreign = await other.publish(b64, 'png');

@@ -39,6 +39,16 @@ export interface UrlImages {
   close(): Promise<void>;
 }
 
+/**
+ * timingSafeEqual throws on buffers of different byte lengths, and a query string can hold
+ * multibyte characters whose string length matches while their byte length does not.
+ */
+function sameSignature(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
 export function createUrlImages(opts: {
   dir: string;
   now: () => number;
@@ -85,11 +95,7 @@ export function createUrlImages(opts: {
       const expires = Number(req.query.expires);
       const signature = typeof req.query.signature === 'string' ? req.query.signature : '';
       const expected = NAME.test(name) && Number.isInteger(expires) ? sign(name, expires) : null;
-      if (
-        expected === null ||
-        signature.length !== expected.length ||
-        !timingSafeEqual(Buffer.from(signature), Buffer.from(expected))
-      ) {
+      if (expected === null || !sameSignature(signature, expected)) {
         throw gone(404, 'No image at this address.');
       }
       const left = expires * 1000 - opts.now();
