@@ -1,3 +1,4 @@
+import { ownValue } from '../../shared/ownProperty';
 /** Base URL of accounts served by the in-process simulator (its port changes every start). */
 export const BUILTIN = 'builtin';
 
@@ -13,7 +14,7 @@ export const TIER_RANK: Record<string, number> = {
 };
 
 export function tierRank(tier: string): number {
-  return TIER_RANK[tier] ?? 0;
+  return ownValue(TIER_RANK, tier) ?? 0;
 }
 
 /** Subscription accounts deliver about 1.6 MP whatever is asked (protocol page 2.2). */

@@ -1,3 +1,4 @@
+import { prototypeFreeTable } from '../../shared/ownProperty';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
@@ -14,7 +15,7 @@ export const URL_LIFETIME_MS = 60 * 60_000;
 /** Where the signed image URLs point, under the gateway's own address. */
 export const URL_IMAGES_PATH = '/v1/images/files';
 
-const EXTENSIONS: Record<string, string> = { png: 'png', jpeg: 'jpg', webp: 'webp' };
+const EXTENSIONS = prototypeFreeTable({ png: 'png', jpeg: 'jpg', webp: 'webp' });
 const NAME = /^url_[0-9a-f]{32}\.(png|jpg|webp)$/;
 
 export interface PublishedImage {

@@ -1,3 +1,4 @@
+import { ownValue } from '../../../shared/ownProperty';
 import type { Response } from 'express';
 import { IMAGE_MODELS } from '../../../shared/models';
 import { dispatchCall, toCallerError, type Dispatch } from '../../dispatch/dispatchCall';
@@ -62,7 +63,7 @@ export async function relayResponses(
     // The slot is held for the whole relay: a streamed image keeps the account busy until it ends.
     await dispatchCall(deps.dispatch, target, async (upstream) => {
       usage.dispatched(upstream.account);
-      const map = (model: string) => upstream.account.modelMap[model] ?? model;
+      const map = (model: string) => ownValue(upstream.account.modelMap, model) ?? model;
       const body: Record<string, unknown> = { ...parsed.body, model: map(parsed.model) };
       if (tool && Array.isArray(body.tools)) {
         body.tools = body.tools.map((t: unknown, i: number) =>
