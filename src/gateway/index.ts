@@ -65,7 +65,7 @@ export async function createGateway(
   });
   const { pool, scheduler } = dispatch;
 
-  const urlImages = createUrlImages({ dir: path.join(config.dataDir, 'url-images'), now });
+  const urlImages = createUrlImages({ root: path.join(config.dataDir, 'url-images'), now });
   const events: GatewayEvents = new EventEmitter<GatewayEventMap>();
   const inflight = createInflight();
   const address = serverAddress(config.host, config.port);
