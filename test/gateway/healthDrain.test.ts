@@ -8,6 +8,7 @@ import { createKeysRepository } from '../../src/gateway/keys/repository';
 import { openDatabase, type Db } from '../../src/gateway/storage/db';
 import { testPicture } from '../support/images';
 import { tempDir } from '../support/gateway';
+import { checkRepliesOf } from '../support/openapiReplies';
 
 /**
  * GET /healthz and the drain a load balancer sees (issue 21 item 6): a gateway in front of a
@@ -73,6 +74,7 @@ beforeAll(async () => {
     log: () => undefined,
   });
   url = await gateway.listen();
+  checkRepliesOf(url);
 });
 
 afterAll(async () => {

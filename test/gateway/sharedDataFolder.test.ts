@@ -5,6 +5,7 @@ import { databasePath } from '../../src/gateway/dataDir';
 import { createKeysRepository } from '../../src/gateway/keys/repository';
 import { openDatabase } from '../../src/gateway/storage/db';
 import { tempDir } from '../support/gateway';
+import { checkRepliesOf } from '../support/openapiReplies';
 
 /**
  * Two gateways on one data folder (the desktop app and `atelier serve`, docs/operations.md): each
@@ -24,7 +25,9 @@ const start = async () => {
     oauthCallbackPort: 0,
     log: () => undefined,
   });
-  return { gateway, url: await gateway.listen() };
+  const url = await gateway.listen();
+  checkRepliesOf(url);
+  return { gateway, url };
 };
 
 async function urlImage(url: string): Promise<string> {
