@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from '../../src/gateway';
-import { databasePath } from '../../src/gateway/dataDir';
+import { databasePath } from '../../src/gateway/core/dataDir';
 import { createKeysRepository } from '../../src/gateway/keys/repository';
 import { openDatabase, type Db } from '../../src/gateway/storage/db';
 import { testPicture } from '../support/images';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from '../../src/gateway';
-import { databasePath } from '../../src/gateway/dataDir';
+import { databasePath } from '../../src/gateway/core/dataDir';
 import { createKeysRepository } from '../../src/gateway/keys/repository';
 import { openDatabase } from '../../src/gateway/storage/db';
 import { tempDir } from '../support/gateway';

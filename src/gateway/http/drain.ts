@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { ERROR_CODES, ERROR_TYPES } from '../../shared/errors';
-import { ApiError } from '../errors';
-import { DRAIN_RETRY_AFTER_S } from '../tunables';
+import { ApiError } from '../core/errors';
+import { DRAIN_RETRY_AFTER_S } from '../core/tunables';
 
 /**
  * The gateway's drain: from the first stop signal on, it takes no new work (a load balancer sees
