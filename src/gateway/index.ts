@@ -12,6 +12,8 @@ import type { Gateway, GatewayDeps } from './gatewayApi';
 import { serverAddress } from './http/address';
 import { createApp } from './http/app';
 import { createHttpServer } from './http/server';
+import { createDrain } from './http/drain';
+import { storageHealth } from './storage/health';
 import { DEFAULT_CLIENT_TIMEOUTS } from './http/slowClients';
 import { keyAuthenticator } from './keys/authenticator';
 import { createKeysRepository } from './keys/repository';
@@ -65,7 +67,7 @@ export async function createGateway(
   });
   const { pool, scheduler } = dispatch;
 
-  const urlImages = createUrlImages({ dir: path.join(config.dataDir, 'url-images'), now });
+  const urlImages = createUrlImages({ root: path.join(config.dataDir, 'url-images'), now });
   const events: GatewayEvents = new EventEmitter<GatewayEventMap>();
   const inflight = createInflight();
   const address = serverAddress(config.host, config.port);
@@ -103,6 +105,7 @@ export async function createGateway(
   });
 
   const clientTimeouts = { ...DEFAULT_CLIENT_TIMEOUTS, ...config.clientTimeouts };
+  const drain = createDrain();
   const app = createApp({
     clientTimeouts,
     dispatch,
@@ -120,6 +123,8 @@ export async function createGateway(
     url: address.url,
     staticDir: config.staticDir,
     urlImages,
+    drain,
+    storageHealth: storageHealth(db),
     now,
     log,
     ...studioSide.app,
@@ -127,6 +132,7 @@ export async function createGateway(
   const server = createHttpServer(app, clientTimeouts);
   const close = shutdownSequence({
     server,
+    startDraining: () => drain.start(),
     cancelSignIns: () => studioSide.logins.cancelAll(),
     drainRequests: (graceMs) => inflight.drain(graceMs),
     drainGallery: () => studioSide.galleryStore.drain(),

@@ -156,6 +156,7 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
       if (stopping) {
         io.stderr(`${signal} again: exiting now.`);
         resolve(130);
+        io.exitNow?.(130);
         return;
       }
       stopping = true;
