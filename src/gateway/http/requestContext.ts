@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { ImageCaller } from '../imageService/types';
-import type { ImageDemandInput } from '../limits/demand';
+import type { Demand } from '../limits/demand';
 import { reserveKeyLimits } from '../limits/middleware';
 import type { UsageNotes } from '../usage/notes';
 import { validCount } from '../validation/imageOptions';
@@ -29,7 +29,7 @@ declare global {
       /** The gallery image an edit was made from (galleryPort.ts, `x-atelier-parent-image`). */
       parentImageId?: string;
       /** Reserves the request's estimate against its key's limits (limits/middleware.ts). */
-      reserveKeyLimits?: (request: ImageDemandInput | null) => void;
+      reserveKeyLimits?: (demand: Demand) => void;
       /** The handler's upstream work, which can outlive the response (registerWork). */
       work?: Promise<void>;
       /** The error the reply answered with (errorHandler, sse, slowClients), for the usage record. */
@@ -102,7 +102,7 @@ export function imageCaller(res: Response): ImageCaller {
     signal: requestSignal(res),
     usage: usageNotes(res),
     ...callerOf(res),
-    reserve: (demand) => reserveKeyLimits(res, demand),
+    reserve: (demand) => reserveKeyLimits(res, { image: demand }),
     connected: () => !res.destroyed,
   };
 }

@@ -1,7 +1,6 @@
 import type { BudgetAlert } from '../../shared/admin';
-import type { Prices } from '../billing/prices';
 import { budgetAlerts } from './budgetAlerts';
-import { imageDemand, NO_DEMAND, type Demand, type ImageDemandInput } from './demand';
+import type { Demand } from './demand';
 import type { KeyLimits } from './keyLimits';
 import type { UsageLedger } from './ledger';
 import {
@@ -52,16 +51,7 @@ export interface KeyLimitUse {
 export class KeyLimiter {
   private readonly tickets = new Map<string, Ticket>();
 
-  constructor(
-    private readonly ledger: UsageLedger,
-    /** The gateway's price for a model: the one its usage row will be billed at. */
-    private readonly priceFor: (model: string) => Prices | null,
-  ) {}
-
-  /** What a request needs of a key's limits; nothing countable for null. */
-  demandOf(request: ImageDemandInput | null): Demand {
-    return request ? imageDemand(request, this.priceFor) : NO_DEMAND;
-  }
+  constructor(private readonly ledger: UsageLedger) {}
 
   /** Expiry (any request). Throws the 401 that says so. */
   checkExpiry(key: LimitedKey, now: number): void {

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
-import type { ImageDemandInput } from './demand';
+import type { AdmissionRequest } from '../billing/admission';
+import { NO_DEMAND } from './demand';
 import { hasLimits } from './keyLimits';
 import type { KeyLimiter, LimitedKey } from './limiter';
 
@@ -24,17 +25,17 @@ export function keyLimitsGuard(limiter: KeyLimiter, now: () => number) {
     }
     const requestId = String(res.locals.requestId);
     limiter.admit(requestId, key, Number(res.locals.startedAt), at);
-    res.locals.reserveKeyLimits = (request) =>
-      limiter.reserve(requestId, key, limiter.demandOf(request), now());
+    res.locals.reserveKeyLimits = (demand) => limiter.reserve(requestId, key, demand, now());
     next();
   };
 }
 
 /**
  * Called by a handler once it has read what the request asks for, before any upstream call:
- * throws the 429 of the limit it would pass, else reserves its estimate. A no-op for a key
- * without limits (the estimate is not even computed).
+ * prices the request (its usage notes keep the estimate and the prices it is billed at), then
+ * throws the 429 of the limit it would pass, else reserves the estimate on the key.
  */
-export function reserveKeyLimits(res: Response, request: ImageDemandInput | null): void {
-  res.locals.reserveKeyLimits?.(request);
+export function reserveKeyLimits(res: Response, request: AdmissionRequest): void {
+  const admission = res.locals.usage?.admit(request);
+  res.locals.reserveKeyLimits?.(admission ?? NO_DEMAND);
 }

@@ -64,7 +64,7 @@ const ERROR_MEANINGS: Record<number, string> = {
   413: 'The body is over the endpoint limit.',
   429: "usage_limit_reached (the upstream account's usage window; retry-after), rate_limit_exceeded, gateway_busy, concurrency_limit_exceeded.",
   502: 'Upstream request failed (code says how: upstream_no_image, upstream_timeout, ...).',
-  503: 'No account available (upstream_unavailable: every account rests briefly after outages; retry-after).',
+  503: 'No account available (upstream_unavailable: every account rests briefly after outages; retry-after), or usage_log_unavailable (the usage log cannot be written: disk full, read-only; nothing starts until it can).',
 };
 
 const imageStream = {

@@ -1,7 +1,7 @@
 import express, { Router } from 'express';
-import { IMAGE_MODELS } from '../../../shared/models';
 import { fromAgentClient, inputText, withImageTool } from '../../imageService/responsesBody';
 import { reserveKeyLimits } from '../../limits/middleware';
+import { responsesDemand } from '../../limits/responsesDemand';
 import { checkPrompt, contentPolicyError, type FilterMode } from '../../contentFilter/checkPrompt';
 import { parseResponsesRequest } from '../../validation/responsesRequest';
 import { relayResponses, type ResponsesRelayDeps } from '../replies/responsesRelay';
@@ -31,19 +31,8 @@ export function responsesRouter(deps: ResponsesDeps): Router {
     // The pre-filter reads what the caller wrote (the text parts of `input` and `instructions`).
     const verdict = checkPrompt(inputText(parsed.body), deps.contentFilter());
     if (!verdict.allowed) throw contentPolicyError(verdict);
-    // A key's limits see the image the tool may make; the text model's tokens are not estimated.
-    const tool = parsed.imageTool;
-    reserveKeyLimits(
-      res,
-      tool && {
-        model: tool.model ?? IMAGE_MODELS[0],
-        prompt: inputText(parsed.body),
-        size: tool.size ?? 'auto',
-        quality: tool.quality,
-        n: 1,
-        partialImages: parsed.stream ? (tool.partialImages ?? 0) : 0,
-      },
-    );
+    // Priced before it is admitted: the text model's tokens and the image the tool may make.
+    reserveKeyLimits(res, responsesDemand(parsed));
     await registerWork(res, relayResponses(res, deps, parsed));
   });
   return router;
