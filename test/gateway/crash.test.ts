@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_IMAGE_PRICES, estimateImageRequest } from '../../src/shared/costEstimate';
 import { INTERRUPTED } from '../../src/shared/usageRecord';
-import { databasePath } from '../../src/gateway/dataDir';
+import { databasePath } from '../../src/gateway/core/dataDir';
 import { openDatabase } from '../../src/gateway/storage/db';
 import { runCli, startServe, type ServeProcess } from '../support/cli';
 import { tempDir } from '../support/gateway';

@@ -122,6 +122,16 @@ export class KeyLimiter {
   }
 
   /**
+   * Called once a handler has read and priced what the request asks for (its admission), before
+   * any upstream call: throws the 429 of the limit its estimate would pass, else reserves it.
+   * Nothing for a request that was not admitted through the limits (a key without any).
+   */
+  reserveEstimate(requestId: string, key: LimitedKey, demand: Demand, now: number): void {
+    if (!this.tickets.has(requestId)) return;
+    this.reserve(requestId, key, demand, now);
+  }
+
+  /**
    * The request's usage row is written (with `chargedMicros`; null when writing it failed): the
    * row now holds what the ticket reserved. Returns the budget alerts its cost raised.
    */

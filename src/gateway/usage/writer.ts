@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Prices } from '../billing/prices';
 import { settle } from '../billing/settle';
-import type { GatewayEvents } from '../events';
+import type { GatewayEvents } from '../core/events';
 import { openRun, recordInterrupted, type UsageOwner } from './interrupted';
 import { createLogHealth, type UsageLogHealth } from './logHealth';
 import { UsageNotes, type FinalStatus } from './notes';
@@ -14,11 +14,6 @@ export interface UsageWriterDeps {
   events: GatewayEvents;
   /** Counts requests that never got past the key check; they are not written. */
   rejected: RejectedCounter;
-  /**
-   * After the record is written (`recorded`; false only for a request without a key): the key's
-   * limits charge their reservation, the gallery may confirm the request's images.
-   */
-  onWritten?: (requestId: string, costMicros: number, recorded: boolean) => void;
   now: () => number;
   log: (line: string) => void;
   /** How often an unwritable log is tried again (ms). */
@@ -87,7 +82,6 @@ export function createUsageWriter(deps: UsageWriterDeps): UsageWriter {
     if (deps.repository.complete(record)) deps.events.emit('usage', record.requestId);
   };
   const announce = (requestId: string, costMicros: number) => {
-    deps.onWritten?.(requestId, costMicros, true);
     deps.events.emit('settled', requestId, costMicros, true);
   };
 
