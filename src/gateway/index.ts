@@ -55,7 +55,7 @@ export async function createGateway(
   const prices = createPricesRepository(db);
   const accounts = createAccountsRepository(db);
   const settings = createSettingsRepository(db);
-  const limiter = new KeyLimiter(createUsageLedger(db), prices.get);
+  const limiter = new KeyLimiter(createUsageLedger(db));
   const live = liveSettings(settings, config.allowedOrigins);
   const { simulator, secrets, dispatch } = await composeUpstreamSide(config, {
     accounts,
@@ -156,6 +156,7 @@ export async function createGateway(
     signInUrl: (loginId) => studioSide.logins.authorizeUrl(loginId),
     signInIssuers: () => signInIssuers(accounts.list(), simulator?.url ?? null),
     servingAccounts: () => pool.list(),
+    usageLog: () => ({ ...usageWriter.health.state, unwritten: usageWriter.unwritten }),
     listen: () => address.listen(server),
     close: (graceMs = DEFAULT_SHUTDOWN_GRACE_MS) => close(graceMs),
   };

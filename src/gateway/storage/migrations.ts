@@ -243,6 +243,18 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 8,
+    name: 'estimated usage',
+    up(db) {
+      // Issue 23: a row billed at the gateway's estimate (the upstream reported no usage, or an
+      // absurd one; or the gateway stopped mid-request) says so. Rows before this were not.
+      db.exec(`
+        ALTER TABLE usage_records ADD COLUMN estimated INTEGER NOT NULL DEFAULT 0
+          CHECK (estimated IN (0, 1));
+      `);
+    },
+  },
 ];
 
 /**

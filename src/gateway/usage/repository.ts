@@ -119,6 +119,11 @@ export interface UsageRepository {
   listPending(): PendingUsage[];
   /** Pending rows still waiting (the soak's invariant: none once the gateway is idle). */
   countPending(): number;
+  /**
+   * A committed write that leaves nothing behind: throws as a usage row would (disk full,
+   * read-only), so an unwritable log knows when it takes writes again.
+   */
+  probe(): void;
 }
 
 const TOKEN_FIELDS = [
@@ -166,6 +171,16 @@ export function createUsageRepository(db: Db): UsageRepository {
      FROM usage_pending ORDER BY updated_at`,
   );
   const countPending = db.prepare('SELECT COUNT(*) FROM usage_pending').pluck();
+  const probeRow = db.prepare(
+    `INSERT INTO usage_pending (request_id, record, attempts, updated_at, owner_pid, owner_run)
+     VALUES ('~probe', ?, 0, 0, 0, '')`,
+  );
+  const probe = db.transaction(() => {
+    // 64 KB: more than the write-ahead log's slack after a failed write (a few pages), so it
+    // succeeds only when the disk really has room again. Removed in the same transaction.
+    probeRow.run(JSON.stringify('x'.repeat(65_536)));
+    deletePending.run('~probe');
+  });
 
   const insertRecord = (record: NewUsageRecord) => {
     if (!record.requestId) throw new TypeError('A usage record needs a requestId');
@@ -191,6 +206,7 @@ export function createUsageRepository(db: Db): UsageRepository {
     },
 
     countPending: () => countPending.get() as number,
+    probe: () => probe.immediate(),
 
     get(requestId) {
       const row = selectOne.get(requestId) as UsageRecord | undefined;
