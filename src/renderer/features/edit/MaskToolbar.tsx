@@ -1,19 +1,47 @@
 import { useRef, useState } from 'react';
-import { RangeField, Segmented } from '../../components/fields';
+import { RangeField, Segmented, SelectField } from '../../components/fields';
 import { formatCombo, isMacPlatform } from '../../lib/shortcuts';
-import { BRUSH_MAX, BRUSH_MIN, useMaskStore } from '../../stores/mask';
+import { BRUSH_MAX, BRUSH_MIN, useMaskStore, type CanvasTool } from '../../stores/mask';
 import { ImageFileError, readRgba } from './imageFiles';
-import type { MaskTool } from './mask/maskDocument';
-import { coverageFromRgba, FEATHER_MAX } from './mask/maskPixels';
+import type { PressureUse } from './mask/maskDocument';
+import { coverageFromRgba, FEATHER_MAX, type TintName } from './mask/maskPixels';
+import type { SelectionMode } from './mask/selection';
 
 const TOOLS = [
   { value: 'brush', label: 'Brush (B)' },
   { value: 'eraser', label: 'Eraser (E)' },
-] as const satisfies ReadonlyArray<{ value: MaskTool; label: string }>;
+  { value: 'rect', label: 'Rectangle (M)' },
+  { value: 'lasso', label: 'Lasso (L)' },
+] as const satisfies ReadonlyArray<{ value: CanvasTool; label: string }>;
 
-/** Brush, eraser, size, feather, undo/redo, invert, clear, overlay and loading a mask file. */
+const MODES = [
+  { value: 'add', label: 'Add' },
+  { value: 'cut', label: 'Cut' },
+] as const satisfies ReadonlyArray<{ value: SelectionMode; label: string }>;
+
+const PRESSURE = [
+  { value: 'size', label: 'Size' },
+  { value: 'opacity', label: 'Opacity' },
+  { value: 'off', label: 'Off' },
+] as const satisfies ReadonlyArray<{ value: PressureUse; label: string }>;
+
+const TINT_OPTIONS = [
+  { value: 'magenta', label: 'Magenta' },
+  { value: 'cyan', label: 'Cyan' },
+  { value: 'green', label: 'Green' },
+  { value: 'yellow', label: 'Yellow' },
+  { value: 'black', label: 'Black' },
+] as const satisfies ReadonlyArray<{ value: TintName; label: string }>;
+
+/**
+ * Brush, eraser, rectangle and lasso (adding or cutting), size, pen pressure, feather,
+ * undo/redo, invert, clear, the overlay and its colour, and loading a mask file.
+ */
 export function MaskToolbar() {
   const tool = useMaskStore((s) => s.tool);
+  const selectionMode = useMaskStore((s) => s.selectionMode);
+  const pressure = useMaskStore((s) => s.pressure);
+  const tint = useMaskStore((s) => s.tint);
   const brushSize = useMaskStore((s) => s.brushSize);
   const feather = useMaskStore((s) => s.feather);
   const overlay = useMaskStore((s) => s.overlay);
@@ -55,6 +83,23 @@ export function MaskToolbar() {
         testId="mask-tool"
         hideLabel
       />
+      {tool === 'rect' || tool === 'lasso' ? (
+        <Segmented
+          label="Selection"
+          value={selectionMode}
+          options={MODES}
+          onChange={(m) => actions().setSelectionMode(m)}
+          testId="selection-mode"
+        />
+      ) : (
+        <SelectField
+          label="Pen pressure"
+          value={pressure}
+          options={PRESSURE}
+          onChange={(p) => actions().setPressure(p)}
+          testId="pen-pressure"
+        />
+      )}
       <RangeField
         label="Brush"
         value={brushSize}
@@ -118,6 +163,19 @@ export function MaskToolbar() {
         >
           Overlay
         </button>
+        <select
+          value={tint}
+          aria-label="Overlay colour"
+          title="Overlay colour: pick one that stands out from the picture"
+          onChange={(e) => actions().setTint(e.target.value as TintName)}
+          data-testid="overlay-colour"
+        >
+          {TINT_OPTIONS.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
         <button
           type="button"
           onClick={() => fileRef.current?.click()}

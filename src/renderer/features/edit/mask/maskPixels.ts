@@ -160,6 +160,20 @@ export interface Tint {
 
 export const OVERLAY_TINT: Tint = { r: 255, g: 45, b: 120, opacity: 0.55 };
 
+/**
+ * Overlay colours to choose from: magenta vanishes on pink pictures, so the artist picks one
+ * that stands out from the picture (issue 22, defect 13).
+ */
+export const TINTS = {
+  magenta: OVERLAY_TINT,
+  cyan: { r: 0, g: 200, b: 255, opacity: 0.55 },
+  green: { r: 40, g: 230, b: 60, opacity: 0.55 },
+  yellow: { r: 255, g: 215, b: 0, opacity: 0.6 },
+  black: { r: 0, g: 0, b: 0, opacity: 0.6 },
+} as const satisfies Record<string, Tint>;
+
+export type TintName = keyof typeof TINTS;
+
 /** The overlay's pixels for `rect`: the tint, as opaque as the change is strong. */
 export function overlayRgba(
   change: Uint8Array,
