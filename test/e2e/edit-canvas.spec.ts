@@ -104,9 +104,12 @@ test('outpainting: sizes checked as they are dragged, the original at its anchor
   // Not a thumbnail (126 px wide before): as big as the canvas the artist painted on.
   expect(shown.width).toBeGreaterThanOrEqual(canvasBox.width * 0.85);
   expect(shown.height).toBeGreaterThanOrEqual(canvasBox.height * 0.85);
-  await expect(after).toHaveCSS('clip-path', 'inset(0px 0px 0px 50%)');
+  // The source covers the left of the line, the result shows right of it.
+  const before = page.getByTestId('compare-before');
+  await expect(before).toHaveCSS('clip-path', 'inset(0px 50% 0px 0px)');
   await page.getByTestId('compare-wipe').fill('20');
-  await expect(after).toHaveCSS('clip-path', 'inset(0px 0px 0px 20%)');
+  await expect(before).toHaveCSS('clip-path', 'inset(0px 80% 0px 0px)');
+  expect(await before.boundingBox()).toEqual(await after.boundingBox());
 });
 
 test('"Edit this result" asks about the carried mask; a rectangle added and a lasso cut out make the mask the upstream receives, in the chosen overlay colour', async () => {
@@ -124,7 +127,7 @@ test('"Edit this result" asks about the carried mask; a rectangle added and a la
   const galleryId = await reference.getAttribute('data-gallery-id');
   const sent = await studio.adminBytes(`/api/admin/images/${galleryId}/file`);
 
-  await page.getByTestId('overlay-colour').selectOption('cyan');
+  await page.getByTestId('overlay-colour').fill('#00c8ff');
   await choose(page, 'mask-tool', 'rect');
   await drag(page, edit.canvas(), [
     [0.1, 0.1],
@@ -212,7 +215,7 @@ test('pen pressure sets the brush size or its strength', async () => {
   const { page } = studio;
   const edit = new EditPage(page);
   await choose(page, 'mask-tool', 'brush');
-  await page.getByTestId('overlay-colour').selectOption('magenta');
+  await page.getByTestId('overlay-colour').fill('#ff2d78');
   await expect(page.getByTestId('pen-pressure')).toHaveValue('size');
   await penStroke(
     page,

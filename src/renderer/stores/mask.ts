@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { MaskDocument, type MaskTool, type PressureUse } from '../features/edit/mask/maskDocument';
-import { FEATHER_MAX, type TintName } from '../features/edit/mask/maskPixels';
+import { DEFAULT_TINT_HEX, FEATHER_MAX } from '../features/edit/mask/maskPixels';
 import type { SelectionMode, SelectionShape } from '../features/edit/mask/selection';
 
 /** Painting tools and the two selections (drag a rectangle, draw a lasso). */
@@ -22,7 +22,8 @@ export interface MaskState {
   selectionMode: SelectionMode;
   /** What a pen's pressure changes. */
   pressure: PressureUse;
-  tint: TintName;
+  /** The overlay's colour, `#rrggbb`. */
+  tint: string;
   /**
    * The source whose mask was carried from the step before ("Edit this result"): the editor
    * asks once whether to keep it or start clean.
@@ -48,7 +49,7 @@ export interface MaskState {
   setTool: (tool: CanvasTool) => void;
   setSelectionMode: (mode: SelectionMode) => void;
   setPressure: (use: PressureUse) => void;
-  setTint: (tint: TintName) => void;
+  setTint: (tint: string) => void;
   select: (shape: SelectionShape, mode: SelectionMode) => void;
   /** Answers the carried mask's question: keep it, or start clean (one undo step). */
   settleCarried: (keep: boolean) => void;
@@ -108,7 +109,7 @@ export const useMaskStore = create<MaskState>()((set, get) => {
     tool: 'brush',
     selectionMode: 'add',
     pressure: 'size',
-    tint: 'magenta',
+    tint: DEFAULT_TINT_HEX,
     carriedTo: null,
     brushSize: 64,
     feather: 0,

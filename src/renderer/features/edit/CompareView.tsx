@@ -54,12 +54,13 @@ export function CompareView({ beforeUrl, afterUrl, label }: CompareViewProps) {
       {mode === 'wipe' ? (
         <figure className="compare-wipe" data-wipe={wipe}>
           <div className="compare-wipe-frame">
-            <img src={beforeUrl} alt="Before: the source image" data-testid="compare-before" />
+            {/* The result whole underneath, the source over it cut off at the line. */}
+            <img src={afterUrl} alt={`After: ${label}`} data-testid="compare-after" />
             <img
-              src={afterUrl}
-              alt={`After: ${label}`}
-              style={{ clipPath: `inset(0 0 0 ${wipe}%)` }}
-              data-testid="compare-after"
+              src={beforeUrl}
+              alt="Before: the source image"
+              style={{ clipPath: `inset(0 ${100 - wipe}% 0 0)` }}
+              data-testid="compare-before"
             />
             <span className="compare-wipe-line" style={{ left: `${wipe}%` }} aria-hidden="true" />
           </div>

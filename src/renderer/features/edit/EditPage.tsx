@@ -17,7 +17,6 @@ import { ResultsViewer } from '../generate/ResultsViewer';
 import { useImagePricing } from '../generate/useImagePricing';
 import { useSpendGuard } from '../budget/SpendConfirm';
 import { useShortcuts } from '../shell/useShortcuts';
-import { CarriedMaskChoice } from './CarriedMaskChoice';
 import { ChainTrail } from './ChainTrail';
 import { CompareView } from './CompareView';
 import { buildEditForm } from './editRequest';
@@ -402,7 +401,6 @@ export function EditPage() {
             {source ? (
               <>
                 <MaskToolbar />
-                <CarriedMaskChoice />
                 {maskSourceId === source.id ? (
                   <MaskEditor source={source} />
                 ) : (

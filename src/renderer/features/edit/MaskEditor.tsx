@@ -2,6 +2,7 @@ import { useEffect, useEffectEvent, useRef, useState, type PointerEvent } from '
 import type { ReferenceImage } from '../../stores/edit';
 import { useMaskStore } from '../../stores/mask';
 import { useShortcuts } from '../shell/useShortcuts';
+import { CarriedMaskChoice } from './CarriedMaskChoice';
 import { fitView, zoomAround, type View } from './canvasView';
 import { extendLasso, type SelectionMode, type SelectionShape } from './mask/selection';
 import { LayerImages } from './LayerImages';
@@ -201,6 +202,7 @@ export function MaskEditor({ source }: { source: ReferenceImage }) {
 
   return (
     <div className="mask-editor" data-testid="mask-editor">
+      <CarriedMaskChoice />
       <div
         ref={viewportRef}
         className={`mask-viewport ${spaceHeld || panning ? 'is-pan' : ''} tool-${tool}`}

@@ -46,7 +46,8 @@ export function MaskStatusBar({ view, changedShare, zoomBy, zoomTo, fit }: MaskS
           : 'Nothing painted: the whole image may change'}
       </span>
       <span id="mask-help" className="muted mask-help">
-        Space-drag or middle-drag to pan · wheel to zoom · Alt-drag a selection to cut
+        B brush · E eraser · M rectangle · L lasso (Alt-drag cuts) · Space-drag to pan · wheel to
+        zoom
       </span>
     </div>
   );

@@ -1,17 +1,17 @@
 import { useRef, useState } from 'react';
-import { RangeField, Segmented, SelectField } from '../../components/fields';
+import { RangeField, Segmented } from '../../components/fields';
 import { formatCombo, isMacPlatform } from '../../lib/shortcuts';
 import { BRUSH_MAX, BRUSH_MIN, useMaskStore, type CanvasTool } from '../../stores/mask';
 import { ImageFileError, readRgba } from './imageFiles';
 import type { PressureUse } from './mask/maskDocument';
-import { coverageFromRgba, FEATHER_MAX, type TintName } from './mask/maskPixels';
+import { coverageFromRgba, FEATHER_MAX } from './mask/maskPixels';
 import type { SelectionMode } from './mask/selection';
 
 const TOOLS = [
-  { value: 'brush', label: 'Brush (B)' },
-  { value: 'eraser', label: 'Eraser (E)' },
-  { value: 'rect', label: 'Rectangle (M)' },
-  { value: 'lasso', label: 'Lasso (L)' },
+  { value: 'brush', label: 'Brush' },
+  { value: 'eraser', label: 'Eraser' },
+  { value: 'rect', label: 'Rectangle' },
+  { value: 'lasso', label: 'Lasso' },
 ] as const satisfies ReadonlyArray<{ value: CanvasTool; label: string }>;
 
 const MODES = [
@@ -21,17 +21,9 @@ const MODES = [
 
 const PRESSURE = [
   { value: 'size', label: 'Size' },
-  { value: 'opacity', label: 'Opacity' },
+  { value: 'opacity', label: 'Strength' },
   { value: 'off', label: 'Off' },
 ] as const satisfies ReadonlyArray<{ value: PressureUse; label: string }>;
-
-const TINT_OPTIONS = [
-  { value: 'magenta', label: 'Magenta' },
-  { value: 'cyan', label: 'Cyan' },
-  { value: 'green', label: 'Green' },
-  { value: 'yellow', label: 'Yellow' },
-  { value: 'black', label: 'Black' },
-] as const satisfies ReadonlyArray<{ value: TintName; label: string }>;
 
 /**
  * Brush, eraser, rectangle and lasso (adding or cutting), size, pen pressure, feather,
@@ -83,21 +75,14 @@ export function MaskToolbar() {
         testId="mask-tool"
         hideLabel
       />
-      {tool === 'rect' || tool === 'lasso' ? (
+      {(tool === 'rect' || tool === 'lasso') && (
         <Segmented
-          label="Selection"
+          label="Selection adds to the change or cuts from it"
           value={selectionMode}
           options={MODES}
           onChange={(m) => actions().setSelectionMode(m)}
           testId="selection-mode"
-        />
-      ) : (
-        <SelectField
-          label="Pen pressure"
-          value={pressure}
-          options={PRESSURE}
-          onChange={(p) => actions().setPressure(p)}
-          testId="pen-pressure"
+          hideLabel
         />
       )}
       <RangeField
@@ -164,18 +149,26 @@ export function MaskToolbar() {
           Overlay
         </button>
         <select
-          value={tint}
-          aria-label="Overlay colour"
-          title="Overlay colour: pick one that stands out from the picture"
-          onChange={(e) => actions().setTint(e.target.value as TintName)}
-          data-testid="overlay-colour"
+          value={pressure}
+          aria-label="Pen pressure changes"
+          title="Pen pressure changes the brush's size, its strength, or nothing"
+          onChange={(e) => actions().setPressure(e.target.value as PressureUse)}
+          data-testid="pen-pressure"
         >
-          {TINT_OPTIONS.map((o) => (
+          {PRESSURE.map((o) => (
             <option key={o.value} value={o.value}>
               {o.label}
             </option>
           ))}
         </select>
+        <input
+          type="color"
+          value={tint}
+          aria-label="Overlay colour"
+          title="Overlay colour: pick one that stands out from the picture"
+          onChange={(e) => actions().setTint(e.target.value)}
+          data-testid="overlay-colour"
+        />
         <button
           type="button"
           onClick={() => fileRef.current?.click()}

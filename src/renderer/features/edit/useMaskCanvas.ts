@@ -1,8 +1,8 @@
-import { useEffect, useRef, type RefObject } from 'react';
+import { useEffect, useMemo, useRef, type RefObject } from 'react';
 import { useMaskStore } from '../../stores/mask';
 import { unionRect, type MaskDocument, type Rect } from './mask/maskDocument';
 import { announceMaskDrawn } from './mask/maskCanvasFeed';
-import { featherCoverage, overlayRgba, TINTS } from './mask/maskPixels';
+import { featherCoverage, overlayRgba, tintFromHex } from './mask/maskPixels';
 
 interface Stroke {
   pointerId: number;
@@ -26,8 +26,8 @@ export function useMaskCanvas(canvasRef: RefObject<HTMLCanvasElement | null>, st
   const doc = useMaskStore((s) => s.doc);
   const version = useMaskStore((s) => s.version);
   const feather = useMaskStore((s) => s.feather);
-  const tintName = useMaskStore((s) => s.tint);
-  const tint = TINTS[tintName];
+  const tintHex = useMaskStore((s) => s.tint);
+  const tint = useMemo(() => tintFromHex(tintHex), [tintHex]);
   const strokeRef = useRef<Stroke | null>(null);
   /** What the canvas shows, to skip a redraw the strokes already made. */
   const drawnRef = useRef({
@@ -50,7 +50,7 @@ export function useMaskCanvas(canvasRef: RefObject<HTMLCanvasElement | null>, st
       drawn.doc === doc &&
       drawn.version === version &&
       drawn.feather === feather &&
-      drawn.tint === tintName
+      drawn.tint === tintHex
     ) {
       // Already drawn (by the stroke itself): the preview may still need to hear of it.
       announceMaskDrawn({ canvas, doc, version, feather });
@@ -65,11 +65,11 @@ export function useMaskCanvas(canvasRef: RefObject<HTMLCanvasElement | null>, st
         0,
         0,
       );
-    drawnRef.current = { canvas, doc, version, feather, tint: tintName };
+    drawnRef.current = { canvas, doc, version, feather, tint: tintHex };
     announceMaskDrawn({ canvas, doc, version, feather });
     // `staged`: the canvas exists only once the viewport is measured; a mask that was already
     // painted (carried over, or kept across a reload) is drawn when it appears.
-  }, [canvasRef, doc, version, feather, tint, tintName, staged]);
+  }, [canvasRef, doc, version, feather, tint, tintHex, staged]);
 
   const drawRect = (d: MaskDocument, rect: Rect | null) => {
     const ctx = canvasRef.current?.getContext('2d');
@@ -100,7 +100,7 @@ export function useMaskCanvas(canvasRef: RefObject<HTMLCanvasElement | null>, st
         doc: d,
         version: d.version,
         feather,
-        tint: tintName,
+        tint: tintHex,
       };
       if (canvasRef.current) announce(canvasRef.current, d, d.version);
     }
