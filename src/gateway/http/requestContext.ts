@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { ImageCaller } from '../imageService/types';
+import { requestSeed } from '../../simulator/variant';
 import type { ImageDemandInput } from '../limits/demand';
 import { reserveKeyLimits } from '../limits/middleware';
 import type { UsageNotes } from '../usage/notes';
@@ -99,6 +101,7 @@ export function imageCaller(res: Response): ImageCaller {
   return {
     key: apiKeyOf(res),
     ladderAsked: String(res.req.headers[LADDER_HEADER] ?? '').toLowerCase() === 'ladder',
+    seed: requestSeed(res.req.headers) ?? randomUUID(),
     signal: requestSignal(res),
     usage: usageNotes(res),
     ...callerOf(res),

@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import { SIM_VARIANT_HEADER } from '../../simulator/variant';
+import { SIM_SEED_HEADER, SIM_VARIANT_HEADER } from '../../simulator/variant';
 import { failureFromResponse, failureFromThrown } from './httpFailure';
 import { readImageEvents } from './imageEventsReader';
 import { readImagesJson } from './imagesJsonReader';
@@ -31,10 +31,14 @@ export interface HttpDeps {
 export function createApiKeyUpstream(account: UpstreamAccount, deps: HttpDeps): ImageUpstream {
   const base = account.baseUrl.replace(/\/+$/, '');
   const auth = { authorization: `Bearer ${account.credential}` };
-  // Only the simulator hears which of n images a call makes; a real upstream gets no extra header.
+  // Only the simulator hears which of n images a call makes and the request's seed; a real
+  // upstream gets no extra header.
   const variantHeader = (job: ImageJob): Record<string, string> =>
-    account.kind === 'simulator' && job.variant
-      ? { [SIM_VARIANT_HEADER]: String(job.variant) }
+    account.kind === 'simulator'
+      ? {
+          ...(job.variant ? { [SIM_VARIANT_HEADER]: String(job.variant) } : {}),
+          ...(job.seed ? { [SIM_SEED_HEADER]: job.seed } : {}),
+        }
       : {};
 
   async function post(

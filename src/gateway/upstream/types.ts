@@ -41,6 +41,11 @@ export interface ImageJob {
    * (so n calls of one prompt draw n different pictures); real upstreams never see it.
    */
   variant?: number;
+  /**
+   * The request's seed for the simulator (`x-atelier-sim-seed`): the caller's own, else the
+   * request's id, so every request draws new pictures. Real upstreams never see it.
+   */
+  seed?: string;
 }
 
 /**
