@@ -145,7 +145,13 @@ export const ACCOUNT_KINDS = ['simulator', 'api_key', 'subscription'] as const;
 export const COOLDOWN_KINDS = ['usage_limit', 'rate_limit', 'outage'] as const;
 export type CooldownKind = (typeof COOLDOWN_KINDS)[number];
 
-export const ACCOUNT_STATES = ['ready', 'cooling', 'disabled', 'out_of_service'] as const;
+export const ACCOUNT_STATES = [
+  'ready',
+  'failing',
+  'cooling',
+  'disabled',
+  'out_of_service',
+] as const;
 
 export const accountViewSchema = z.object({
   id,
@@ -181,6 +187,17 @@ export const accountsResponseSchema = z.object({
   simulatorOnly: z.boolean(),
 });
 export type AccountsResponse = z.infer<typeof accountsResponseSchema>;
+
+/** POST /api/admin/accounts/:id/test: one cheap call to the account, timed. */
+export const accountTestResponseSchema = z.object({
+  ok: z.boolean(),
+  /** The upstream's answer or why it could not be reached, in a sentence. */
+  detail: z.string(),
+  latencyMs: z.number(),
+  /** The account after the test (failing or ready by its outcome). */
+  account: accountViewSchema,
+});
+export type AccountTestResponse = z.infer<typeof accountTestResponseSchema>;
 
 const accountCommon = {
   name: label,

@@ -1,4 +1,4 @@
-import type { Dispatcher } from 'undici';
+import { request, type Dispatcher } from 'undici';
 import { SIM_SEED_HEADER, SIM_VARIANT_HEADER } from '../../simulator/variant';
 import { failureFromResponse, failureFromThrown } from './httpFailure';
 import { readImageEvents } from './imageEventsReader';
@@ -67,6 +67,24 @@ export function createApiKeyUpstream(account: UpstreamAccount, deps: HttpDeps): 
 
   return {
     account,
+
+    async probe(opts) {
+      try {
+        const res = await request(`${base}/models`, {
+          method: 'GET',
+          dispatcher: deps.dispatcher,
+          signal: opts.signal,
+          headersTimeout: opts.timeoutMs,
+          bodyTimeout: opts.timeoutMs,
+          headers: { ...auth, accept: 'application/json' },
+        });
+        const text = await readErrorText(res.body);
+        if (res.statusCode >= 400)
+          throw failureFromResponse(res.statusCode, res.headers, text, deps.now());
+      } catch (error) {
+        throw failureFromThrown(error, opts.signal);
+      }
+    },
 
     async generateImage(job: ImageJob, opts: CallOptions): Promise<ImageOutcome> {
       const stream = job.partialImages > 0 && opts.onPartial !== undefined;

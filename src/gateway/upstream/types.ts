@@ -146,6 +146,12 @@ export interface SseEvent {
 
 export interface ImageUpstream {
   readonly account: UpstreamAccount;
+  /**
+   * A cheap authenticated call that makes nothing (the model list): resolves when the upstream
+   * answered it, throws an UpstreamError saying why not. Adapters without one are tested by
+   * reaching their base URL.
+   */
+  probe?(opts: { signal: AbortSignal; timeoutMs: number }): Promise<void>;
   generateImage(job: ImageJob, opts: CallOptions): Promise<ImageOutcome>;
   responses(
     body: Record<string, unknown>,

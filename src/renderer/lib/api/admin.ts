@@ -9,6 +9,7 @@ import {
   accountLoginStateSchema,
   accountResponseSchema,
   accountsResponseSchema,
+  accountTestResponseSchema,
   cancelRunResponseSchema,
   createKeyResponseSchema,
   imageDetailSchema,
@@ -90,6 +91,7 @@ export function createAdminClient(
     updateAccount: async (id: string, patch: PatchAccountBody) =>
       (await call(accountResponseSchema, 'PATCH', accountPath(id), patch)).account,
     deleteAccount: (id: string) => call(okSchema, 'DELETE', accountPath(id)),
+    testAccount: (id: string) => call(accountTestResponseSchema, 'POST', `${accountPath(id)}/test`),
     startAccountLogin: (body: AccountLoginBody) =>
       call(accountLoginStartSchema, 'POST', '/api/admin/accounts/login', body),
     accountLogin: (loginId: string, signal?: AbortSignal) =>
