@@ -1,6 +1,6 @@
 import { request, type Dispatcher } from 'undici';
 import type { UpstreamPool } from './pool';
-import { UpstreamError } from '../upstream/errors';
+import { UpstreamError } from '../core/upstreamError';
 import { failureFromThrown } from '../upstream/httpFailure';
 
 /** A connection test waits this long at most: a person is looking at the button. */

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { RUN_ID_PATTERN, STUDIO_RUN_HEADER } from '../../shared/admin';
+import { scopeOf } from './requestScope';
 
 /**
  * The studio's image runs in flight, by the id the studio gave each (`x-atelier-run`), so its
@@ -23,8 +24,9 @@ export function createStudioRuns(): StudioRuns {
   return {
     cancellable(req, res, next) {
       const runId = req.headers[STUDIO_RUN_HEADER];
+      const scope = scopeOf(res);
       if (
-        res.locals.studioSession !== true ||
+        !scope.studioSession ||
         typeof runId !== 'string' ||
         !RUN_ID_PATTERN.test(runId) ||
         runs.has(runId)
@@ -34,17 +36,12 @@ export function createStudioRuns(): StudioRuns {
       }
       const controller = new AbortController();
       runs.set(runId, controller);
-      // Handlers read the request's signal from here: it now also ends on a cancel.
-      const own = res.locals.signal;
-      res.locals.signal = own ? AbortSignal.any([own, controller.signal]) : controller.signal;
-      res.once('close', () => {
-        // The work goes on after the socket closes (that is the point): keep the run
-        // cancellable until it settles.
-        void Promise.resolve(res.locals.work)
-          .catch(() => undefined)
-          .then(() => {
-            if (runs.get(runId) === controller) runs.delete(runId);
-          });
+      // Handlers read the request's signal from the scope: it now also ends on a cancel.
+      scope.stopOn(controller.signal);
+      // The work goes on after the socket closes (that is the point): keep the run cancellable
+      // until it settles.
+      scope.afterWork(() => {
+        if (runs.get(runId) === controller) runs.delete(runId);
       });
       next();
     },

@@ -11,6 +11,7 @@ import { useEditStore } from '../../stores/edit';
 import { useRouteStore } from '../../stores/route';
 import { markOf, useSessionRuns, type Mark } from '../../stores/sessionRuns';
 import { toReference } from '../edit/references';
+import './sessionRuns.css';
 
 const PHASE_LABEL: Record<StudioRun['phase'], string> = {
   done: 'Done',
