@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import { Agent } from 'undici';
 import { DEFAULT_TEXT_MODELS } from '../shared/models';
+import { testAccountConnection } from './dispatch/connectionTest';
 import { createAccountsRepository } from './accounts/repository';
 import { signInIssuers } from './accounts/signInIssuers';
 import type { GatewayConfig } from './config';
@@ -88,10 +89,14 @@ export async function createGateway(
     secrets,
     events,
     loadOf: (id) => scheduler.loadOf(id),
+    failingOf: (id) => pool.failing(id),
+    testConnection: (id, baseUrl) =>
+      testAccountConnection({ pool, dispatcher: agent, now }, id, baseUrl),
     keepApiImages: live.keepApiImages,
     whenIdle: () => inflight.whenIdle(),
     keyLimitUse: (record) => limiter.use({ id: record.id, limits: limitsOf(record) }, now()),
-    simulatorOnly: () => simulator !== null && accounts.list().length === 0,
+    // The simulator serves while no stored account is enabled (pool.ts).
+    simulatorOnly: () => simulator !== null && !accounts.list().some((a) => a.enabled),
     now,
     log,
   });

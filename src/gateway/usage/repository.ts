@@ -1,5 +1,10 @@
 import type { TokenUsage } from '../../shared/imageParams';
-import { CLIENT_CLOSED, INTERRUPTED, type StoredUsage } from '../../shared/usageRecord';
+import {
+  CLIENT_CANCELLED,
+  CLIENT_CLOSED,
+  INTERRUPTED,
+  type StoredUsage,
+} from '../../shared/usageRecord';
 import type { Db } from '../storage/db';
 import {
   usagePerformance,
@@ -51,8 +56,11 @@ export interface UsageFilter {
   accountId?: string;
   model?: string;
   endpoint?: string;
-  /** An exact HTTP status, or every 2xx/3xx ('success') or every >= 400 ('error'). */
-  status?: number | 'success' | 'error';
+  /**
+   * An exact HTTP status, or the delivered ('success'), the failed ('error': >= 400 but a
+   * delivered 499 and the caller's own cancels) or the caller's cancels ('cancelled').
+   */
+  status?: number | 'success' | 'error' | 'cancelled';
   /** Only rows up to this row id: pins a read of many pages against rows written meanwhile. */
   throughId?: number;
 }
@@ -90,6 +98,8 @@ export interface UsageTotal extends Pick<UsageRecord, TokenFields | 'images' | '
   label: string | null;
   requests: number;
   errors: number;
+  /** The callers' own cancels (no image made): not counted in `errors`. */
+  cancelled: number;
 }
 
 export interface UsageRepository {
@@ -241,7 +251,8 @@ export function createUsageRepository(db: Db): UsageRepository {
       const order = query.groupBy === 'day' ? 'key ASC' : 'costMicros DESC, requests DESC, key ASC';
       const sql = `
         SELECT ${group ? group.key : 'NULL'} AS key, ${group ? group.label : 'NULL'} AS label,
-               COUNT(*) AS requests, COALESCE(SUM(${FAILED}), 0) AS errors, ${sums}
+               COUNT(*) AS requests, COALESCE(SUM(${FAILED}), 0) AS errors,
+               COALESCE(SUM(${CANCELLED}), 0) AS cancelled, ${sums}
         FROM usage_records u LEFT JOIN api_keys k ON k.id = u.api_key_id
         ${where}
         ${group ? `GROUP BY 1 ORDER BY ${order}` : ''}`;
@@ -275,7 +286,9 @@ export function usageTokenFields(usage: TokenUsage): Pick<NewUsageRecord, TokenF
  * made is not a failure, in the totals' error count and the status filter as in the list.
  */
 const DELIVERED_DESPITE_LEAVING = `(u.status = ${CLIENT_CLOSED} AND u.images > 0 AND COALESCE(u.error_code, '') <> '${INTERRUPTED}')`;
-const FAILED = `(u.status >= 400 AND NOT ${DELIVERED_DESPITE_LEAVING})`;
+/** cancelledByCaller in SQL: the caller's own Cancel before any image is not a failure either. */
+const CANCELLED = `(u.status = ${CLIENT_CLOSED} AND u.images = 0 AND COALESCE(u.error_code, '') = '${CLIENT_CANCELLED}')`;
+const FAILED = `(u.status >= 400 AND NOT ${DELIVERED_DESPITE_LEAVING} AND NOT ${CANCELLED})`;
 
 function whereClause(
   filter: UsageFilter,
@@ -303,8 +316,9 @@ function whereClause(
   if (filter.model !== undefined) add('u.model = @model', 'model', filter.model);
   if (filter.endpoint !== undefined) add('u.endpoint = @endpoint', 'endpoint', filter.endpoint);
   if (filter.throughId !== undefined) add('u.id <= @throughId', 'throughId', filter.throughId);
-  if (filter.status === 'success') conditions.push(`NOT ${FAILED}`);
+  if (filter.status === 'success') conditions.push(`NOT ${FAILED} AND NOT ${CANCELLED}`);
   else if (filter.status === 'error') conditions.push(FAILED);
+  else if (filter.status === 'cancelled') conditions.push(CANCELLED);
   else if (filter.status !== undefined) add('u.status = @status', 'status', filter.status);
   return { where: conditions.length ? `WHERE ${conditions.join(' AND ')}` : '', params };
 }
