@@ -11,10 +11,13 @@ import { createUrlImages } from './gallery/urlImages';
 import type { Gateway, GatewayDeps } from './gatewayApi';
 import { serverAddress } from './http/address';
 import { createApp } from './http/app';
+import { mcpRoute } from './http/mcpRoute';
+import { createMcpGallery } from './mcp/gallery';
+import { spendReport } from './mcp/spend';
 import { createHttpServer } from './http/server';
 import { DEFAULT_CLIENT_TIMEOUTS } from './http/slowClients';
 import { keyAuthenticator } from './keys/authenticator';
-import { createKeysRepository } from './keys/repository';
+import { createKeysRepository, type ApiKeyRecord } from './keys/repository';
 import { createUsageLedger, KeyLimiter, limitsOf } from './limits';
 import { chargeLimitsOnUsage } from './limits/chargeOnUsage';
 import { liveSettings } from './liveSettings';
@@ -102,13 +105,38 @@ export async function createGateway(
     log,
   });
 
+  const authenticator = keyAuthenticator(keys, studioSide.studioKey);
+  const keyLimitUse = (record: ApiKeyRecord) =>
+    limiter.use({ id: record.id, limits: limitsOf(record) }, now());
+  const mcp = mcpRoute({
+    keys: authenticator,
+    now,
+    log,
+    mcp: {
+      baseUrl: address.url,
+      events,
+      gallery: createMcpGallery(studioSide.app.admin.images, studioSide.galleryStore.dir),
+      keepsApiImages: live.keepApiImages,
+      spendOf: (keyId) => {
+        const record = keys.get(keyId)!;
+        const [spent] = usage.totals({ apiKeyId: keyId });
+        return spendReport(
+          record,
+          spent ?? { requests: 0, costMicros: 0, images: 0 },
+          keyLimitUse(record),
+        );
+      },
+      cancelRun: (keyId, runId, reason) => studioSide.runs.cancelForKey(keyId, runId, reason),
+    },
+  });
+
   const clientTimeouts = { ...DEFAULT_CLIENT_TIMEOUTS, ...config.clientTimeouts };
   const app = createApp({
     clientTimeouts,
     dispatch,
     imageSettings: live.imageSettings,
     injectImageTool: live.injectImageTool,
-    keys: keyAuthenticator(keys, studioSide.studioKey),
+    keys: authenticator,
     limits: limiter,
     inflight,
     usage: usageWriter,
@@ -120,6 +148,7 @@ export async function createGateway(
     url: address.url,
     staticDir: config.staticDir,
     urlImages,
+    mcp: mcp.router,
     now,
     log,
     ...studioSide.app,
@@ -128,6 +157,7 @@ export async function createGateway(
   const close = shutdownSequence({
     server,
     cancelSignIns: () => studioSide.logins.cancelAll(),
+    closeMcpSessions: () => mcp.closeAll(),
     drainRequests: (graceMs) => inflight.drain(graceMs),
     drainGallery: () => studioSide.galleryStore.drain(),
     closeUrlImages: () => urlImages.close(),

@@ -8,6 +8,8 @@ export interface ShutdownParts {
   server: http.Server;
   /** OAuth sign-ins still waiting for the browser. */
   cancelSignIns: () => void;
+  /** The MCP sessions' open streams (/mcp): their tool calls' /v1 requests drain like any. */
+  closeMcpSessions?: () => Promise<void>;
   /** Resolves once no request is in flight, or after the grace period (the rest are cancelled). */
   drainRequests: (graceMs: number) => Promise<void>;
   /** Resolves once every image the gallery holds for a finished request is on disk. */
@@ -36,6 +38,7 @@ export function shutdownSequence(parts: ShutdownParts): (graceMs: number) => Pro
       server.closeIdleConnections();
       parts.cancelSignIns();
       await parts.drainRequests(graceMs);
+      await parts.closeMcpSessions?.();
       server.closeAllConnections();
       await stopped;
       // Every request is over, so every image it kept is queued: let them reach the disk.

@@ -29,6 +29,7 @@ import { parentImage } from './galleryPort';
 import type { StudioSessionGate } from './studioSession';
 import type { StudioRuns } from './studioRuns';
 import { VERSION } from '../version';
+import type { Router } from 'express';
 
 export interface AppDeps {
   dispatch: Dispatch;
@@ -63,6 +64,8 @@ export interface AppDeps {
   clientTimeouts?: ClientTimeouts;
   /** Images answered as `response_format: "url"`, served at signed URLs (gallery/urlImages.ts). */
   urlImages?: UrlImages;
+  /** `/mcp`, the MCP server for agent hosts (mcpRoute.ts): behind the same guards as /v1. */
+  mcp?: Router;
 }
 
 /** Middleware order is the security model: id, Host, Origin, then per-area auth. */
@@ -121,6 +124,7 @@ export function createApp(deps: AppDeps): Express {
     });
   });
   app.use('/v1', v1);
+  if (deps.mcp) app.use('/mcp', deps.mcp);
 
   app.get('/api/status', (_req, res) => {
     const status: StatusResponse = {
