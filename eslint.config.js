@@ -103,7 +103,7 @@ const gatewayZones = [
     folder: 'accounts',
     never: ['http', 'dispatch', 'upstream', 'usage', 'gallery', 'imageService', 'keys', 'limits'],
     message:
-      'accounts/ owns upstream accounts: dispatch and the upstream adapters read them (their record is in domain.ts), so it never imports dispatch, upstream, the HTTP layer, usage, the gallery, the image service, keys or limits.',
+      'accounts/ owns upstream accounts: dispatch and the upstream adapters read them (their record is in core/domain.ts), so it never imports dispatch, upstream, the HTTP layer, usage, the gallery, the image service, keys or limits.',
   },
   {
     folder: 'keys',
@@ -150,11 +150,25 @@ export default tseslint.config(
     files: ['src/gateway/**/*.ts'],
     rules: { 'no-restricted-imports': restrict([gatewayOutward, expressInHttp]) },
   },
-  // Express stays in the HTTP layer; the limits hook is Express middleware kept beside the code
-  // it serves (a zone's `express` files are the same kind).
+  // Express stays in the HTTP layer (a zone's `express` files are Express code kept beside the
+  // code they serve).
   {
-    files: ['src/gateway/http/**/*.ts', 'src/gateway/limits/middleware.ts'],
+    files: ['src/gateway/http/**/*.ts'],
     rules: { 'no-restricted-imports': restrict([gatewayOutward]) },
+  },
+  // core/ is what every folder may use, so it imports no gateway folder: only src/shared.
+  {
+    files: ['src/gateway/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict([
+        gatewayOutward,
+        expressInHttp,
+        {
+          regex: '^\\.\\./(?!\\.\\./shared/)',
+          message: 'core/ (errors, domain types, events, tunables) imports only src/shared.',
+        },
+      ]),
+    },
   },
   ...gatewayZones.flatMap(({ folder, never, message, express = [], testSupport }) => {
     const zoneOf = (folders) => ({

@@ -4,7 +4,7 @@ import { runMcpCommand } from './cli/mcp';
 import { processIo, type CliIo } from './cli/io';
 import { runPricesCommand } from './cli/prices';
 import { runServeCommand } from './cli/serve';
-import { VERSION } from './version';
+import { VERSION } from './core/version';
 
 const HELP = `atelier ${VERSION}: a local image gateway with an OpenAI-compatible /v1 API
 

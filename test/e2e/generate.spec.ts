@@ -423,6 +423,7 @@ for (const viewport of [
     const generate = new GeneratePage(page);
 
     // The model picker says what each model is, from the one shared list of descriptions.
+    await generate.showAllParams();
     const modelField = page.locator('.field', { has: page.getByTestId('param-model') });
     await expect(modelField.locator('.field-hint')).toContainText('newest version');
     await page.getByTestId('param-model').selectOption('image-model-2-2026-04-21');

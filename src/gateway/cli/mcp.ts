@@ -6,7 +6,7 @@ import {
   isJSONRPCResultResponse,
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
-import { resolveDataDir } from '../dataDir';
+import { resolveDataDir } from '../core/dataDir';
 import { savedListenAddress } from '../listenAddress';
 import { ArgsError } from './args';
 import type { CliIo } from './io';

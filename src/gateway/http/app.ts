@@ -4,7 +4,7 @@ import path from 'node:path';
 import { ERROR_CODES, ERROR_TYPES } from '../../shared/errors';
 import type { StatusResponse } from '../../shared/status';
 import type { Dispatch } from '../dispatch/dispatchCall';
-import { ApiError } from '../errors';
+import { ApiError } from '../core/errors';
 import { URL_IMAGES_PATH, type UrlImages } from '../gallery/urlImages';
 import { openApiDocument } from '../openapi/document';
 import type { Inflight } from '../usage/inflight';
@@ -22,13 +22,13 @@ import { modelsRouter } from './routes/models';
 import { responsesRouter } from './routes/responses';
 import type { GalleryPort, LiveImageSettings } from '../imageService/types';
 import { keyConcurrency } from './keyConcurrency';
-import { keyLimitsGuard } from '../limits/middleware';
+import { keyLimitsGuard } from './keyLimits';
 import type { KeyLimiter } from '../limits/limiter';
 import { adminRouter, type AdminDeps } from './admin';
 import { parentImage } from './galleryPort';
 import type { StudioSessionGate } from './studioSession';
 import type { StudioRuns } from './studioRuns';
-import { VERSION } from '../version';
+import { VERSION } from '../core/version';
 import type { Router } from 'express';
 
 export interface AppDeps {
@@ -101,6 +101,7 @@ export function createApp(deps: AppDeps): Express {
     imagesRouter({
       dispatch: deps.dispatch,
       settings: deps.imageSettings,
+      limits: deps.limits,
       now: deps.now,
       gallery: deps.gallery,
       urlImages: deps.urlImages,
@@ -111,7 +112,8 @@ export function createApp(deps: AppDeps): Express {
       dispatch: deps.dispatch,
       textModels: deps.textModels,
       injectImageTool: deps.injectImageTool,
-      contentFilter: deps.imageSettings.contentFilter,
+      settings: deps.imageSettings,
+      limits: deps.limits,
       now: deps.now,
       gallery: deps.gallery,
     }),

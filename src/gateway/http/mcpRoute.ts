@@ -3,7 +3,7 @@ import express, { Router, type Request, type Response } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpServer, type McpDeps } from '../mcp/server';
-import { apiKeyOf } from './requestContext';
+import { scopeOf } from './requestScope';
 import { requireApiKey, type KeyAuthenticator } from './auth';
 
 /** An MCP session is one host's connection: bound to the key that opened it. */
@@ -55,7 +55,7 @@ export function mcpRoute(deps: {
   };
 
   const handle = async (req: Request, res: Response) => {
-    const key = apiKeyOf(res);
+    const key = scopeOf(res).key;
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const session = sessions.get(sessionId);

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { RUN_ID_PATTERN, STUDIO_RUN_HEADER } from '../../shared/admin';
+import { scopeOf } from './requestScope';
 
 /**
  * The studio's image runs in flight, by the id the studio gave each (`x-atelier-run`), so its
@@ -38,12 +39,9 @@ export function createStudioRuns(): StudioRuns {
   return {
     cancellable(req, res, next) {
       const runId = req.headers[STUDIO_RUN_HEADER];
-      const owner =
-        res.locals.studioSession === true
-          ? STUDIO
-          : res.locals.apiKey
-            ? `key:${res.locals.apiKey.id}`
-            : null;
+      const scope = scopeOf(res);
+      const key = scope.keyIfAny;
+      const owner = scope.studioSession ? STUDIO : key ? `key:${key.id}` : null;
       const id = `${owner}/${String(runId)}`;
       if (
         owner === null ||
@@ -56,17 +54,12 @@ export function createStudioRuns(): StudioRuns {
       }
       const controller = new AbortController();
       runs.set(id, controller);
-      // Handlers read the request's signal from here: it now also ends on a cancel.
-      const own = res.locals.signal;
-      res.locals.signal = own ? AbortSignal.any([own, controller.signal]) : controller.signal;
-      res.once('close', () => {
-        // The work goes on after the socket closes (that is the point): keep the run
-        // cancellable until it settles.
-        void Promise.resolve(res.locals.work)
-          .catch(() => undefined)
-          .then(() => {
-            if (runs.get(id) === controller) runs.delete(id);
-          });
+      // Handlers read the request's signal from the scope: it now also ends on a cancel.
+      scope.stopOn(controller.signal);
+      // The work goes on after the socket closes (that is the point): keep the run cancellable
+      // until it settles.
+      scope.afterWork(() => {
+        if (runs.get(id) === controller) runs.delete(id);
       });
       next();
     },

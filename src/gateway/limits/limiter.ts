@@ -132,6 +132,21 @@ export class KeyLimiter {
   }
 
   /**
+   * Called once a handler has read what the request asks for, before any upstream call: throws
+   * the 429 of the limit its estimate would pass, else reserves it. Nothing for a request that
+   * was not admitted through the limits (a key without any): its estimate is not even computed.
+   */
+  reserveEstimate(
+    requestId: string,
+    key: LimitedKey,
+    request: ImageDemandInput | null,
+    now: number,
+  ): void {
+    if (!this.tickets.has(requestId)) return;
+    this.reserve(requestId, key, this.demandOf(request), now);
+  }
+
+  /**
    * The request's usage row is written (with `chargedMicros`; null when writing it failed): the
    * row now holds what the ticket reserved. Returns the budget alerts its cost raised.
    */

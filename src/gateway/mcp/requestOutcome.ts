@@ -1,4 +1,4 @@
-import type { GatewayEvents } from '../events';
+import type { GatewayEvents } from '../core/events';
 
 /** What became of one /v1 request once it is over: its cost and the images the gallery kept. */
 export interface RequestOutcome {

@@ -8,8 +8,8 @@ import {
   ReadResourceRequestSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { GatewayEvents } from '../events';
-import { VERSION } from '../version';
+import type { GatewayEvents } from '../core/events';
+import { VERSION } from '../core/version';
 import type { McpGallery } from './gallery';
 import { followRequest } from './requestOutcome';
 import { RESOURCE_PREFIX } from './resourceUri';

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { emptyUsage } from '../../shared/imageParams';
 import { INTERRUPTED } from '../../shared/usageRecord';
-import type { GatewayEventMap } from '../events';
+import type { GatewayEventMap } from '../core/events';
 import { tempDatabase } from '../storage/testing';
 import { recordInterrupted } from './interrupted';
 import { createRejectedCounter } from './rejected';
@@ -16,13 +16,13 @@ function setup() {
   const announced: string[] = [];
   events.on('usage', (id) => announced.push(id));
   const settled: Array<[string, number]> = [];
+  events.on('settled', (id, cost) => settled.push([id, cost]));
   let clock = 1_000;
   const writer = createUsageWriter({
     repository,
     priceFor: () => ({ textInput: 5, imageInput: 10, textOutput: 10, imageOutput: 40_000_000 }),
     events,
     rejected: createRejectedCounter(() => clock),
-    onWritten: (id, cost) => settled.push([id, cost]),
     now: () => clock,
     log: () => undefined,
   });

@@ -1,6 +1,6 @@
 import { costMicros } from '../billing/cost';
 import type { Prices } from '../billing/prices';
-import type { GatewayEvents } from '../events';
+import type { GatewayEvents } from '../core/events';
 import { randomUUID } from 'node:crypto';
 import { openRun, recordInterrupted, type UsageOwner } from './interrupted';
 import { UsageNotes, type FinalStatus, type PricedUsage } from './notes';
@@ -13,11 +13,6 @@ export interface UsageWriterDeps {
   events: GatewayEvents;
   /** Counts requests that never got past the key check; they are not written. */
   rejected: RejectedCounter;
-  /**
-   * After the record is written (or failed to be; `recorded` says which): the key's limits
-   * charge their reservation, the gallery may confirm the request's images.
-   */
-  onWritten?: (requestId: string, costMicros: number, recorded: boolean) => void;
   now: () => number;
   log: (line: string) => void;
 }
@@ -97,7 +92,6 @@ export function createUsageWriter(deps: UsageWriterDeps): UsageWriter {
         deps.log(`usage record for ${notes.requestId} could not be written: ${String(error)}`);
       } finally {
         // Written or not, the request is over: its kept images may go to disk now.
-        deps.onWritten?.(notes.requestId, cost, recorded);
         deps.events.emit('settled', notes.requestId, cost, recorded);
       }
     },

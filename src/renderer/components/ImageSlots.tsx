@@ -1,4 +1,6 @@
+import type { CSSProperties } from 'react';
 import type { RunPhase, ImageSlot } from '../stores/run';
+import './results.css';
 
 interface ImageSlotsProps {
   slots: ImageSlot[];
@@ -16,9 +18,11 @@ interface ImageSlotsProps {
   onView?: ((slot: ImageSlot) => void) | undefined;
 }
 
-function aspect(size: string): string {
+/** The frame's shape: `aspect-ratio`, and `--slot-ratio` (width / height) for sizing by height. */
+function frameShape(size: string): CSSProperties {
   const m = /^(\d+)x(\d+)$/.exec(size);
-  return m ? `${m[1]} / ${m[2]}` : '1 / 1';
+  const [w, h] = m ? [Number(m[1]), Number(m[2])] : [1, 1];
+  return { aspectRatio: `${w} / ${h}`, ['--slot-ratio' as string]: String(w / h) };
 }
 
 /** The images of a run: each slot shows its latest partial while streaming, then the final. */
@@ -46,7 +50,7 @@ export function ImageSlots(props: ImageSlotsProps) {
           >
             <div
               className={`slot-frame ${ended ? 'slot-frame-compact' : ''}`}
-              style={ended ? undefined : { aspectRatio: aspect(slot.size ?? requestedSize) }}
+              style={ended ? undefined : frameShape(slot.size ?? requestedSize)}
               data-testid="slot-frame"
             >
               {slot.url ? (

@@ -18,6 +18,11 @@ import { PromptComposer } from './PromptComposer';
 import { downloadSlot, RunProgress, SendBar, slotCost, slotFileName } from './SendParts';
 import { useImagePricing } from './useImagePricing';
 import { useSpendGuard } from '../budget/SpendConfirm';
+import { useMediaQuery } from '../../lib/mediaQuery';
+import './generate.css';
+
+/** Where Generate's parameters stop folding; generate.css narrows the request column below it. */
+const WIDE_WINDOW = '(min-width: 90rem)';
 
 export function GeneratePage() {
   const draft = useGenerateStore((s) => s.draft);
@@ -29,6 +34,9 @@ export function GeneratePage() {
   const apply = useGenerateStore((s) => s.apply);
 
   const run = useGenerateRun();
+  // Below 90rem (1440 px) the parameters past Size, Number and Quality fold into a drawer: the
+  // request column narrows and the picture keeps the width (generate.css).
+  const wide = useMediaQuery(WIDE_WINDOW);
   const navigate = useRouteStore((s) => s.navigate);
   const [tried, setTried] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
@@ -120,6 +128,7 @@ export function GeneratePage() {
             check={check}
             onChange={setParams}
             serverError={run.phase === 'error' ? run.error : null}
+            folded={!wide}
           />
           <SendBar
             estimate={estimate}

@@ -3,6 +3,7 @@ import { menuPresets, usePresetsStore, type RemovedPreset } from '../../stores/p
 import type { PromptDraft } from './composePrompt';
 import type { ImageParams } from './params';
 import { PresetMenu } from './PresetMenu';
+import './compose.css';
 
 interface PresetBarProps {
   draft: PromptDraft;

@@ -7,6 +7,7 @@ import {
   STRUCTURE_FIELDS,
   type PromptDraft,
 } from './composePrompt';
+import './compose.css';
 
 interface PromptComposerProps {
   draft: PromptDraft;

@@ -3,6 +3,7 @@ import type { ViewerItem } from '../../components/ImageViewer';
 import { LazyImageViewer } from '../../components/LazyImageViewer';
 import { saveBlob, imageFileName } from '../../lib/files';
 import { useSessionRuns, type Mark, type PastImage, type PastRun } from '../../stores/sessionRuns';
+import './sessionRuns.css';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 const clock = (ms: number) => {
