@@ -12,12 +12,15 @@ import { createUrlImages } from './gallery/urlImages';
 import type { Gateway, GatewayDeps } from './gatewayApi';
 import { serverAddress } from './http/address';
 import { createApp } from './http/app';
+import { mcpRoute } from './http/mcpRoute';
+import { createMcpGallery } from './mcp/gallery';
+import { spendReport } from './mcp/spend';
 import { createHttpServer } from './http/server';
 import { createDrain } from './http/drain';
 import { storageHealth } from './storage/health';
 import { DEFAULT_CLIENT_TIMEOUTS } from './http/slowClients';
 import { keyAuthenticator } from './keys/authenticator';
-import { createKeysRepository } from './keys/repository';
+import { createKeysRepository, type ApiKeyRecord } from './keys/repository';
 import { createUsageLedger, KeyLimiter, limitsOf } from './limits';
 import { chargeLimitsOnUsage } from './limits/chargeOnUsage';
 import { liveSettings } from './liveSettings';
@@ -109,6 +112,31 @@ export async function createGateway(
     log,
   });
 
+  const authenticator = keyAuthenticator(keys, studioSide.studioKey);
+  const keyLimitUse = (record: ApiKeyRecord) =>
+    limiter.use({ id: record.id, limits: limitsOf(record) }, now());
+  const mcp = mcpRoute({
+    keys: authenticator,
+    now,
+    log,
+    mcp: {
+      baseUrl: address.url,
+      events,
+      gallery: createMcpGallery(studioSide.app.admin.images, studioSide.galleryStore.dir),
+      keepsApiImages: live.keepApiImages,
+      spendOf: (keyId) => {
+        const record = keys.get(keyId)!;
+        const [spent] = usage.totals({ apiKeyId: keyId });
+        return spendReport(
+          record,
+          spent ?? { requests: 0, costMicros: 0, images: 0 },
+          keyLimitUse(record),
+        );
+      },
+      cancelRun: (keyId, runId, reason) => studioSide.runs.cancelForKey(keyId, runId, reason),
+    },
+  });
+
   const clientTimeouts = { ...DEFAULT_CLIENT_TIMEOUTS, ...config.clientTimeouts };
   const drain = createDrain();
   const app = createApp({
@@ -116,7 +144,7 @@ export async function createGateway(
     dispatch,
     imageSettings: live.imageSettings,
     injectImageTool: live.injectImageTool,
-    keys: keyAuthenticator(keys, studioSide.studioKey),
+    keys: authenticator,
     limits: limiter,
     inflight,
     usage: usageWriter,
@@ -130,6 +158,7 @@ export async function createGateway(
     urlImages,
     drain,
     storageHealth: storageHealth(db),
+    mcp: mcp.router,
     now,
     log,
     ...studioSide.app,
@@ -139,6 +168,7 @@ export async function createGateway(
     server,
     startDraining: () => drain.start(),
     cancelSignIns: () => studioSide.logins.cancelAll(),
+    closeMcpSessions: () => mcp.closeAll(),
     drainRequests: (graceMs) => inflight.drain(graceMs),
     drainGallery: () => studioSide.galleryStore.drain(),
     closeUrlImages: () => urlImages.close(),

@@ -10,7 +10,7 @@ import type { AppDeps } from './http/app';
 import type { AccountsAdminDeps } from './http/admin/accounts';
 import type { KeysAdminDeps } from './http/admin/keys';
 import { createStudioSessions, studioSessionGate } from './http/studioSession';
-import { createStudioRuns } from './http/studioRuns';
+import { createStudioRuns, type StudioRuns } from './http/studioRuns';
 import { createImageStore, type ImageStore } from './gallery/store';
 import { studioKey, type StudioKey } from './keys/studioKey';
 import type { SecretStore } from './secrets/types';
@@ -32,6 +32,8 @@ export interface StudioSide {
   /** The gallery's store (drained on close). */
   galleryStore: ImageStore;
   logins: LoginFlows;
+  /** The runs in flight that can be cancelled: the studio's, and keys' for the MCP tools. */
+  runs: StudioRuns;
 }
 
 /**
@@ -130,6 +132,7 @@ export function composeStudioSide(deps: {
     studioKey: builtInKey,
     loginPath: () => `/login?token=${sessions.issueLoginToken()}`,
     galleryStore: images,
+    runs,
     logins,
   };
 }
