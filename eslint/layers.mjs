@@ -26,8 +26,18 @@ export const GATEWAY_LAYERS = {
   keys: { may: ['limits', 'storage'] },
   gallery: { may: ['billing', 'bytes', 'storage'] },
   openapi: { may: ['validation'] },
+  mcp: { may: ['bytes', 'gallery', 'keys', 'limits', 'openapi', 'upstream'] },
   imageService: {
-    may: ['bytes', 'contentFilter', 'dispatch', 'limits', 'upstream', 'usage', 'validation'],
+    may: [
+      'billing',
+      'bytes',
+      'contentFilter',
+      'dispatch',
+      'limits',
+      'upstream',
+      'usage',
+      'validation',
+    ],
   },
   http: {
     may: [
@@ -39,6 +49,7 @@ export const GATEWAY_LAYERS = {
       'imageService',
       'keys',
       'limits',
+      'mcp',
       'oauth',
       'openapi',
       'secrets',
@@ -61,6 +72,7 @@ export const GATEWAY_LAYERS = {
       'imageService',
       'keys',
       'limits',
+      'mcp',
       'oauth',
       'openapi',
       'secrets',

@@ -1,4 +1,5 @@
-import type { Response } from 'express';
+import { randomBytes } from 'node:crypto';
+import type { NextFunction, Request, Response } from 'express';
 import type { AuthenticatedKey } from '../keys/authenticator';
 import type { UsageNotes } from '../usage/notes';
 
@@ -169,15 +170,30 @@ declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {
     interface Locals {
-      /** The request's scope (requestId.ts makes it): the only key in `res.locals`. */
+      /** The request's scope (`requestId` below makes it): the only key in `res.locals`. */
       scope?: RequestScope;
     }
   }
 }
 
-/** The request's scope. Every request has one: the first middleware makes it. */
+/** The request's scope. Every request has one: the first middleware (`requestId`) makes it. */
 export function scopeOf(res: Response): RequestScope {
   const scope = res.locals.scope;
   if (!scope) throw new Error('no request scope: the request did not pass requestId');
   return scope;
+}
+
+export function newRequestId(): string {
+  return `req_${randomBytes(12).toString('hex')}`;
+}
+
+/**
+ * The first middleware: every request gets its scope (its id and start time), and every response
+ * carries `x-request-id`, errors included: it is the key into the usage log.
+ */
+export function requestId(_req: Request, res: Response, next: NextFunction): void {
+  const scope = new RequestScope(newRequestId(), Date.now(), res);
+  res.locals.scope = scope;
+  res.setHeader('x-request-id', scope.id);
+  next();
 }
