@@ -102,3 +102,17 @@ export function deliveredDespiteLeaving(
 ): boolean {
   return r.status === CLIENT_CLOSED && r.images > 0 && r.errorCode !== INTERRUPTED;
 }
+
+/** The error code of a request its caller cancelled (the studio's Cancel, or a caller that left). */
+export const CLIENT_CANCELLED = 'client_cancelled';
+
+/**
+ * A request its caller cancelled before any image was made: the person's own choice, not a
+ * failure (issue 22). The usage list, its totals and the `status` filter count it apart; the
+ * gateway's SQL form is `CANCELLED` in usage/.
+ */
+export function cancelledByCaller(
+  r: Pick<UsageRecord, 'status' | 'images' | 'errorCode'>,
+): boolean {
+  return r.status === CLIENT_CLOSED && r.errorCode === CLIENT_CANCELLED && r.images === 0;
+}

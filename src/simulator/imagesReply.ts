@@ -10,7 +10,7 @@ import type { ImageRequest } from './imageRequest';
 import { SseStream } from './sse';
 import { imageUsage } from './tokens';
 import type { Fault } from './types';
-import { firstVariant } from './variant';
+import { firstVariant, requestSeed } from './variant';
 
 export interface ImagesWork {
   operation: 'generate' | 'edit';
@@ -56,9 +56,11 @@ export async function answerImages(ctx: Ctx, work: ImagesWork): Promise<void> {
   };
   const count = fault?.kind === 'no_image' ? 0 : request.n;
   const base = firstVariant(ctx.req.headers);
+  const seed = requestSeed(ctx.req.headers);
   const job = (variant: number): ImageJob => ({
     prompt: request.prompt,
     variant: base + variant,
+    seed,
     out,
     partialImages: request.partialImages,
     edit: first ? { image: first.bytes, mask: inputs?.mask?.bytes } : undefined,

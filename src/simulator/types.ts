@@ -61,6 +61,8 @@ export interface SimCall {
   originator?: string;
   /** Milliseconds since the epoch at arrival. */
   at: number;
+  /** The caller closed the connection before the answer was complete (a cancel reached here). */
+  aborted?: boolean;
   /** Kind of the fault applied to this call, if any. */
   fault?: FaultKind;
   /** HTTP status answered; undefined while running or when the socket was reset. */

@@ -7,6 +7,7 @@ import { CONTROL_HEADER } from '../../src/simulator';
 import { databasePath } from '../../src/gateway/core/dataDir';
 import { openDatabase, type Db } from '../../src/gateway/storage/db';
 import { createKeysRepository, type NewApiKey } from '../../src/gateway/keys/repository';
+import { checkedFetch, checkRepliesOf } from './openapiReplies';
 
 export interface TestGateway {
   gateway: Gateway;
@@ -55,8 +56,15 @@ export async function startTestGateway(
     },
   });
   const url = await gateway.listen();
+  checkRepliesOf(url);
   registerSimulator(gateway.simulator!.url, gateway.simulator!.controlToken);
-  const client = new OpenAI({ apiKey: key, baseURL: `${url}/v1`, maxRetries: 0, timeout: 60_000 });
+  const client = new OpenAI({
+    apiKey: key,
+    baseURL: `${url}/v1`,
+    maxRetries: 0,
+    timeout: 60_000,
+    fetch: checkedFetch,
+  });
   return {
     gateway,
     url,
@@ -98,7 +106,7 @@ export async function studioLogin(t: TestGateway): Promise<StudioClient> {
     const headers = new Headers(init.headers);
     headers.set('cookie', cookie);
     headers.set('x-atelier-studio', '1');
-    return fetch(`${t.url}${path}`, { ...init, headers });
+    return checkedFetch(`${t.url}${path}`, { ...init, headers });
   };
   return {
     cookie,

@@ -66,6 +66,7 @@ export function planImageRun(
     user: options.user,
     images: request.images,
     mask: request.mask,
+    seed: caller.seed,
   };
   caller.usage.requested({
     model: options.model,

@@ -1,4 +1,5 @@
 import { IMAGE_MODELS } from '../../shared/models';
+import { ownValue } from '../../shared/ownProperty';
 import { parseSplicedJson } from '../bytes/jsonSplice';
 import { checkPrompt, contentPolicyError } from '../contentFilter/checkPrompt';
 import { dispatchCall, toCallerError, type Dispatch } from '../dispatch/dispatchCall';
@@ -142,7 +143,7 @@ export async function runResponses(
     // The slot is held for the whole relay: a streamed image keeps the account busy until it ends.
     await dispatchCall(deps.dispatch, target, async (upstream) => {
       usage.dispatched(upstream.account);
-      const map = (model: string) => upstream.account.modelMap[model] ?? model;
+      const map = (model: string) => ownValue(upstream.account.modelMap, model) ?? model;
       const body: Record<string, unknown> = { ...request.body, model: map(request.model) };
       if (tool && Array.isArray(body.tools)) {
         body.tools = body.tools.map((t: unknown, i: number) =>

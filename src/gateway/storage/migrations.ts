@@ -255,6 +255,18 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 9,
+    name: 'image keepers',
+    up(db) {
+      // A reject on Generate hides the image from the gallery without deleting it (issue 22), so
+      // it survives reloads and restarts and can be taken back. The gallery walks its newest-first
+      // index and skips the rejected ones as it goes, like a prompt search.
+      db.exec(`
+        ALTER TABLE images ADD COLUMN rejected INTEGER NOT NULL DEFAULT 0 CHECK (rejected IN (0, 1));
+      `);
+    },
+  },
 ];
 
 /**
