@@ -133,6 +133,7 @@ export async function createGateway(
   const close = shutdownSequence({
     server,
     startDraining: () => drain.start(),
+    drainNoticeMs: config.drainNoticeMs ?? 0,
     cancelSignIns: () => studioSide.logins.cancelAll(),
     drainRequests: (graceMs) => inflight.drain(graceMs),
     drainGallery: () => studioSide.galleryStore.drain(),
