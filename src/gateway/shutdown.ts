@@ -12,6 +12,8 @@ export interface ShutdownParts {
   drainNoticeMs: number;
   /** OAuth sign-ins still waiting for the browser. */
   cancelSignIns: () => void;
+  /** The MCP sessions' open streams (/mcp): their tool calls' /v1 requests drain like any. */
+  closeMcpSessions?: () => Promise<void>;
   /** Resolves once no request is in flight, or after the grace period (the rest are cancelled). */
   drainRequests: (graceMs: number) => Promise<void>;
   /** Resolves once every image the gallery holds for a finished request is on disk. */
@@ -44,6 +46,7 @@ export function shutdownSequence(parts: ShutdownParts): (graceMs: number) => Pro
       server.closeIdleConnections();
       parts.cancelSignIns();
       await Promise.all([parts.drainRequests(graceMs), noticePeriod(parts.drainNoticeMs)]);
+      await parts.closeMcpSessions?.();
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await stopped;

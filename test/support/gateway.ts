@@ -32,9 +32,11 @@ export async function startTestGateway(
     allowedOrigins?: string[];
     simulatorSpeed?: number;
     cooldowns?: GatewayConfig['cooldowns'];
+    /** A data folder of the test's own (a small tmpfs); removed (emptied) on close like the default. */
+    dataDir?: string;
   } = {},
 ): Promise<TestGateway> {
-  const dataDir = tempDir();
+  const dataDir = opts.dataDir ?? tempDir();
   const db = openDatabase(databasePath(dataDir));
   const keys = createKeysRepository(db);
   const { key } = keys.create({ name: 'test', group: 'default' });
@@ -209,6 +211,8 @@ export interface UsageRow {
   api_key_id: string | null;
   cost_micros: number;
   fallback_step: string | null;
+  /** 1 when the tokens and cost are the gateway's estimate (issue 23). */
+  estimated: number;
 }
 
 /**

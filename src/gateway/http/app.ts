@@ -32,6 +32,7 @@ import { VERSION } from '../core/version';
 import type { StorageHealth } from '../storage/health';
 import { refuseWhileDraining, type Drain } from './drain';
 import { healthRoute } from './health';
+import type { Router } from 'express';
 
 export interface AppDeps {
   dispatch: Dispatch;
@@ -70,6 +71,8 @@ export interface AppDeps {
   drain: Drain;
   /** The database's answer to GET /healthz (storage/health.ts). */
   storageHealth: () => StorageHealth;
+  /** `/mcp`, the MCP server for agent hosts (mcpRoute.ts): behind the same guards as /v1. */
+  mcp?: Router;
 }
 
 /** Middleware order is the security model: id, Host, Origin, then per-area auth. */
@@ -133,6 +136,7 @@ export function createApp(deps: AppDeps): Express {
     });
   });
   app.use('/v1', v1);
+  if (deps.mcp) app.use('/mcp', deps.mcp);
 
   app.get('/api/status', (_req, res) => {
     const status: StatusResponse = {

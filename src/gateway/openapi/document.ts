@@ -70,7 +70,7 @@ const ERROR_MEANINGS: Record<number, string> = {
   500: 'Internal error in the gateway (internal_error); the request id identifies it in the log.',
   429: "usage_limit_reached (the upstream account's usage window; retry-after), rate_limit_exceeded, budget_exceeded, gateway_busy, concurrency_limit_exceeded; a key's own limits add error.limit.",
   502: 'Upstream request failed (code says how: upstream_no_image, upstream_timeout, ...).',
-  503: 'No account available (upstream_unavailable: every account rests briefly after outages; retry-after), or the gateway is stopping (server_draining; retry-after).',
+  503: 'No account available (upstream_unavailable: every account rests briefly after outages; retry-after), the usage log cannot be written (usage_log_unavailable: disk full, read-only; nothing starts until it can), or the gateway is stopping (server_draining; retry-after).',
 };
 
 /** What every route can answer before its handler runs: Host/Origin guards, unknown paths. */

@@ -43,7 +43,7 @@ const prompt = z
 const DALL_E_QUALITIES = ['standard', 'hd'] as const;
 
 /** The scalar parameters of generations and edits; explicit null means absent (SDKs send it). */
-const imageParameters = {
+export const imageParameters = {
   model: z.enum(IMAGE_MODELS),
   prompt,
   n: z.int().min(LIMITS.nMin).max(LIMITS.nMax).nullish(),

@@ -126,6 +126,7 @@ const CSV_COLUMNS: Array<[string, (r: UsageView) => string | number | boolean | 
   ['cost_usd', (r) => formatMicros(r.costMicros)],
   ['cost_micros', (r) => r.costMicros],
   ['fallback_step', (r) => r.fallbackStep],
+  ['estimated', (r) => r.estimated],
 ];
 
 /**
