@@ -167,6 +167,7 @@ export async function createGateway(
   const close = shutdownSequence({
     server,
     startDraining: () => drain.start(),
+    drainNoticeMs: config.drainNoticeMs ?? 0,
     cancelSignIns: () => studioSide.logins.cancelAll(),
     closeMcpSessions: () => mcp.closeAll(),
     drainRequests: (graceMs) => inflight.drain(graceMs),
