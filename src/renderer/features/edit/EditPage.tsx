@@ -29,6 +29,7 @@ import { MaskToolbar } from './MaskToolbar';
 import { ReferenceList } from './ReferenceList';
 import { linkToGallery, toReference } from './references';
 import './edit.css';
+import './editFrame.css';
 
 /** Edit results are saved as atelier-edit-<time>-<n>.<ext>. */
 const EDIT_PREFIX = 'atelier-edit';
