@@ -365,6 +365,7 @@ describe('findImage', () => {
     totalTokens: 110,
     costMicros: 1,
     favourite: false,
+    rejected: false,
     parentId: null,
     hasMask: false,
     apiKeyId: null,
