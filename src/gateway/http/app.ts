@@ -30,6 +30,7 @@ import type { StudioSessionGate } from './studioSession';
 import type { StudioRuns } from './studioRuns';
 import { VERSION } from '../core/version';
 import type { Router } from 'express';
+import type { ResponseJobs } from '../responseJobs/jobs';
 
 export interface AppDeps {
   dispatch: Dispatch;
@@ -66,6 +67,8 @@ export interface AppDeps {
   urlImages?: UrlImages;
   /** `/mcp`, the MCP server for agent hosts (mcpRoute.ts): behind the same guards as /v1. */
   mcp?: Router;
+  /** Background responses on /v1/responses (responseJobs/). */
+  responseJobs?: ResponseJobs;
 }
 
 /** Middleware order is the security model: id, Host, Origin, then per-area auth. */
@@ -116,6 +119,7 @@ export function createApp(deps: AppDeps): Express {
       limits: deps.limits,
       now: deps.now,
       gallery: deps.gallery,
+      jobs: deps.responseJobs,
     }),
   );
   v1.use(modelsRouter(deps.textModels));
