@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import { Agent } from 'undici';
 import { DEFAULT_TEXT_MODELS } from '../shared/models';
+import { testAccountConnection } from './dispatch/connectionTest';
 import { createAccountsRepository } from './accounts/repository';
 import { signInIssuers } from './accounts/signInIssuers';
 import type { GatewayConfig } from './config';
@@ -17,6 +18,8 @@ import { createJobsRepository } from './responseJobs/repository';
 import { createMcpGallery } from './mcp/gallery';
 import { spendReport } from './mcp/spend';
 import { createHttpServer } from './http/server';
+import { createDrain } from './http/drain';
+import { storageHealth } from './storage/health';
 import { DEFAULT_CLIENT_TIMEOUTS } from './http/slowClients';
 import { keyAuthenticator } from './keys/authenticator';
 import { createKeysRepository, type ApiKeyRecord } from './keys/repository';
@@ -58,7 +61,7 @@ export async function createGateway(
   const prices = createPricesRepository(db);
   const accounts = createAccountsRepository(db);
   const settings = createSettingsRepository(db);
-  const limiter = new KeyLimiter(createUsageLedger(db), prices.get);
+  const limiter = new KeyLimiter(createUsageLedger(db));
   const live = liveSettings(settings, config.allowedOrigins);
   const { simulator, secrets, dispatch } = await composeUpstreamSide(config, {
     accounts,
@@ -70,7 +73,7 @@ export async function createGateway(
   });
   const { pool, scheduler } = dispatch;
 
-  const urlImages = createUrlImages({ dir: path.join(config.dataDir, 'url-images'), now });
+  const urlImages = createUrlImages({ root: path.join(config.dataDir, 'url-images'), now });
   const events: GatewayEvents = new EventEmitter<GatewayEventMap>();
   const inflight = createInflight();
   const address = serverAddress(config.host, config.port);
@@ -91,10 +94,14 @@ export async function createGateway(
     secrets,
     events,
     loadOf: (id) => scheduler.loadOf(id),
+    failingOf: (id) => pool.failing(id),
+    testConnection: (id, baseUrl) =>
+      testAccountConnection({ pool, dispatcher: agent, now }, id, baseUrl),
     keepApiImages: live.keepApiImages,
     whenIdle: () => inflight.whenIdle(),
     keyLimitUse: (record) => limiter.use({ id: record.id, limits: limitsOf(record) }, now()),
-    simulatorOnly: () => simulator !== null && accounts.list().length === 0,
+    // The simulator serves while no stored account is enabled (pool.ts).
+    simulatorOnly: () => simulator !== null && !accounts.list().some((a) => a.enabled),
     now,
     log,
   });
@@ -140,6 +147,7 @@ export async function createGateway(
     log(`${abandonedJobs} background response(s) left unfinished by the last run: failed`);
 
   const clientTimeouts = { ...DEFAULT_CLIENT_TIMEOUTS, ...config.clientTimeouts };
+  const drain = createDrain();
   const app = createApp({
     clientTimeouts,
     dispatch,
@@ -157,6 +165,8 @@ export async function createGateway(
     url: address.url,
     staticDir: config.staticDir,
     urlImages,
+    drain,
+    storageHealth: storageHealth(db),
     mcp: mcp.router,
     responseJobs,
     now,
@@ -166,6 +176,7 @@ export async function createGateway(
   const server = createHttpServer(app, clientTimeouts);
   const close = shutdownSequence({
     server,
+    startDraining: () => drain.start(),
     cancelSignIns: () => studioSide.logins.cancelAll(),
     closeMcpSessions: () => mcp.closeAll(),
     drainRequests: (graceMs) => inflight.drain(graceMs),
@@ -190,6 +201,7 @@ export async function createGateway(
     signInUrl: (loginId) => studioSide.logins.authorizeUrl(loginId),
     signInIssuers: () => signInIssuers(accounts.list(), simulator?.url ?? null),
     servingAccounts: () => pool.list(),
+    usageLog: () => ({ ...usageWriter.health.state, unwritten: usageWriter.unwritten }),
     listen: () => address.listen(server),
     close: (graceMs = DEFAULT_SHUTDOWN_GRACE_MS) => close(graceMs),
   };

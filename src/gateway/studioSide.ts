@@ -7,6 +7,7 @@ import type { GatewayEvents } from './core/events';
 import { galleryPort } from './http/galleryPort';
 import type { ServerAddress } from './http/address';
 import type { AppDeps } from './http/app';
+import type { AccountsAdminDeps } from './http/admin/accounts';
 import type { KeysAdminDeps } from './http/admin/keys';
 import { createStudioSessions, studioSessionGate } from './http/studioSession';
 import { createStudioRuns, type StudioRuns } from './http/studioRuns';
@@ -53,6 +54,9 @@ export function composeStudioSide(deps: {
   secrets: () => Promise<SecretStore>;
   events: GatewayEvents;
   loadOf: (accountId: string) => number;
+  /** Dispatch's view of an account whose latest calls did not reach it. */
+  failingOf: AccountsAdminDeps['failingOf'];
+  testConnection: AccountsAdminDeps['testConnection'];
   /** The live setting (liveSettings.ts): whether the gallery keeps API callers' images. */
   keepApiImages: () => boolean;
   simulatorOnly: () => boolean;
@@ -117,6 +121,8 @@ export function composeStudioSide(deps: {
           ctx,
           logins,
           loadOf: deps.loadOf,
+          failingOf: deps.failingOf,
+          testConnection: deps.testConnection,
           simulatorOnly: deps.simulatorOnly,
           now: deps.now,
           log: deps.log,

@@ -17,6 +17,12 @@ export interface SimState {
   hosts: Set<string>;
   /** This run's credential for the control routes (`/__sim/*`). */
   controlToken: string;
+  /**
+   * The inputs of the latest edit that passed the input checks (its first image and mask, as
+   * received), for tests to read back through `GET /__sim/last-edit`. Only the latest: images
+   * are megabytes.
+   */
+  lastEdit: { at: number; image: Buffer; mask: Buffer | null } | null;
 }
 
 /**

@@ -70,7 +70,15 @@ export interface SimCall {
 }
 
 export type FaultKind =
-  'usage_limit' | 'http_error' | 'reset' | 'slow' | 'refusal' | 'no_image' | 'downgrade';
+  | 'usage_limit'
+  | 'http_error'
+  | 'reset'
+  | 'slow'
+  | 'refusal'
+  | 'no_image'
+  | 'downgrade'
+  | 'no_usage'
+  | 'absurd_usage';
 
 export interface FaultMatch {
   /** Substring of the URL path. Without it a fault only hits image work (images, native, responses). */

@@ -171,6 +171,7 @@ export async function runServeCommand(
       if (stopping) {
         io.stderr(`${signal} again: exiting now.`);
         resolve(130);
+        io.exitNow?.(130);
         return;
       }
       stopping = true;

@@ -29,6 +29,9 @@ import { parentImage } from './galleryPort';
 import type { StudioSessionGate } from './studioSession';
 import type { StudioRuns } from './studioRuns';
 import { VERSION } from '../core/version';
+import type { StorageHealth } from '../storage/health';
+import { refuseWhileDraining, type Drain } from './drain';
+import { healthRoute } from './health';
 import type { Router } from 'express';
 import type { ResponseJobs } from '../responseJobs/jobs';
 
@@ -65,6 +68,10 @@ export interface AppDeps {
   clientTimeouts?: ClientTimeouts;
   /** Images answered as `response_format: "url"`, served at signed URLs (gallery/urlImages.ts). */
   urlImages?: UrlImages;
+  /** Set on the first stop signal: /healthz says so and /v1 takes no new work (drain.ts). */
+  drain: Drain;
+  /** The database's answer to GET /healthz (storage/health.ts). */
+  storageHealth: () => StorageHealth;
   /** `/mcp`, the MCP server for agent hosts (mcpRoute.ts): behind the same guards as /v1. */
   mcp?: Router;
   /** Background responses on /v1/responses (responseJobs/). */
@@ -92,8 +99,11 @@ export function createApp(deps: AppDeps): Express {
   app.get('/v1/openapi.json', (_req, res) => {
     res.json(openApiDocument());
   });
+  // For a load balancer: no key, but behind the Host guard like everything else.
+  app.get('/healthz', healthRoute({ storage: deps.storageHealth, drain: deps.drain }));
 
   const v1 = express.Router();
+  v1.use(refuseWhileDraining(deps.drain));
   v1.use(usageRecorder({ inflight: deps.inflight, usage: deps.usage, now: deps.now }));
   v1.use(requireApiKey(deps.keys, deps.now, deps.studioSession.hasStudioSession));
   v1.use(keyLimitsGuard(deps.limits, deps.now));
