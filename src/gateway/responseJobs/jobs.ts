@@ -126,8 +126,12 @@ export class ResponseJobs {
       onEvent(null);
       return () => undefined;
     }
-    live.listeners.add(onEvent);
-    return () => live.listeners.delete(onEvent);
+    // A caller may name an event not made yet: later events at or before it are skipped too.
+    const listener = (event: JobEvent | null) => {
+      if (!event || event.sequenceNumber > after) onEvent(event);
+    };
+    live.listeners.add(listener);
+    return () => live.listeners.delete(listener);
   }
 
   /** Where the job's request writes its reply. */
