@@ -26,6 +26,7 @@ export const GATEWAY_LAYERS = {
   keys: { may: ['limits', 'storage'] },
   gallery: { may: ['billing', 'bytes', 'storage'] },
   openapi: { may: ['validation'] },
+  responseJobs: { may: ['imageService', 'storage', 'upstream'] },
   mcp: { may: ['bytes', 'gallery', 'keys', 'limits', 'openapi', 'upstream'] },
   imageService: {
     may: [
@@ -52,6 +53,7 @@ export const GATEWAY_LAYERS = {
       'mcp',
       'oauth',
       'openapi',
+      'responseJobs',
       'secrets',
       'storage',
       'upstream',
@@ -75,6 +77,7 @@ export const GATEWAY_LAYERS = {
       'mcp',
       'oauth',
       'openapi',
+      'responseJobs',
       'secrets',
       'storage',
       'upstream',
