@@ -107,17 +107,18 @@ export async function dispatchCall<T>(
       if (!(error instanceof UpstreamError)) throw error;
       const failure = error.failure;
       lastFailure = failure;
-      const unsent = isUnsent(failure);
-      // A request that never left says nothing about the account (a keep-alive connection the
-      // upstream closed as it was reused): it neither counts as an outage nor waits a backoff.
-      if (!unsent) d.pool.failed(accountId, failure, request);
+      // A request that never left (undici handed it to no connection: the address refuses or
+      // cannot be reached) is still the account's failure: it is unreachable.
+      d.pool.failed(accountId, failure, request);
       const step = error.final ? 'fail' : nextStep(failure);
       if (step === 'fail' || target.signal.aborted) throw error;
       if (target.calls && target.calls.left <= target.calls.keep) throw error;
       if (step === 'retry') {
-        // Every second send is a retry of the request's one budget, whatever its cause.
+        // Every second send is a retry of the request's one budget, whatever its cause. One that
+        // never left goes again at once (on another account where there is one): no upstream is
+        // busy with it.
         if (retries >= maxRetries || !d.budget.tryRetry()) throw error;
-        if (!unsent) await d.sleep(backoffMs(retries, d.retries), target.signal);
+        if (!isUnsent(failure)) await d.sleep(backoffMs(retries, d.retries), target.signal);
         retries++;
       }
       // Prefer another account; the same one again only when it is the last one standing.
