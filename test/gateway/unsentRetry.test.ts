@@ -68,18 +68,36 @@ function setup(failure: UpstreamFailure) {
 }
 
 describe('dispatchCall: what reaches the upstream twice', () => {
-  it('retries a request that never left at once, within the same budget, and counts it against the account', async () => {
-    const t = setup({ kind: 'network', message: 'ECONNREFUSED: connect', unsent: true });
+  it('retries a request that never left at once, within the same budget; a refused address counts against the account', async () => {
+    const t = setup({
+      kind: 'network',
+      message: 'ECONNREFUSED: connect',
+      unsent: true,
+      unreachable: true,
+    });
     for (const request of ['a', 'b']) {
       await expect(t.call(request)).rejects.toBeInstanceOf(UpstreamError);
     }
     // 1 + maxRetries sends per request, never more, and no backoff between them.
     expect(t.calls()).toBe(2 * (1 + DEFAULT_RETRIES.maxRetries));
+    expect(t.slept).toEqual([]);
     // The third request already finds the account resting (a 503 of every account resting).
     await expect(t.call('c')).rejects.toThrow();
-    expect(t.slept).toEqual([]);
-    // An address that refuses connections is down: three requests in a row rest the account.
     expect(t.eligible()).toBe(0);
+  });
+
+  it('a reused connection that dropped before the request went out says nothing about the account', async () => {
+    const t = setup({
+      kind: 'network',
+      message: 'UND_ERR_SOCKET: other side closed',
+      unsent: true,
+    });
+    for (const request of ['a', 'b', 'c']) {
+      await expect(t.call(request)).rejects.toBeInstanceOf(UpstreamError);
+    }
+    expect(t.calls()).toBe(3 * (1 + DEFAULT_RETRIES.maxRetries));
+    expect(t.slept).toEqual([]);
+    expect(t.eligible()).toBe(1);
   });
 
   it('a request that may have reached the upstream is retried with backoff and is outage evidence', async () => {

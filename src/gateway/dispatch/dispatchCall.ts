@@ -107,18 +107,19 @@ export async function dispatchCall<T>(
       if (!(error instanceof UpstreamError)) throw error;
       const failure = error.failure;
       lastFailure = failure;
-      // A request that never left (undici handed it to no connection: the address refuses or
-      // cannot be reached) is still the account's failure: it is unreachable.
-      d.pool.failed(accountId, failure, request);
+      const unsent = isUnsent(failure);
+      // A request that never left on a connection the upstream closed as it was reused (the
+      // keep-alive race) says nothing about the account: no outage, no backoff. One whose
+      // connection could not be made at all says the account does not answer: that counts.
+      if (!unsent || (failure.kind === 'network' && failure.unreachable === true))
+        d.pool.failed(accountId, failure, request);
       const step = error.final ? 'fail' : nextStep(failure);
       if (step === 'fail' || target.signal.aborted) throw error;
       if (target.calls && target.calls.left <= target.calls.keep) throw error;
       if (step === 'retry') {
-        // Every second send is a retry of the request's one budget, whatever its cause. One that
-        // never left goes again at once (on another account where there is one): no upstream is
-        // busy with it.
+        // Every second send is a retry of the request's one budget, whatever its cause.
         if (retries >= maxRetries || !d.budget.tryRetry()) throw error;
-        if (!isUnsent(failure)) await d.sleep(backoffMs(retries, d.retries), target.signal);
+        if (!unsent) await d.sleep(backoffMs(retries, d.retries), target.signal);
         retries++;
       }
       // Prefer another account; the same one again only when it is the last one standing.
