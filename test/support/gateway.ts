@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import OpenAI from 'openai';
+import { Agent } from 'undici';
 import { createGateway, type Gateway, type GatewayConfig } from '../../src/gateway';
 import { CONTROL_HEADER } from '../../src/simulator';
 import { databasePath } from '../../src/gateway/core/dataDir';
@@ -160,8 +161,16 @@ export function simInit(simUrl: string, init: RequestInit = {}): RequestInit {
   if (!token) throw new Error(`no control credential registered for the simulator at ${simUrl}`);
   const headers = new Headers(init.headers);
   headers.set(CONTROL_HEADER, token);
-  return { ...init, headers };
+  return { ...init, headers, dispatcher: CONTROL_AGENT } as RequestInit;
 }
+
+/**
+ * Control requests go on a connection of their own each time. A test's calls to the simulator are
+ * seconds apart (a generation runs between them), longer than its 5 s keep-alive under load: a
+ * pooled connection would meet the keep-alive race (the server closing it as it is reused) and the
+ * test would read ECONNRESET from its own bookkeeping.
+ */
+const CONTROL_AGENT = new Agent({ pipelining: 0 });
 
 /** Scripts the simulator's next replies (its control API over HTTP). */
 export async function scriptFaults(
