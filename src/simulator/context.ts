@@ -62,6 +62,9 @@ export function recordCall(ctx: Ctx, kind: SimCallKind): SimCall {
   ctx.res.once('finish', () => {
     call.status = ctx.res.statusCode;
   });
+  ctx.res.once('close', () => {
+    if (!ctx.res.writableFinished) call.aborted = true;
+  });
   return call;
 }
 

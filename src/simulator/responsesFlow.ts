@@ -12,6 +12,7 @@ import type { ResponseShell } from './responsesEvents';
 import type { ImageTool, ResponsesRequest } from './responsesRequest';
 import { imageUsage } from './tokens';
 import type { Fault } from './types';
+import { requestSeed } from './variant';
 
 type Json = Record<string, unknown>;
 export type Emit = (type: string, fields: Json) => Promise<void>;
@@ -145,6 +146,7 @@ async function imageOutput(
   const job = {
     prompt: request.prompt,
     variant: 0,
+    seed: requestSeed(ctx.req.headers),
     out,
     partialImages: tool.partialImages,
     edit: inputs ? { image: inputs.images[0]!.bytes, mask: inputs.mask?.bytes } : undefined,

@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { ImageCaller } from '../imageService/types';
+import { requestSeed } from '../../simulator/variant';
 import { validCount } from '../validation/imageOptions';
 import { scopeOf, type RequestScope } from './requestScope';
 
@@ -25,6 +27,7 @@ export function imageCaller(res: Response): ImageCaller {
     requestId: scope.id,
     key: scope.key,
     ladderAsked: String(res.req.headers[LADDER_HEADER] ?? '').toLowerCase() === 'ladder',
+    seed: requestSeed(res.req.headers) ?? randomUUID(),
     signal: scope.signal,
     usage: scope.usage,
     studioSession: scope.studioSession,

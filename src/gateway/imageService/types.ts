@@ -47,6 +47,11 @@ export interface ImageCaller {
   studioSession: boolean;
   /** The gallery image an edit was made from (`x-atelier-parent-image`). */
   parentImageId: string | null;
+  /**
+   * The seed a simulated account draws from: the caller's `x-atelier-sim-seed`, else a fresh one
+   * per request, so asking again gives new pictures (issue 22).
+   */
+  seed: string;
   /** false once the caller has gone. */
   connected(): boolean;
 }

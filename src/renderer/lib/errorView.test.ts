@@ -69,6 +69,23 @@ describe('errorView', () => {
     });
   });
 
+  it('an upstream that could not be reached points at the account, not at the size (issue 22)', () => {
+    const view = errorView(
+      error({
+        status: 502,
+        code: 'upstream_network_error',
+        message: 'network failure talking to the upstream (ECONNREFUSED: connect ECONNREFUSED)',
+      }),
+      NOW,
+    );
+    expect(view).toMatchObject({ kind: 'upstream', retry: 'now' });
+    expect(view.advice).toMatch(/Accounts page/);
+    expect(view.advice).not.toMatch(/size|quality/);
+    expect(
+      errorView(error({ status: 502, code: 'upstream_timeout', message: 'slow' }), NOW).advice,
+    ).toMatch(/lower the size or quality/);
+  });
+
   it('a parameter refusal names the parameter and does not offer to send it unchanged', () => {
     const view = errorView(error({ status: 400, code: 'invalid_size', param: 'size' }), NOW);
     expect(view).toMatchObject({ kind: 'invalid', retry: 'never' });

@@ -177,6 +177,9 @@ function localTimes(message: string, now: number): { text: string; first: number
 /** Advice the gateway folded into its message, said again (or contradicted) by `advice`. */
 const FOLDED_ADVICE = /\s*(?:Simplify the prompt; )?retrying unchanged will not help\.?/i;
 
+/** The upstream was not reached or answered with a server error: the account, not the image. */
+const UNREACHED_CODES = new Set(['upstream_network_error', 'upstream_http_error']);
+
 const REFUSAL_CODES = new Set([
   'moderation_blocked',
   'content_policy_violation',
@@ -272,11 +275,22 @@ export function errorView(error: GatewayErrorInfo, now: number): ErrorView {
       'now',
     );
   }
+  if (UNREACHED_CODES.has(code)) {
+    // Nothing about the image is at fault: smaller sizes would fail the same way (issue 22).
+    return view(
+      'upstream',
+      'The upstream could not be reached',
+      'Check the account on the Accounts page (Test connection says why), then retry.',
+      'now',
+    );
+  }
   if (UPSTREAM_CODES.has(code) || code.startsWith('upstream_') || error.status >= 500) {
     return view(
       'upstream',
       'The image could not be made',
-      'Retrying may help; if it keeps failing, lower the size or quality.',
+      code === 'upstream_timeout'
+        ? 'Retrying may help; if it keeps timing out, lower the size or quality.'
+        : 'Retrying may help.',
       'now',
     );
   }
