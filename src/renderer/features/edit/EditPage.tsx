@@ -31,6 +31,7 @@ import { linkToGallery, toReference } from './references';
 import { RunNote } from './RunNote';
 import './edit.css';
 import './canvas.css';
+import './editFrame.css';
 
 export function EditPage() {
   const references = useEditStore((s) => s.references);
