@@ -8,6 +8,7 @@ import { galleryPort } from './http/galleryPort';
 import type { ServerAddress } from './http/address';
 import type { AppDeps } from './http/app';
 import type { AccountsAdminDeps } from './http/admin/accounts';
+import { createStudioStateRepository } from './storage/studioStateRepository';
 import type { KeysAdminDeps } from './http/admin/keys';
 import { createStudioSessions, studioSessionGate } from './http/studioSession';
 import { createStudioRuns } from './http/studioRuns';
@@ -115,6 +116,8 @@ export function composeStudioSide(deps: {
         settings: deps.settings,
         server,
         prices: deps.prices,
+        studioState: createStudioStateRepository(deps.db),
+        now: deps.now,
         accounts: {
           ctx,
           logins,

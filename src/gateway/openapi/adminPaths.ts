@@ -16,6 +16,12 @@ import {
   keyResponseSchema,
   keysResponseSchema,
   okSchema,
+  accountTestResponseSchema,
+  putStudioStateBodySchema,
+  studioRunsQuerySchema,
+  studioRunsResponseSchema,
+  studioSessionInfoSchema,
+  studioStateResponseSchema,
   patchAccountBodySchema,
   patchImageBodySchema,
   patchKeyBodySchema,
@@ -44,7 +50,12 @@ interface AdminRoute {
 
 /** The studio's admin API (docs/admin-api.md), route by route, from the schemas in shared/admin.ts. */
 const ROUTES: AdminRoute[] = [
-  { method: 'get', path: '/session', summary: 'Whether the session is valid', answer: okSchema },
+  {
+    method: 'get',
+    path: '/session',
+    summary: 'Whether the session is valid, and when it began',
+    answer: studioSessionInfoSchema,
+  },
   { method: 'get', path: '/keys', summary: 'API keys', answer: keysResponseSchema },
   {
     method: 'post',
@@ -82,6 +93,12 @@ const ROUTES: AdminRoute[] = [
     answer: accountResponseSchema,
   },
   { method: 'delete', path: '/accounts/{id}', summary: 'Remove an account', answer: okSchema },
+  {
+    method: 'post',
+    path: '/accounts/{id}/test',
+    summary: "Test an account's connection",
+    answer: accountTestResponseSchema,
+  },
   {
     method: 'post',
     path: '/accounts/login',
@@ -151,7 +168,7 @@ const ROUTES: AdminRoute[] = [
   {
     method: 'patch',
     path: '/images/{id}',
-    summary: 'Mark a favourite',
+    summary: 'Star (favourite) or reject an image',
     body: patchImageBodySchema,
     answer: imageResponseSchema,
   },
@@ -161,6 +178,32 @@ const ROUTES: AdminRoute[] = [
     path: '/runs/{runId}/cancel',
     summary: 'Cancel a studio run',
     answer: cancelRunResponseSchema,
+  },
+  {
+    method: 'get',
+    path: '/studio/runs',
+    summary: "The studio's runs with their images",
+    query: studioRunsQuerySchema,
+    answer: studioRunsResponseSchema,
+  },
+  {
+    method: 'get',
+    path: '/studio/state',
+    summary: "The studio's presets, drafts and preferences",
+    answer: studioStateResponseSchema,
+  },
+  {
+    method: 'put',
+    path: '/studio/state/{name}',
+    summary: 'Keep one studio state document',
+    body: putStudioStateBodySchema,
+    answer: okSchema,
+  },
+  {
+    method: 'delete',
+    path: '/studio/state/{name}',
+    summary: 'Forget one studio state document',
+    answer: okSchema,
   },
   {
     method: 'get',

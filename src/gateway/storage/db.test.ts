@@ -68,6 +68,7 @@ describe('openDatabase', () => {
         'prices',
         'schema_migrations',
         'settings',
+        'studio_state',
         'usage_pending',
         'usage_records',
       ]);

@@ -255,6 +255,22 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 9,
+    name: 'studio state',
+    up(db) {
+      // The studio's own work and preferences (presets, the Generate draft, Edit's text, the
+      // budget's choices), kept by the gateway rather than the page origin's localStorage, which a
+      // changed port empties (issue 22). One JSON document per name; plain SQL, no JSON functions.
+      db.exec(`
+        CREATE TABLE studio_state (
+          name TEXT PRIMARY KEY,
+          value TEXT NOT NULL,
+          updated_at INTEGER NOT NULL
+        ) STRICT;
+      `);
+    },
+  },
 ];
 
 /**

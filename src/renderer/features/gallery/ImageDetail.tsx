@@ -1,9 +1,10 @@
-import type { ImageRecord } from '../../../shared/admin';
+import type { ImageDetail as ImageDetailData, ImageRecord } from '../../../shared/admin';
 import { CopyButton } from '../../components/CopyButton';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { admin, adminUrls } from '../../lib/api/admin';
+import { formatUsd } from '../../lib/format';
 import { useResource } from '../../lib/hooks';
-import { chainStepVerb, imageFacts } from './imageFacts';
+import { chainStepVerb, imageFacts, type Fact } from './imageFacts';
 
 interface ImageDetailProps {
   image: ImageRecord;
@@ -31,7 +32,8 @@ export function ImageDetail(props: ImageDetailProps) {
   // The record comes from the page (which applies favourites at once); the detail adds the chain.
   const current = image;
   const chain = detail.data?.image.id === image.id ? detail.data.chain : [];
-  const facts = imageFacts(current, props.keyName);
+  const lineage = detail.data?.image.id === image.id ? detail.data.lineage : null;
+  const facts = [...imageFacts(current, props.keyName), ...lineageFacts(lineage)];
 
   return (
     <aside
@@ -233,4 +235,19 @@ function EditChain({
       </ol>
     </section>
   );
+}
+
+/**
+ * What the lineage cost (issue 22): the first generation and every edit made from it, when there
+ * is more than the one image.
+ */
+function lineageFacts(lineage: ImageDetailData['lineage'] | null): Fact[] {
+  if (!lineage || lineage.images < 2) return [];
+  return [
+    {
+      id: 'lineage-cost',
+      label: 'Lineage cost',
+      value: `${formatUsd(lineage.costMicros)} for ${lineage.images} images (the generation and its edits)`,
+    },
+  ];
 }

@@ -11,6 +11,7 @@ import {
   accountsResponseSchema,
   accountTestResponseSchema,
   studioRunsResponseSchema,
+  studioSessionInfoSchema,
   cancelRunResponseSchema,
   createKeyResponseSchema,
   imageDetailSchema,
@@ -77,6 +78,9 @@ export function createAdminClient(
   const accountPath = (id: string) => `/api/admin/accounts/${encodeURIComponent(id)}`;
 
   return {
+    /** The studio session: live, and when it began (the session budget counts from there). */
+    session: (signal?: AbortSignal) =>
+      call(studioSessionInfoSchema, 'GET', '/api/admin/session', undefined, signal),
     keys: async (signal?: AbortSignal) =>
       (await call(keysResponseSchema, 'GET', '/api/admin/keys', undefined, signal)).keys,
     createKey: (body: CreateKeyBody) =>
