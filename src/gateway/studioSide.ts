@@ -9,6 +9,7 @@ import type { ServerAddress } from './http/address';
 import type { AppDeps } from './http/app';
 import type { AccountsAdminDeps } from './http/admin/accounts';
 import { createStudioStateRepository } from './storage/studioStateRepository';
+import { createBoardsRepository } from './gallery/boardsRepository';
 import type { KeysAdminDeps } from './http/admin/keys';
 import { createStudioSessions, studioSessionGate } from './http/studioSession';
 import { createStudioRuns } from './http/studioRuns';
@@ -117,6 +118,7 @@ export function composeStudioSide(deps: {
         server,
         prices: deps.prices,
         studioState: createStudioStateRepository(deps.db),
+        boards: createBoardsRepository(deps.db),
         now: deps.now,
         accounts: {
           ctx,

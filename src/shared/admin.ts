@@ -525,6 +525,8 @@ export const imagesQuerySchema = z
     favourite: flag.optional(),
     /** 1: only the rejected images; absent: every image but them. */
     rejected: flag.optional(),
+    /** Only the images on this board (its id). */
+    board: id.optional(),
     source: z.enum(IMAGE_SOURCES).optional(),
     /** The model the request named (exact). */
     model: z.string().trim().min(1).max(100).optional(),
@@ -655,3 +657,43 @@ export const studioStateResponseSchema = z.object({
   entries: z.record(z.string(), z.unknown()),
 });
 export type StudioStateResponse = z.infer<typeof studioStateResponseSchema>;
+
+// --- boards -----------------------------------------------------------------------------------
+
+/** The most images one request adds to a board (a gallery selection). */
+export const MAX_BOARD_ADD = 500;
+
+const boardName = z.string().trim().min(1).max(100);
+
+export const boardSchema = z.object({
+  id,
+  name: z.string(),
+  createdAt: z.number(),
+  /** Images on the board. */
+  images: z.number().int(),
+  /** The image added last (the board's cover), null for an empty board. */
+  coverId: z.string().nullable(),
+});
+export type Board = z.infer<typeof boardSchema>;
+
+export const boardsResponseSchema = z.object({ boards: z.array(boardSchema) });
+export type BoardsResponse = z.infer<typeof boardsResponseSchema>;
+export const boardResponseSchema = z.object({ board: boardSchema });
+export type BoardResponse = z.infer<typeof boardResponseSchema>;
+
+/** POST /api/admin/boards, PATCH /api/admin/boards/:id */
+export const boardBodySchema = z.strictObject({ name: boardName });
+export type BoardBody = z.infer<typeof boardBodySchema>;
+
+/** POST /api/admin/boards/:id/images: gallery images to put on the board. */
+export const addBoardImagesBodySchema = z.strictObject({
+  imageIds: z.array(id).min(1).max(MAX_BOARD_ADD),
+});
+export type AddBoardImagesBody = z.infer<typeof addBoardImagesBodySchema>;
+
+export const addBoardImagesResponseSchema = z.object({
+  board: boardSchema,
+  /** How many of them were not on it yet. */
+  added: z.number().int(),
+});
+export type AddBoardImagesResponse = z.infer<typeof addBoardImagesResponseSchema>;

@@ -16,6 +16,8 @@ export interface ImageListQuery {
   favourite?: boolean;
   /** True: only the rejected images; otherwise every image but them. */
   rejected?: boolean;
+  /** Only the images on this board. */
+  board?: string;
   source?: ImageSource;
   /** Exact model name. */
   model?: string;
@@ -177,6 +179,10 @@ export function createImagesRepository(db: Db): ImagesRepository {
       }
       if (query.favourite) conditions.push('favourite = 1');
       conditions.push(query.rejected ? 'rejected = 1' : 'rejected = 0');
+      if (query.board !== undefined) {
+        conditions.push('id IN (SELECT image_id FROM board_images WHERE board_id = @board)');
+        params.board = query.board;
+      }
       if (query.source) {
         conditions.push('source = @source');
         params.source = query.source;

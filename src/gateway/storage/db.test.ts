@@ -64,6 +64,8 @@ describe('openDatabase', () => {
       expect(tables).toEqual([
         'accounts',
         'api_keys',
+        'board_images',
+        'boards',
         'images',
         'prices',
         'schema_migrations',

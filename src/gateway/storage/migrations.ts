@@ -271,6 +271,28 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 10,
+    name: 'boards',
+    up(db) {
+      // Boards: the person's collections of gallery images for a project (issue 22). An image may
+      // be on several boards; deleting either side drops the link.
+      db.exec(`
+        CREATE TABLE boards (
+          id TEXT PRIMARY KEY,
+          name TEXT NOT NULL UNIQUE,
+          created_at INTEGER NOT NULL
+        ) STRICT;
+        CREATE TABLE board_images (
+          board_id TEXT NOT NULL REFERENCES boards (id) ON DELETE CASCADE,
+          image_id TEXT NOT NULL REFERENCES images (id) ON DELETE CASCADE,
+          added_at INTEGER NOT NULL,
+          PRIMARY KEY (board_id, image_id)
+        ) STRICT;
+        CREATE INDEX board_images_image ON board_images (image_id);
+      `);
+    },
+  },
 ];
 
 /**

@@ -8,10 +8,12 @@ import { keysAdmin, type KeysAdminDeps } from './keys';
 import { pricesAdmin } from './prices';
 import { runsAdmin, type RunsAdminDeps } from './runs';
 import { settingsAdmin, type SettingsAdminDeps } from './settings';
+import { boardsAdmin } from './boards';
 import { studioRunsList } from './studioRunsList';
 import { studioStateAdmin, type StudioStateAdminDeps } from './studioState';
 import { usageAdmin, type UsageAdminDeps } from './usage';
 import type { PricesRepository } from '../../storage/pricesRepository';
+import type { BoardsRepository } from '../../gallery/boardsRepository';
 
 export type AdminDeps = KeysAdminDeps &
   UsageAdminDeps &
@@ -19,6 +21,7 @@ export type AdminDeps = KeysAdminDeps &
   SettingsAdminDeps &
   RunsAdminDeps &
   StudioStateAdminDeps & {
+    boards: BoardsRepository;
     gate: StudioSessionGate;
     accounts: AccountsAdminDeps;
     prices: PricesRepository;
@@ -61,6 +64,7 @@ export function adminRouter(deps: AdminDeps): Router {
   router.use(imagesAdmin({ images: deps.images, store: deps.store }));
   router.use(runsAdmin(deps));
   router.use(studioStateAdmin(deps));
+  router.use(boardsAdmin({ boards: deps.boards, images: deps.images, now: deps.now }));
   router.use(studioRunsList({ usage: deps.usage, images: deps.images, studioKey: deps.studioKey }));
   return router;
 }
