@@ -58,6 +58,12 @@ const gatewayZones = [
     message: 'imageService/ is Express-free: it never imports the HTTP layer or storage.',
   },
   {
+    folder: 'mcp',
+    never: ['http', 'dispatch', 'storage', 'usage', 'imageService'],
+    message:
+      'mcp/ is a client of /v1: its tools reach the image service through a /v1 request, never by importing the HTTP layer, dispatch, storage, usage or the image service.',
+  },
+  {
     folder: 'usage',
     never: ['http', 'dispatch', 'gallery', 'imageService', 'upstream'],
     message:

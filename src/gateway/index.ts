@@ -12,10 +12,15 @@ import { createUrlImages } from './gallery/urlImages';
 import type { Gateway, GatewayDeps } from './gatewayApi';
 import { serverAddress } from './http/address';
 import { createApp } from './http/app';
+import { mcpRoute } from './http/mcpRoute';
+import { createMcpGallery } from './mcp/gallery';
+import { spendReport } from './mcp/spend';
 import { createHttpServer } from './http/server';
+import { createDrain } from './http/drain';
+import { storageHealth } from './storage/health';
 import { DEFAULT_CLIENT_TIMEOUTS } from './http/slowClients';
 import { keyAuthenticator } from './keys/authenticator';
-import { createKeysRepository } from './keys/repository';
+import { createKeysRepository, type ApiKeyRecord } from './keys/repository';
 import { createUsageLedger, KeyLimiter, limitsOf } from './limits';
 import { chargeLimitsOnUsage } from './limits/chargeOnUsage';
 import { liveSettings } from './liveSettings';
@@ -54,7 +59,7 @@ export async function createGateway(
   const prices = createPricesRepository(db);
   const accounts = createAccountsRepository(db);
   const settings = createSettingsRepository(db);
-  const limiter = new KeyLimiter(createUsageLedger(db), prices.get);
+  const limiter = new KeyLimiter(createUsageLedger(db));
   const live = liveSettings(settings, config.allowedOrigins);
   const { simulator, secrets, dispatch } = await composeUpstreamSide(config, {
     accounts,
@@ -66,7 +71,7 @@ export async function createGateway(
   });
   const { pool, scheduler } = dispatch;
 
-  const urlImages = createUrlImages({ dir: path.join(config.dataDir, 'url-images'), now });
+  const urlImages = createUrlImages({ root: path.join(config.dataDir, 'url-images'), now });
   const events: GatewayEvents = new EventEmitter<GatewayEventMap>();
   const inflight = createInflight();
   const address = serverAddress(config.host, config.port);
@@ -107,13 +112,39 @@ export async function createGateway(
     log,
   });
 
+  const authenticator = keyAuthenticator(keys, studioSide.studioKey);
+  const keyLimitUse = (record: ApiKeyRecord) =>
+    limiter.use({ id: record.id, limits: limitsOf(record) }, now());
+  const mcp = mcpRoute({
+    keys: authenticator,
+    now,
+    log,
+    mcp: {
+      baseUrl: address.url,
+      events,
+      gallery: createMcpGallery(studioSide.app.admin.images, studioSide.galleryStore.dir),
+      keepsApiImages: live.keepApiImages,
+      spendOf: (keyId) => {
+        const record = keys.get(keyId)!;
+        const [spent] = usage.totals({ apiKeyId: keyId });
+        return spendReport(
+          record,
+          spent ?? { requests: 0, costMicros: 0, images: 0 },
+          keyLimitUse(record),
+        );
+      },
+      cancelRun: (keyId, runId, reason) => studioSide.runs.cancelForKey(keyId, runId, reason),
+    },
+  });
+
   const clientTimeouts = { ...DEFAULT_CLIENT_TIMEOUTS, ...config.clientTimeouts };
+  const drain = createDrain();
   const app = createApp({
     clientTimeouts,
     dispatch,
     imageSettings: live.imageSettings,
     injectImageTool: live.injectImageTool,
-    keys: keyAuthenticator(keys, studioSide.studioKey),
+    keys: authenticator,
     limits: limiter,
     inflight,
     usage: usageWriter,
@@ -125,6 +156,9 @@ export async function createGateway(
     url: address.url,
     staticDir: config.staticDir,
     urlImages,
+    drain,
+    storageHealth: storageHealth(db),
+    mcp: mcp.router,
     now,
     log,
     ...studioSide.app,
@@ -132,7 +166,9 @@ export async function createGateway(
   const server = createHttpServer(app, clientTimeouts);
   const close = shutdownSequence({
     server,
+    startDraining: () => drain.start(),
     cancelSignIns: () => studioSide.logins.cancelAll(),
+    closeMcpSessions: () => mcp.closeAll(),
     drainRequests: (graceMs) => inflight.drain(graceMs),
     drainGallery: () => studioSide.galleryStore.drain(),
     closeUrlImages: () => urlImages.close(),
@@ -155,6 +191,7 @@ export async function createGateway(
     signInUrl: (loginId) => studioSide.logins.authorizeUrl(loginId),
     signInIssuers: () => signInIssuers(accounts.list(), simulator?.url ?? null),
     servingAccounts: () => pool.list(),
+    usageLog: () => ({ ...usageWriter.health.state, unwritten: usageWriter.unwritten }),
     listen: () => address.listen(server),
     close: (graceMs = DEFAULT_SHUTDOWN_GRACE_MS) => close(graceMs),
   };

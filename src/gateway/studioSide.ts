@@ -12,7 +12,7 @@ import { createStudioStateRepository } from './storage/studioStateRepository';
 import { createBoardsRepository } from './gallery/boardsRepository';
 import type { KeysAdminDeps } from './http/admin/keys';
 import { createStudioSessions, studioSessionGate } from './http/studioSession';
-import { createStudioRuns } from './http/studioRuns';
+import { createStudioRuns, type StudioRuns } from './http/studioRuns';
 import { createImageStore, type ImageStore } from './gallery/store';
 import { studioKey, type StudioKey } from './keys/studioKey';
 import type { SecretStore } from './secrets/types';
@@ -34,6 +34,8 @@ export interface StudioSide {
   /** The gallery's store (drained on close). */
   galleryStore: ImageStore;
   logins: LoginFlows;
+  /** The runs in flight that can be cancelled: the studio's, and keys' for the MCP tools. */
+  runs: StudioRuns;
 }
 
 /**
@@ -135,6 +137,7 @@ export function composeStudioSide(deps: {
     studioKey: builtInKey,
     loginPath: () => `/login?token=${sessions.issueLoginToken()}`,
     galleryStore: images,
+    runs,
     logins,
   };
 }

@@ -518,10 +518,14 @@ export type ImageRecord = z.infer<typeof imageRecordSchema>;
 /** The most thumbnails one page sends inline: a first screen of the grid on a large window. */
 export const MAX_INLINE_THUMBS = 60;
 
+/** The longest prompt text and model name the gallery searches for (the studio says so). */
+export const MAX_IMAGE_SEARCH_TEXT = 500;
+export const MAX_IMAGE_SEARCH_MODEL = 100;
+
 export const imagesQuerySchema = z
   .object({
     /** Words of the prompt (substring match). */
-    q: z.string().max(500).optional(),
+    q: z.string().max(MAX_IMAGE_SEARCH_TEXT).optional(),
     favourite: flag.optional(),
     /** 1: only the rejected images; absent: every image but them. */
     rejected: flag.optional(),
@@ -529,7 +533,7 @@ export const imagesQuerySchema = z
     board: id.optional(),
     source: z.enum(IMAGE_SOURCES).optional(),
     /** The model the request named (exact). */
-    model: z.string().trim().min(1).max(100).optional(),
+    model: z.string().trim().min(1).max(MAX_IMAGE_SEARCH_MODEL).optional(),
     /** WIDTHxHEIGHT: the image's own size, or the size the request asked for. */
     size: z
       .string()

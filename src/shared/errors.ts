@@ -93,4 +93,8 @@ export const ERROR_CODES = {
   studioSessionRequired: 'studio_session_required',
   /** A studio login link that is unknown, already used or expired. */
   studioLoginInvalid: 'studio_login_invalid',
+  /** 503: the gateway is stopping and takes no new work (Retry-After says when to try again). */
+  draining: 'server_draining',
+  /** The usage log cannot be written (disk full, read-only): no request starts until it can (503). */
+  usageLogUnavailable: 'usage_log_unavailable',
 } as const;

@@ -59,6 +59,12 @@ export const USAGE_FIELDS = {
   priceModel: 'textOrNull',
   /** Which ladder step(s) delivered, e.g. '1' or '3,3'; null when the ladder was not used. */
   fallbackStep: 'textOrNull',
+  /**
+   * The tokens and cost are the gateway's estimate, not the upstream's figures: the upstream
+   * reported no usage for what it delivered, reported more than the request could use, or the
+   * gateway stopped while the request was upstream (docs/security.md, billing rules).
+   */
+  estimated: 'bool',
 } as const satisfies Record<string, UsageFieldKind>;
 
 export type UsageField = keyof typeof USAGE_FIELDS;

@@ -36,6 +36,7 @@ export interface ResponsePlan {
 }
 
 export async function planResponse(
+  ctx: Ctx,
   request: ResponsesRequest,
   fault: Fault | undefined,
 ): Promise<ResponsePlan> {
@@ -50,6 +51,7 @@ export async function planResponse(
   const edit = tool.action === 'edit' || (tool.action === 'auto' && request.images.length > 0);
   const inputs = edit
     ? await inspectEditInputs(
+        ctx.state,
         request.images,
         tool.mask,
         'input',

@@ -7,6 +7,7 @@ import { CONTROL_HEADER } from '../../src/simulator';
 import { databasePath } from '../../src/gateway/core/dataDir';
 import { openDatabase, type Db } from '../../src/gateway/storage/db';
 import { createKeysRepository, type NewApiKey } from '../../src/gateway/keys/repository';
+import { checkedFetch, checkRepliesOf } from './openapiReplies';
 
 export interface TestGateway {
   gateway: Gateway;
@@ -31,9 +32,11 @@ export async function startTestGateway(
     allowedOrigins?: string[];
     simulatorSpeed?: number;
     cooldowns?: GatewayConfig['cooldowns'];
+    /** A data folder of the test's own (a small tmpfs); removed (emptied) on close like the default. */
+    dataDir?: string;
   } = {},
 ): Promise<TestGateway> {
-  const dataDir = tempDir();
+  const dataDir = opts.dataDir ?? tempDir();
   const db = openDatabase(databasePath(dataDir));
   const keys = createKeysRepository(db);
   const { key } = keys.create({ name: 'test', group: 'default' });
@@ -53,8 +56,15 @@ export async function startTestGateway(
     },
   });
   const url = await gateway.listen();
+  checkRepliesOf(url);
   registerSimulator(gateway.simulator!.url, gateway.simulator!.controlToken);
-  const client = new OpenAI({ apiKey: key, baseURL: `${url}/v1`, maxRetries: 0, timeout: 60_000 });
+  const client = new OpenAI({
+    apiKey: key,
+    baseURL: `${url}/v1`,
+    maxRetries: 0,
+    timeout: 60_000,
+    fetch: checkedFetch,
+  });
   return {
     gateway,
     url,
@@ -96,7 +106,7 @@ export async function studioLogin(t: TestGateway): Promise<StudioClient> {
     const headers = new Headers(init.headers);
     headers.set('cookie', cookie);
     headers.set('x-atelier-studio', '1');
-    return fetch(`${t.url}${path}`, { ...init, headers });
+    return checkedFetch(`${t.url}${path}`, { ...init, headers });
   };
   return {
     cookie,
@@ -201,6 +211,8 @@ export interface UsageRow {
   api_key_id: string | null;
   cost_micros: number;
   fallback_step: string | null;
+  /** 1 when the tokens and cost are the gateway's estimate (issue 23). */
+  estimated: number;
 }
 
 /**

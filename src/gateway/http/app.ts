@@ -29,6 +29,10 @@ import { parentImage } from './galleryPort';
 import type { StudioSessionGate } from './studioSession';
 import type { StudioRuns } from './studioRuns';
 import { VERSION } from '../core/version';
+import type { StorageHealth } from '../storage/health';
+import { refuseWhileDraining, type Drain } from './drain';
+import { healthRoute } from './health';
+import type { Router } from 'express';
 
 export interface AppDeps {
   dispatch: Dispatch;
@@ -63,6 +67,12 @@ export interface AppDeps {
   clientTimeouts?: ClientTimeouts;
   /** Images answered as `response_format: "url"`, served at signed URLs (gallery/urlImages.ts). */
   urlImages?: UrlImages;
+  /** Set on the first stop signal: /healthz says so and /v1 takes no new work (drain.ts). */
+  drain: Drain;
+  /** The database's answer to GET /healthz (storage/health.ts). */
+  storageHealth: () => StorageHealth;
+  /** `/mcp`, the MCP server for agent hosts (mcpRoute.ts): behind the same guards as /v1. */
+  mcp?: Router;
 }
 
 /** Middleware order is the security model: id, Host, Origin, then per-area auth. */
@@ -86,8 +96,11 @@ export function createApp(deps: AppDeps): Express {
   app.get('/v1/openapi.json', (_req, res) => {
     res.json(openApiDocument());
   });
+  // For a load balancer: no key, but behind the Host guard like everything else.
+  app.get('/healthz', healthRoute({ storage: deps.storageHealth, drain: deps.drain }));
 
   const v1 = express.Router();
+  v1.use(refuseWhileDraining(deps.drain));
   v1.use(usageRecorder({ inflight: deps.inflight, usage: deps.usage, now: deps.now }));
   v1.use(requireApiKey(deps.keys, deps.now, deps.studioSession.hasStudioSession));
   v1.use(keyLimitsGuard(deps.limits, deps.now));
@@ -123,6 +136,7 @@ export function createApp(deps: AppDeps): Express {
     });
   });
   app.use('/v1', v1);
+  if (deps.mcp) app.use('/mcp', deps.mcp);
 
   app.get('/api/status', (_req, res) => {
     const status: StatusResponse = {

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { ERROR_CODES } from '../../shared/errors';
+import { usageLogUnavailable } from '../core/errors';
 import type { Inflight } from '../usage/inflight';
 import type { FinalStatus, UsageNotes } from '../usage/notes';
 import type { UsageWriter } from '../usage/writer';
@@ -20,6 +21,9 @@ export function usageRecorder(deps: { inflight: Inflight; usage: UsageWriter; no
       next();
       return;
     }
+    // Fail closed: a request that could not be recorded must not reach an upstream.
+    const log = deps.usage.health.state;
+    if (!log.writable) throw usageLogUnavailable(log.reason);
     const scope = scopeOf(res);
     const notes = deps.usage.open(scope.id, scope.startedAt, req.path);
     scope.recordInto(notes);

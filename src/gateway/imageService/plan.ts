@@ -32,10 +32,9 @@ export function planImageRun(
   const verdict = checkPrompt(options.prompt, settings.contentFilter());
   if (!verdict.allowed) throw contentPolicyError(verdict);
   // The key's budget and images per day, against the estimate: still before any upstream work.
-  deps.limits.reserveEstimate(
-    caller.requestId,
-    caller.key,
-    {
+  // Priced first: the usage notes keep the estimate and the prices the row is billed at.
+  const admission = caller.usage.admit({
+    image: {
       model: options.model,
       prompt: options.prompt,
       size: options.size,
@@ -44,8 +43,8 @@ export function planImageRun(
       partialImages: options.stream ? options.partialImages : 0,
       inputImages: request.images,
     },
-    deps.now(),
-  );
+  });
+  deps.limits.reserveEstimate(caller.requestId, caller.key, admission, deps.now());
   if (options.responseFormat === 'url' && !can.publishUrls) {
     throw invalidParam(
       'response_format',

@@ -1,9 +1,10 @@
 import { IMAGE_MODELS } from '../../shared/models';
+import { ownValue } from '../../shared/ownProperty';
 import { parseSplicedJson } from '../bytes/jsonSplice';
 import { checkPrompt, contentPolicyError } from '../contentFilter/checkPrompt';
 import { dispatchCall, toCallerError, type Dispatch } from '../dispatch/dispatchCall';
 import { requestedPixels, upstreamTimeoutFor, weightOf } from '../dispatch/sizeClass';
-import type { ImageDemandInput } from '../limits/demand';
+import type { AdmissionRequest } from '../billing/admission';
 import type { SseEvent } from '../upstream/types';
 import { eventData } from '../upstream/sseParser';
 import type { ResponsesRequest } from '../validation/responsesRequest';
@@ -55,12 +56,10 @@ export function planResponses(
   const prompt = inputText(request.body);
   const verdict = checkPrompt(prompt, deps.settings.contentFilter());
   if (!verdict.allowed) throw contentPolicyError(verdict);
-  deps.limits.reserveEstimate(
-    caller.requestId,
-    caller.key,
-    responsesDemand(request, prompt),
-    deps.now(),
-  );
+  // Priced before it is admitted (the usage notes keep the estimate and the prices it is billed
+  // at), then reserved against the key's limits.
+  const admission = caller.usage.admit(responsesDemand(request, prompt));
+  deps.limits.reserveEstimate(caller.requestId, caller.key, admission, deps.now());
   const tool = request.imageTool;
   caller.usage.requested({
     model: request.model,
@@ -72,21 +71,47 @@ export function planResponses(
   return { request, caller, prompt };
 }
 
-/** A key's limits see the image the tool may make; the text model's tokens are not estimated. */
-export function responsesDemand(
-  request: ResponsesRequest,
-  prompt: string,
-): ImageDemandInput | null {
+/**
+ * What a Responses call may use, read before it is admitted: the text model's tokens (the
+ * caller's words, its output bound, its input images) and, with the image tool, one image.
+ */
+export function responsesDemand(request: ResponsesRequest, prompt: string): AdmissionRequest {
   const tool = request.imageTool;
-  if (!tool) return null;
   return {
-    model: tool.model ?? IMAGE_MODELS[0],
-    prompt,
-    size: tool.size ?? 'auto',
-    quality: tool.quality,
-    n: 1,
-    partialImages: request.stream ? (tool.partialImages ?? 0) : 0,
+    text: {
+      model: request.model,
+      text: prompt,
+      maxOutputTokens: positiveInteger(request.body.max_output_tokens),
+      inputImages: countInputImages(request.body.input),
+    },
+    image: tool && {
+      model: tool.model ?? IMAGE_MODELS[0],
+      prompt,
+      size: tool.size ?? 'auto',
+      quality: tool.quality,
+      n: 1,
+      partialImages: request.stream ? (tool.partialImages ?? 0) : 0,
+    },
   };
+}
+
+function positiveInteger(value: unknown): number | null {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : null;
+}
+
+/** `input_image` parts anywhere in the input items (own properties only). */
+function countInputImages(input: unknown): number {
+  let count = 0;
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (value !== null && typeof value === 'object') {
+      if (Object.hasOwn(value, 'type') && (value as { type: unknown }).type === 'input_image')
+        count += 1;
+      if (Object.hasOwn(value, 'content')) visit((value as { content: unknown }).content);
+    }
+  };
+  visit(input);
+  return count;
 }
 
 /** A failure after bytes went to the client: not retried or failed over (it would repeat output). */
@@ -118,7 +143,7 @@ export async function runResponses(
     // The slot is held for the whole relay: a streamed image keeps the account busy until it ends.
     await dispatchCall(deps.dispatch, target, async (upstream) => {
       usage.dispatched(upstream.account);
-      const map = (model: string) => upstream.account.modelMap[model] ?? model;
+      const map = (model: string) => ownValue(upstream.account.modelMap, model) ?? model;
       const body: Record<string, unknown> = { ...request.body, model: map(request.model) };
       if (tool && Array.isArray(body.tools)) {
         body.tools = body.tools.map((t: unknown, i: number) =>

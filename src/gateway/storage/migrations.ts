@@ -245,6 +245,18 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 8,
+    name: 'estimated usage',
+    up(db) {
+      // Issue 23: a row billed at the gateway's estimate (the upstream reported no usage, or an
+      // absurd one; or the gateway stopped mid-request) says so. Rows before this were not.
+      db.exec(`
+        ALTER TABLE usage_records ADD COLUMN estimated INTEGER NOT NULL DEFAULT 0
+          CHECK (estimated IN (0, 1));
+      `);
+    },
+  },
+  {
+    version: 9,
     name: 'image keepers',
     up(db) {
       // A reject on Generate hides the image from the gallery without deleting it (issue 22), so
@@ -256,7 +268,7 @@ export const MIGRATIONS: readonly Migration[] = [
     },
   },
   {
-    version: 9,
+    version: 10,
     name: 'studio state',
     up(db) {
       // The studio's own work and preferences (presets, the Generate draft, Edit's text, the
@@ -272,7 +284,7 @@ export const MIGRATIONS: readonly Migration[] = [
     },
   },
   {
-    version: 10,
+    version: 11,
     name: 'boards',
     up(db) {
       // Boards: the person's collections of gallery images for a project (issue 22). An image may

@@ -43,6 +43,7 @@ function record(overrides: Partial<NewUsageRecord> = {}): NewUsageRecord {
     costMicros: 125_050,
     priceModel: 'image-model-2',
     fallbackStep: null,
+    estimated: false,
     ...overrides,
   };
 }

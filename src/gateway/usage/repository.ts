@@ -65,6 +65,16 @@ export interface UsageFilter {
   throughId?: number;
 }
 
+/**
+ * Where the previous page of a newest-first read ended: the next page starts after this row.
+ * Keyset paging costs the same for the thousandth page as for the first; an OFFSET walks and
+ * drops every row before it, so an export of n rows by offset costs O(n^2 / page).
+ */
+export interface UsageCursor {
+  createdAt: number;
+  id: number;
+}
+
 export type UsageGroupBy = 'day' | 'model' | 'key' | 'account';
 
 export interface UsageTotalsQuery {
@@ -97,7 +107,9 @@ export interface UsageRepository {
   insert(record: NewUsageRecord): boolean;
   get(requestId: string): UsageRecord | null;
   /** Newest first. `limit` defaults to 100 and is capped at 1000. */
-  list(filter?: UsageFilter & { limit?: number; offset?: number }): UsageRecord[];
+  list(
+    filter?: UsageFilter & { limit?: number; offset?: number; after?: UsageCursor },
+  ): UsageRecord[];
   count(filter?: UsageFilter): number;
   totals(query?: UsageTotalsQuery): UsageTotal[];
   /** Latency percentiles and success rate per time bucket, by key or account (SQL-side). */
@@ -117,6 +129,11 @@ export interface UsageRepository {
   listPending(): PendingUsage[];
   /** Pending rows still waiting (the soak's invariant: none once the gateway is idle). */
   countPending(): number;
+  /**
+   * A committed write that leaves nothing behind: throws as a usage row would (disk full,
+   * read-only), so an unwritable log knows when it takes writes again.
+   */
+  probe(): void;
 }
 
 const TOKEN_FIELDS = [
@@ -164,6 +181,16 @@ export function createUsageRepository(db: Db): UsageRepository {
      FROM usage_pending ORDER BY updated_at`,
   );
   const countPending = db.prepare('SELECT COUNT(*) FROM usage_pending').pluck();
+  const probeRow = db.prepare(
+    `INSERT INTO usage_pending (request_id, record, attempts, updated_at, owner_pid, owner_run)
+     VALUES ('~probe', ?, 0, 0, 0, '')`,
+  );
+  const probe = db.transaction(() => {
+    // 64 KB: more than the write-ahead log's slack after a failed write (a few pages), so it
+    // succeeds only when the disk really has room again. Removed in the same transaction.
+    probeRow.run(JSON.stringify('x'.repeat(65_536)));
+    deletePending.run('~probe');
+  });
 
   const insertRecord = (record: NewUsageRecord) => {
     if (!record.requestId) throw new TypeError('A usage record needs a requestId');
@@ -189,6 +216,7 @@ export function createUsageRepository(db: Db): UsageRepository {
     },
 
     countPending: () => countPending.get() as number,
+    probe: () => probe.immediate(),
 
     get(requestId) {
       const row = selectOne.get(requestId) as UsageRecord | undefined;
@@ -196,7 +224,7 @@ export function createUsageRepository(db: Db): UsageRepository {
     },
 
     list(filter = {}) {
-      const { where, params } = whereClause(filter);
+      const { where, params } = whereClause(filter, filter.after);
       const limit = Math.min(Math.max(Math.trunc(filter.limit ?? 100), 0), 1000);
       const offset = Math.max(Math.trunc(filter.offset ?? 0), 0);
       const rows = db
@@ -262,13 +290,24 @@ const DELIVERED_DESPITE_LEAVING = `(u.status = ${CLIENT_CLOSED} AND u.images > 0
 const CANCELLED = `(u.status = ${CLIENT_CLOSED} AND u.images = 0 AND COALESCE(u.error_code, '') = '${CLIENT_CANCELLED}')`;
 const FAILED = `(u.status >= 400 AND NOT ${DELIVERED_DESPITE_LEAVING} AND NOT ${CANCELLED})`;
 
-function whereClause(filter: UsageFilter): { where: string; params: Record<string, unknown> } {
+function whereClause(
+  filter: UsageFilter,
+  after?: UsageCursor,
+): { where: string; params: Record<string, unknown> } {
   const conditions: string[] = [];
   const params: Record<string, unknown> = {};
   const add = (condition: string, name: string, value: unknown) => {
     conditions.push(condition);
     params[name] = value;
   };
+  if (after) {
+    // The range on created_at lets the index seek; the OR breaks ties within one millisecond.
+    conditions.push(
+      'u.created_at <= @afterCreatedAt AND (u.created_at < @afterCreatedAt OR u.id < @afterId)',
+    );
+    params.afterCreatedAt = after.createdAt;
+    params.afterId = after.id;
+  }
   if (filter.since !== undefined) add('u.created_at >= @since', 'since', filter.since);
   if (filter.until !== undefined) add('u.created_at < @until', 'until', filter.until);
   if (filter.apiKeyId !== undefined) add('u.api_key_id = @apiKeyId', 'apiKeyId', filter.apiKeyId);

@@ -40,10 +40,21 @@ export function ImageSlots(props: ImageSlotsProps) {
         const mismatch = slot.size && requestedSize !== 'auto' && slot.size !== requestedSize;
         // No image is coming for this slot: say so in a line rather than an empty frame.
         const ended = !slot.url && phase !== 'running';
+        // A preview whose run ended without its final: it must not look like a run still going.
+        const stopped =
+          slot.state === 'partial' && phase !== 'running'
+            ? phase === 'cancelled'
+              ? 'cancelled'
+              : 'failed'
+            : null;
+        const previewCount = `${slot.partials}${props.partialImages ? ` of ${props.partialImages}` : ''}`;
         return (
           <li
             key={slot.index}
-            className={`image-slot slot-${slot.state} ${props.selected === slot.index ? 'selected' : ''}`}
+            className={`image-slot slot-${slot.state} ${props.selected === slot.index ? 'selected' : ''}${
+              stopped ? ` slot-stopped slot-stopped-${stopped}` : ''
+            }`}
+            data-stopped={stopped ?? undefined}
             data-testid="image-slot"
             data-state={slot.state}
             data-image-index={slot.index}
@@ -71,10 +82,20 @@ export function ImageSlots(props: ImageSlotsProps) {
                       props.onSelect ? props.onSelect(slot.index) : props.onView?.(slot)
                     }
                   >
-                    <SlotImage slot={slot} label={label} partialImages={props.partialImages} />
+                    <SlotImage
+                      slot={slot}
+                      label={label}
+                      partialImages={props.partialImages}
+                      stopped={stopped}
+                    />
                   </button>
                 ) : (
-                  <SlotImage slot={slot} label={label} partialImages={props.partialImages} />
+                  <SlotImage
+                    slot={slot}
+                    label={label}
+                    partialImages={props.partialImages}
+                    stopped={stopped}
+                  />
                 )
               ) : (
                 <div className="slot-empty">
@@ -88,9 +109,12 @@ export function ImageSlots(props: ImageSlotsProps) {
                 </div>
               )}
               {slot.state === 'partial' && (
-                <span className="slot-badge">
-                  Preview {slot.partials}
-                  {props.partialImages ? ` / ${props.partialImages}` : ''}
+                <span className="slot-badge" data-testid="slot-badge">
+                  {stopped === 'cancelled'
+                    ? `Cancelled at preview ${previewCount}`
+                    : stopped === 'failed'
+                      ? `Stopped at preview ${previewCount}: no final image`
+                      : `Preview ${slot.partials}${props.partialImages ? ` / ${props.partialImages}` : ''}`}
                 </span>
               )}
             </div>
@@ -148,19 +172,25 @@ function SlotImage({
   slot,
   label,
   partialImages,
+  stopped,
 }: {
   slot: ImageSlot;
   label: string;
   partialImages: number;
+  /** The run ended with this preview as the last: cancelled, or failed. */
+  stopped: 'cancelled' | 'failed' | null;
 }) {
   const done = slot.state === 'done';
+  const preview = `preview ${slot.partials}${partialImages ? ` of ${partialImages}` : ''}`;
   return (
     <img
       src={slot.url ?? undefined}
       alt={
         done
           ? `${label}, final`
-          : `${label}, preview ${slot.partials}${partialImages ? ` of ${partialImages}` : ''}`
+          : stopped
+            ? `${label}, ${stopped} at ${preview}`
+            : `${label}, ${preview}`
       }
       data-testid={done ? 'result-image' : 'partial-image'}
       data-image-index={slot.index}

@@ -35,6 +35,7 @@ const record: UsageRecord = {
   costMicros: 46_900,
   priceModel: 'image-model-2',
   fallbackStep: null,
+  estimated: false,
 };
 
 describe('requestFacts', () => {

@@ -131,7 +131,10 @@ export function requestFacts(r: RequestRecord): RequestFact[] {
     {
       id: 'cost',
       label: 'Cost',
-      value: formatUsd(r.costMicros) + (r.priceModel ? ` at ${r.priceModel} prices` : ''),
+      value:
+        formatUsd(r.costMicros) +
+        (r.priceModel ? ` at ${r.priceModel} prices` : '') +
+        (r.estimated ? ' (estimated: the upstream gave no usable figures)' : ''),
     },
     { id: 'key', label: 'Key', value: `${orDash(r.apiKeyName)} · group ${orDash(r.groupName)}` },
     { id: 'account', label: 'Account', value: orDash(r.upstreamAccountName) },

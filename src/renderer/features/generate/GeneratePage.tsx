@@ -15,6 +15,8 @@ import { requestFields } from './params';
 import { ParamsPanel } from './ParamsPanel';
 import { PresetBar } from './PresetBar';
 import { PromptComposer } from './PromptComposer';
+import { PromptHistory } from './PromptHistory';
+import { usePromptHistory } from '../../stores/promptHistory';
 import { downloadSlot, RunProgress, SendBar, slotCost, slotFileName } from './SendParts';
 import { useImagePricing } from './useImagePricing';
 import { useSpendGuard } from '../budget/SpendConfirm';
@@ -64,6 +66,7 @@ export function GeneratePage() {
       estimateMicros: estimate.costMicros,
     };
     if (!(await spend.confirm(summary))) return;
+    usePromptHistory.getState().add(draft);
     const release = spend.hold(estimate.costMicros);
     void run
       .start({
@@ -122,6 +125,7 @@ export function GeneratePage() {
             structured={structured}
             onStructuredChange={setStructured}
             error={tried ? problem : null}
+            history={<PromptHistory onPick={(picked) => setDraft(picked)} />}
           />
           <ParamsPanel
             params={params}

@@ -133,6 +133,7 @@ describe('gateway client', () => {
       code: 'invalid_size',
       type: 'invalid_request_error',
       requestId: 'req_9',
+      limit: null,
     });
   });
 
