@@ -68,6 +68,8 @@ describe('openDatabase', () => {
         'boards',
         'images',
         'prices',
+        'response_job_events',
+        'response_jobs',
         'schema_migrations',
         'settings',
         'studio_state',

@@ -269,22 +269,52 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 10,
-    name: 'studio state',
+    name: 'background responses',
     up(db) {
-      // The studio's own work and preferences (presets, the Generate draft, Edit's text, the
-      // budget's choices), kept by the gateway rather than the page origin's localStorage, which a
-      // changed port empties (issue 22). One JSON document per name; plain SQL, no JSON functions.
+      // Background /v1/responses jobs (issue 25) and their events, kept for a while so a client
+      // can poll a job or resume its stream. Plain SQL that PostgreSQL reads as well: no STRICT,
+      // no SQLite-only types. Money and tokens stay in usage_records; a job names its request.
       db.exec(`
-        CREATE TABLE studio_state (
-          name TEXT PRIMARY KEY,
-          value TEXT NOT NULL,
-          updated_at INTEGER NOT NULL
-        ) STRICT;
+        CREATE TABLE response_jobs (
+          id TEXT PRIMARY KEY,
+          api_key_id TEXT NOT NULL,
+          request_id TEXT NOT NULL,
+          status TEXT NOT NULL CHECK (status IN ('queued', 'in_progress', 'completed', 'failed', 'cancelled', 'incomplete')),
+          created_at BIGINT NOT NULL,
+          finished_at BIGINT,
+          expires_at BIGINT NOT NULL,
+          response TEXT NOT NULL
+        );
+        CREATE INDEX response_jobs_expiry ON response_jobs (expires_at);
+        CREATE INDEX response_jobs_status ON response_jobs (status);
+        CREATE TABLE response_job_events (
+          job_id TEXT NOT NULL,
+          sequence_number INTEGER NOT NULL,
+          data TEXT NOT NULL,
+          PRIMARY KEY (job_id, sequence_number)
+        );
       `);
     },
   },
   {
     version: 11,
+    name: 'studio state',
+    up(db) {
+      // The studio's own work and preferences (presets, the Generate draft, Edit's text, the
+      // budget's choices), kept by the gateway rather than the page origin's localStorage, which a
+      // changed port empties (issue 22). One JSON document per name; plain, portable SQL (times
+      // are BIGINT ms).
+      db.exec(`
+        CREATE TABLE studio_state (
+          name TEXT PRIMARY KEY,
+          value TEXT NOT NULL,
+          updated_at BIGINT NOT NULL
+        );
+      `);
+    },
+  },
+  {
+    version: 12,
     name: 'boards',
     up(db) {
       // Boards: the person's collections of gallery images for a project (issue 22). An image may
@@ -293,14 +323,14 @@ export const MIGRATIONS: readonly Migration[] = [
         CREATE TABLE boards (
           id TEXT PRIMARY KEY,
           name TEXT NOT NULL UNIQUE,
-          created_at INTEGER NOT NULL
-        ) STRICT;
+          created_at BIGINT NOT NULL
+        );
         CREATE TABLE board_images (
           board_id TEXT NOT NULL REFERENCES boards (id) ON DELETE CASCADE,
           image_id TEXT NOT NULL REFERENCES images (id) ON DELETE CASCADE,
-          added_at INTEGER NOT NULL,
+          added_at BIGINT NOT NULL,
           PRIMARY KEY (board_id, image_id)
-        ) STRICT;
+        );
         CREATE INDEX board_images_image ON board_images (image_id);
       `);
     },
