@@ -33,7 +33,7 @@ test('home is an artist’s: recent images, continue the last run, today’s spe
     String(rows[0]!.costMicros),
   );
   await expect(home).not.toContainText('curl');
-  await expect(home.getByTestId('home-other-apps')).toContainText('/v1');
+  await expect(home.getByTestId('home-other-apps').getByRole('textbox')).toHaveValue(/\/v1$/);
   await studio.screenshot('home');
 
   await home.getByTestId('home-continue-run').click();

@@ -239,16 +239,6 @@ export function GalleryPage() {
         </button>
       </div>
 
-      <BoardsBar
-        boards={boards.data ?? []}
-        current={board}
-        onCurrent={setBoard}
-        onChanged={boards.reload}
-        onExport={() => void exportBoard()}
-        exporting={exporting !== null}
-        run={run}
-      />
-
       {(picked.size > 0 || selectMode) && (
         <div
           className="selection-bar"
@@ -323,6 +313,16 @@ export function GalleryPage() {
 
       <div className={`gallery-layout ${selected ? 'with-detail' : ''}`}>
         <div className="gallery-main">
+          {/* Above the grid, not the page: the detail panel keeps the window's full height. */}
+          <BoardsBar
+            boards={boards.data ?? []}
+            current={board}
+            onCurrent={setBoard}
+            onChanged={boards.reload}
+            onExport={() => void exportBoard()}
+            exporting={exporting !== null}
+            run={run}
+          />
           {list.loaded && list.images.length === 0 && !list.error ? (
             <p className="empty-state" data-testid="gallery-empty">
               {filtered

@@ -4,7 +4,7 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { admin, adminUrls } from '../../lib/api/admin';
 import { formatUsd } from '../../lib/format';
 import { useResource } from '../../lib/hooks';
-import { chainStepVerb, imageFacts, type Fact } from './imageFacts';
+import { chainStepVerb, imageFacts } from './imageFacts';
 
 interface ImageDetailProps {
   image: ImageRecord;
@@ -33,7 +33,7 @@ export function ImageDetail(props: ImageDetailProps) {
   const current = image;
   const chain = detail.data?.image.id === image.id ? detail.data.chain : [];
   const lineage = detail.data?.image.id === image.id ? detail.data.lineage : null;
-  const facts = [...imageFacts(current, props.keyName), ...lineageFacts(lineage)];
+  const facts = imageFacts(current, props.keyName);
 
   return (
     <aside
@@ -162,6 +162,7 @@ export function ImageDetail(props: ImageDetailProps) {
           <EditChain
             image={current}
             chain={chain}
+            lineage={lineage}
             onSelect={props.onSelect}
             onView={props.onViewChain}
           />
@@ -175,11 +176,13 @@ export function ImageDetail(props: ImageDetailProps) {
 function EditChain({
   image,
   chain,
+  lineage,
   onSelect,
   onView,
 }: {
   image: ImageRecord;
   chain: ImageRecord[];
+  lineage: ImageDetailData['lineage'] | null;
   onSelect: (image: ImageRecord) => void;
   onView: (steps: ImageRecord[], index: number) => void;
 }) {
@@ -188,6 +191,16 @@ function EditChain({
     <section aria-labelledby="detail-chain" data-testid="detail-chain">
       <div className="chain-heading">
         <h3 id="detail-chain">Edit chain</h3>
+        {lineage && lineage.images > 1 && (
+          // What the lineage cost (issue 22): the generation and every edit made from it.
+          <span
+            className="muted"
+            data-fact="lineage-cost"
+            title="The first generation and every edit made from it, branches too"
+          >
+            {formatUsd(lineage.costMicros)} for {lineage.images} images
+          </span>
+        )}
         {steps.length > 1 && (
           <button
             type="button"
@@ -235,19 +248,4 @@ function EditChain({
       </ol>
     </section>
   );
-}
-
-/**
- * What the lineage cost (issue 22): the first generation and every edit made from it, when there
- * is more than the one image.
- */
-function lineageFacts(lineage: ImageDetailData['lineage'] | null): Fact[] {
-  if (!lineage || lineage.images < 2) return [];
-  return [
-    {
-      id: 'lineage-cost',
-      label: 'Lineage cost',
-      value: `${formatUsd(lineage.costMicros)} for ${lineage.images} images (the generation and its edits)`,
-    },
-  ];
 }
