@@ -64,12 +64,15 @@ describe('openDatabase', () => {
       expect(tables).toEqual([
         'accounts',
         'api_keys',
+        'board_images',
+        'boards',
         'images',
         'prices',
         'response_job_events',
         'response_jobs',
         'schema_migrations',
         'settings',
+        'studio_state',
         'usage_pending',
         'usage_records',
       ]);

@@ -296,6 +296,45 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 11,
+    name: 'studio state',
+    up(db) {
+      // The studio's own work and preferences (presets, the Generate draft, Edit's text, the
+      // budget's choices), kept by the gateway rather than the page origin's localStorage, which a
+      // changed port empties (issue 22). One JSON document per name; plain, portable SQL (times
+      // are BIGINT ms).
+      db.exec(`
+        CREATE TABLE studio_state (
+          name TEXT PRIMARY KEY,
+          value TEXT NOT NULL,
+          updated_at BIGINT NOT NULL
+        );
+      `);
+    },
+  },
+  {
+    version: 12,
+    name: 'boards',
+    up(db) {
+      // Boards: the person's collections of gallery images for a project (issue 22). An image may
+      // be on several boards; deleting either side drops the link.
+      db.exec(`
+        CREATE TABLE boards (
+          id TEXT PRIMARY KEY,
+          name TEXT NOT NULL UNIQUE,
+          created_at BIGINT NOT NULL
+        );
+        CREATE TABLE board_images (
+          board_id TEXT NOT NULL REFERENCES boards (id) ON DELETE CASCADE,
+          image_id TEXT NOT NULL REFERENCES images (id) ON DELETE CASCADE,
+          added_at BIGINT NOT NULL,
+          PRIMARY KEY (board_id, image_id)
+        );
+        CREATE INDEX board_images_image ON board_images (image_id);
+      `);
+    },
+  },
 ];
 
 /**
