@@ -22,7 +22,8 @@ import { makeDataDirPrivate } from './privateFiles';
 import { shutdownSequence } from './shutdown';
 import { openDatabase } from './storage/db';
 import { createPricesRepository } from './storage/pricesRepository';
-import { createSettingsRepository } from './storage/settingsRepository';
+import { openSettingsRepository } from './storage/settingsRepository';
+import { sqliteEngine } from './storage/sqliteEngine';
 import { composeStudioSide } from './studioSide';
 import { composeUpstreamSide } from './upstreamSide';
 import { DEFAULT_SHUTDOWN_GRACE_MS, UPSTREAM_AGENT } from './tunables';
@@ -48,11 +49,14 @@ export async function createGateway(
   const agent = deps.agent ?? new Agent(UPSTREAM_AGENT);
   makeDataDirPrivate(config.dataDir);
   const db = openDatabase(databasePath(config.dataDir));
+  // The storage port over the same connection: the repositories converted to it so far (issue
+  // 21) use `engine`, the others still the synchronous `db`.
+  const engine = sqliteEngine(db);
   const keys = createKeysRepository(db);
   const usage = createUsageRepository(db);
   const prices = createPricesRepository(db);
   const accounts = createAccountsRepository(db);
-  const settings = createSettingsRepository(db);
+  const settings = await openSettingsRepository(engine);
   const limiter = new KeyLimiter(createUsageLedger(db), prices.get);
   const live = liveSettings(settings, config.allowedOrigins);
   const { simulator, secrets, dispatch } = await composeUpstreamSide(config, {
@@ -116,6 +120,7 @@ export async function createGateway(
     allowedHosts: address.hosts,
     ownOrigins: address.origins,
     allowedOrigins: live.allowedOrigins,
+    settings,
     describeUpstream: () => pool.describe(),
     url: address.url,
     staticDir: config.staticDir,

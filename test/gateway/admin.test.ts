@@ -11,8 +11,8 @@ import type {
 import { savedListenAddress } from '../../src/gateway';
 import { SETTINGS } from '../../src/gateway/settings';
 import { createPricesRepository } from '../../src/gateway/storage/pricesRepository';
-import { createSettingsRepository } from '../../src/gateway/storage/settingsRepository';
 import {
+  settingsIn,
   startTestGateway,
   studioLogin,
   usageRow,
@@ -328,10 +328,10 @@ describe('the live request log', () => {
 });
 
 describe('settings', () => {
-  afterEach(() => {
-    const settings = createSettingsRepository(t.db);
+  afterEach(async () => {
+    const settings = await settingsIn(t.db);
     for (const setting of Object.values(SETTINGS)) {
-      if (setting !== SETTINGS.studioKeyId) settings.reset(setting);
+      if (setting !== SETTINGS.studioKeyId) await settings.reset(setting);
     }
   });
 
@@ -387,7 +387,7 @@ describe('settings', () => {
     expect(body.settings).toMatchObject({ serverHost: '::1', serverPort: 9123 });
     // Where it runs now is unchanged until it starts again.
     expect(body.server).toMatchObject({ host: '127.0.0.1', port: t.gateway.port });
-    expect(savedListenAddress(t.dataDir)).toEqual({ host: '::1', port: 9123 });
+    expect(await savedListenAddress(t.dataDir)).toEqual({ host: '::1', port: 9123 });
   });
 
   it('refuses a bad value or an unknown setting, naming it, and changes nothing', async () => {

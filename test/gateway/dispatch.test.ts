@@ -6,9 +6,9 @@ import {
 } from '../../src/gateway/accounts/repository';
 import type { AccountRecord } from '../../src/gateway/domain';
 import { SETTINGS } from '../../src/gateway/settings';
-import { createSettingsRepository } from '../../src/gateway/storage/settingsRepository';
 import { decodeB64 } from '../support/images';
 import {
+  settingsIn,
   clearFaults,
   scriptFaults,
   startTestGateway,
@@ -95,7 +95,7 @@ afterEach(async () => {
   await clearFaults(t.simUrl);
   await fetch(`${t.simUrl}/__sim/calls`, simInit(t.simUrl, { method: 'DELETE' }));
   for (const a of Object.values(made)) accounts.setCooldown(a.id, null, null);
-  createSettingsRepository(t.db).reset(SETTINGS.strictDelivery);
+  await (await settingsIn(t.db)).reset(SETTINGS.strictDelivery);
 });
 afterAll(async () => {
   await t.close();
@@ -230,7 +230,7 @@ describe('429 usage_limit_reached: cool down, fail over, explain', () => {
 
 describe('delivered means delivered', () => {
   it('lenient mode passes a downgraded image on with headers that say so', async () => {
-    createSettingsRepository(t.db).set(SETTINGS.strictDelivery, false);
+    await (await settingsIn(t.db)).set(SETTINGS.strictDelivery, false);
     await scriptFaults(t.simUrl, [{ kind: 'downgrade' }]);
     const { res, json, requestId } = await post({ ...gen, size: '2048x2048' });
     expect(res.status).toBe(200);

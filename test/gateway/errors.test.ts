@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SETTINGS } from '../../src/gateway/settings';
 import { createKeysRepository } from '../../src/gateway/keys/repository';
-import { createSettingsRepository } from '../../src/gateway/storage/settingsRepository';
 import {
+  settingsIn,
   clearFaults,
   scriptFaults,
   startTestGateway,
@@ -289,8 +289,8 @@ describe('upstream failures', () => {
   });
 
   it('times out a silent upstream after the configured timeout, without retrying', async () => {
-    const settings = createSettingsRepository(t.db);
-    settings.set(SETTINGS.timeoutNormalMs, 1_000);
+    const settings = await settingsIn(t.db);
+    await settings.set(SETTINGS.timeoutNormalMs, 1_000);
     try {
       await fetch(`${t.simUrl}/__sim/calls`, simInit(t.simUrl, { method: 'DELETE' }));
       await scriptFaults(t.simUrl, [{ kind: 'slow', delayMs: 1_600 }]);
@@ -303,7 +303,7 @@ describe('upstream failures', () => {
       };
       expect(calls).toHaveLength(1);
     } finally {
-      settings.reset(SETTINGS.timeoutNormalMs);
+      await settings.reset(SETTINGS.timeoutNormalMs);
     }
   });
 

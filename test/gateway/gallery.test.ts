@@ -11,9 +11,9 @@ import {
   type UsageListResponse,
 } from '../../src/shared/admin';
 import { SETTINGS } from '../../src/gateway/settings';
-import { createSettingsRepository } from '../../src/gateway/storage/settingsRepository';
 import { rectMask } from '../support/images';
 import {
+  settingsIn,
   clearFaults,
   keptImages,
   scriptFaults,
@@ -33,7 +33,7 @@ beforeAll(async () => {
   studio = await studioLogin(t);
 });
 afterEach(async () => {
-  createSettingsRepository(t.db).reset(SETTINGS.keepApiImages);
+  await (await settingsIn(t.db)).reset(SETTINGS.keepApiImages);
   await clearFaults(t.simUrl);
 });
 afterAll(async () => {

@@ -5,9 +5,9 @@ import {
 } from '../../src/gateway/accounts/repository';
 import type { AccountRecord } from '../../src/gateway/domain';
 import { SETTINGS } from '../../src/gateway/settings';
-import { createSettingsRepository } from '../../src/gateway/storage/settingsRepository';
 import { decodeB64 } from '../support/images';
 import {
+  settingsIn,
   clearFaults,
   scriptFaults,
   simInit,
@@ -136,9 +136,9 @@ function withGateway(): void {
   afterEach(async () => {
     await clearFaults(t.simUrl);
     await fetch(`${t.simUrl}/__sim/calls`, simInit(t.simUrl, { method: 'DELETE' }));
-    const settings = createSettingsRepository(t.db);
-    settings.reset(SETTINGS.timeoutNormalMs);
-    settings.reset(SETTINGS.timeoutLargeMs);
+    const settings = await settingsIn(t.db);
+    await settings.reset(SETTINGS.timeoutNormalMs);
+    await settings.reset(SETTINGS.timeoutLargeMs);
   });
   afterAll(async () => {
     await t.close();
@@ -335,10 +335,10 @@ describe('the time budget', () => {
   withGateway();
 
   it('a step that runs out of time leaves the last step its share, all within the large timeout', async () => {
-    const settings = createSettingsRepository(t.db);
+    const settings = await settingsIn(t.db);
     // Generous numbers: the last step's 6 s must hold even on a loaded machine.
-    settings.set(SETTINGS.timeoutNormalMs, 6_000);
-    settings.set(SETTINGS.timeoutLargeMs, 16_000);
+    await settings.set(SETTINGS.timeoutNormalMs, 6_000);
+    await settings.set(SETTINGS.timeoutLargeMs, 16_000);
     // Step 1 hangs: it is cut at 16 s - 6 s kept for the last step; step 2 then has no time left.
     const key = one();
     await scriptFaults(t.simUrl, [

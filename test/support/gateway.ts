@@ -7,6 +7,11 @@ import { CONTROL_HEADER } from '../../src/simulator';
 import { databasePath } from '../../src/gateway/dataDir';
 import { openDatabase, type Db } from '../../src/gateway/storage/db';
 import { createKeysRepository, type NewApiKey } from '../../src/gateway/keys/repository';
+import {
+  openSettingsRepository,
+  type SettingsRepository,
+} from '../../src/gateway/storage/settingsRepository';
+import { sqliteEngine } from '../../src/gateway/storage/sqliteEngine';
 
 export interface TestGateway {
   gateway: Gateway;
@@ -235,4 +240,12 @@ export function usageCount(db: Db, requestId: string): number {
       c: number;
     }
   ).c;
+}
+
+/**
+ * The settings of a gateway's database through a connection of the test's own, as another process
+ * (the CLI) would change them: the gateway sees the change on its next request.
+ */
+export async function settingsIn(db: Db): Promise<SettingsRepository> {
+  return openSettingsRepository(sqliteEngine(db));
 }

@@ -109,7 +109,7 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
   }
   const { dataDir } = args;
   const saved =
-    args.host === undefined || args.port === undefined ? savedListenAddress(dataDir) : null;
+    args.host === undefined || args.port === undefined ? await savedListenAddress(dataDir) : null;
   const host = args.host ?? saved!.host;
   const port = args.port ?? saved!.port;
   if (!isLoopbackHost(host)) {

@@ -20,14 +20,17 @@ export function requireApiKey(
   return (req: Request, res: Response, next: NextFunction): void => {
     const header = req.headers.authorization;
     if (header === undefined && hasStudioSession(req)) {
-      const studioKey = keys.studioKey();
-      if (!studioKey) {
-        next(invalidApiKey('The Studio key is disabled. Enable it with `atelier keys enable`.'));
-        return;
-      }
-      res.locals.studioSession = true;
-      accept(studioKey, res, keys, now);
-      next();
+      const asStudio = async () => {
+        const studioKey = await keys.studioKey();
+        if (!studioKey) {
+          next(invalidApiKey('The Studio key is disabled. Enable it with `atelier keys enable`.'));
+          return;
+        }
+        res.locals.studioSession = true;
+        accept(studioKey, res, keys, now);
+        next();
+      };
+      asStudio().catch(next);
       return;
     }
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');

@@ -17,18 +17,18 @@ export interface KeyAuthenticator {
   authenticate(presented: string): AuthenticatedKey | null;
   touch(id: string, now: number): void;
   /** The built-in Studio key (made on first use); null when it was disabled by hand. */
-  studioKey(): AuthenticatedKey | null;
+  studioKey(): Promise<AuthenticatedKey | null>;
 }
 
 /** The key check of /v1 over the keys repository and the Studio key, written once. */
 export function keyAuthenticator(
   keys: Pick<KeysRepository, 'authenticate' | 'touch'>,
-  studioKey: { get(): ApiKeyRecord | null },
+  studioKey: { get(): Promise<ApiKeyRecord | null> },
 ): KeyAuthenticator {
   return {
     authenticate: (presented) => authenticated(keys.authenticate(presented)),
     touch: (id, at) => keys.touch(id, at),
-    studioKey: () => authenticated(studioKey.get()),
+    studioKey: async () => authenticated(await studioKey.get()),
   };
 }
 

@@ -33,5 +33,12 @@ export interface SqlEngine extends SqlQueries {
    * throws. Only the handle's statements are inside it: the engine's own calls wait until it ends.
    */
   transaction<T>(fn: (tx: SqlQueries) => Promise<T>): Promise<T>;
+  /**
+   * A number that changes when another connection commits a change (SQLite's `PRAGMA
+   * data_version`, one cheap synchronous call), so an in-memory snapshot knows when to read
+   * again. PostgreSQL's is constant until change notices (LISTEN/NOTIFY) bump it: there, what
+   * another instance wrote is not seen until a snapshot's owner refreshes it.
+   */
+  changeStamp(): number;
   close(): Promise<void>;
 }

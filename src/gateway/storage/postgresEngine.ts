@@ -94,6 +94,7 @@ export function postgresEngine(options: PostgresEngineOptions): SqlEngine {
         client.release(broken);
       }
     },
+    changeStamp: () => 0,
     close: () => pool.end(),
   };
 }

@@ -33,6 +33,8 @@ export function sqliteEngine(db: BetterSqlite3.Database): SqlEngine {
     exec: (script: string) => settle(() => void db.exec(script)),
   };
 
+  const dataVersion = db.prepare('PRAGMA data_version').pluck();
+
   /** Resolves when the open transaction ends; null while none is open. */
   let gate: Promise<void> | null = null;
   const outside = async <T>(call: () => Promise<T>): Promise<T> => {
@@ -67,6 +69,7 @@ export function sqliteEngine(db: BetterSqlite3.Database): SqlEngine {
         open();
       }
     },
+    changeStamp: () => dataVersion.get() as number,
     close() {
       db.close();
       return Promise.resolve();

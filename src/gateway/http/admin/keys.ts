@@ -50,8 +50,8 @@ export function keysAdmin(deps: KeysAdminDeps): Router {
    * The built-in Studio key (made here if the studio has not called /v1 yet), so the studio can
    * set its own budget on it: the gateway enforces it as it does any key's.
    */
-  router.get('/keys/studio', (_req, res) => {
-    const record = deps.studioKey.get();
+  router.get('/keys/studio', async (_req, res) => {
+    const record = await deps.studioKey.get();
     if (!record) {
       throw new ApiError(404, 'The Studio key is disabled: enable it on the Keys page first.', {
         type: ERROR_TYPES.notFound,
