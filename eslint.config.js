@@ -97,7 +97,7 @@ const gatewayZones = [
     folder: 'accounts',
     never: ['http', 'dispatch', 'upstream', 'usage', 'gallery', 'imageService', 'keys', 'limits'],
     message:
-      'accounts/ owns upstream accounts: dispatch and the upstream adapters read them (their record is in domain.ts), so it never imports dispatch, upstream, the HTTP layer, usage, the gallery, the image service, keys or limits.',
+      'accounts/ owns upstream accounts: dispatch and the upstream adapters read them (their record is in core/domain.ts), so it never imports dispatch, upstream, the HTTP layer, usage, the gallery, the image service, keys or limits.',
   },
   {
     folder: 'keys',
@@ -149,6 +149,20 @@ export default tseslint.config(
   {
     files: ['src/gateway/http/**/*.ts', 'src/gateway/limits/middleware.ts'],
     rules: { 'no-restricted-imports': restrict([gatewayOutward]) },
+  },
+  // core/ is what every folder may use, so it imports no gateway folder: only src/shared.
+  {
+    files: ['src/gateway/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict([
+        gatewayOutward,
+        expressInHttp,
+        {
+          regex: '^\\.\\./(?!\\.\\./shared/)',
+          message: 'core/ (errors, domain types, events, tunables) imports only src/shared.',
+        },
+      ]),
+    },
   },
   ...gatewayZones.flatMap(({ folder, never, message, express = [], testSupport }) => {
     const zoneOf = (folders) => ({

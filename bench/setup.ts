@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AccountSecret } from '../src/gateway/secrets/types';
 import { createAccountsRepository, type NewAccount } from '../src/gateway/accounts/repository';
-import { databasePath } from '../src/gateway/dataDir';
+import { databasePath } from '../src/gateway/core/dataDir';
 import { API_KEY_MAX_PIXELS } from '../src/gateway/accounts/types';
 import { openDatabase } from '../src/gateway/storage/db';
 import { createKeysRepository } from '../src/gateway/keys/repository';

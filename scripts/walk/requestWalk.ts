@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createGateway } from '../../src/gateway';
-import { databasePath } from '../../src/gateway/dataDir';
+import { databasePath } from '../../src/gateway/core/dataDir';
 import { createKeysRepository } from '../../src/gateway/keys/repository';
 import { openDatabase } from '../../src/gateway/storage/db';
 

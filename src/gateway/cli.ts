@@ -3,7 +3,7 @@ import { runKeysCommand } from './cli/keys';
 import { processIo, type CliIo } from './cli/io';
 import { runPricesCommand } from './cli/prices';
 import { runServeCommand } from './cli/serve';
-import { VERSION } from './version';
+import { VERSION } from './core/version';
 
 const HELP = `atelier ${VERSION}: a local image gateway with an OpenAI-compatible /v1 API
 

@@ -1,7 +1,7 @@
 import type { Agent } from 'undici';
 import type { Simulator } from '../simulator';
-import type { GatewayEvents } from './events';
-import type { AccountRecord } from './domain';
+import type { GatewayEvents } from './core/events';
+import type { AccountRecord } from './core/domain';
 import type { SecretStore } from './secrets/types';
 
 export interface Gateway {

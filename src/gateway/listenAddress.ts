@@ -1,4 +1,4 @@
-import { databasePath } from './dataDir';
+import { databasePath } from './core/dataDir';
 import { SETTINGS } from './settings';
 import { openDatabase } from './storage/db';
 import { openSettingsRepository } from './storage/settingsRepository';

@@ -3,7 +3,7 @@ import type { ServerInfo } from '../shared/admin';
 import { createLoginFlows, type LoginFlows } from './accounts/loginFlows';
 import type { AccountsRepository } from './accounts/repository';
 import type { GatewayConfig } from './config';
-import type { GatewayEvents } from './events';
+import type { GatewayEvents } from './core/events';
 import { galleryPort } from './http/galleryPort';
 import type { ServerAddress } from './http/address';
 import type { AppDeps } from './http/app';

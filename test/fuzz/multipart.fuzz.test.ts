@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/gateway/errors';
+import { ApiError } from '../../src/gateway/core/errors';
 import { parseEditMultipart } from '../../src/gateway/validation/editRequest';
 import { fuzz, FUZZ_TIMEOUT_MS } from './settings';
 

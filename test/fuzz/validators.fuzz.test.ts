@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/gateway/errors';
+import { ApiError } from '../../src/gateway/core/errors';
 import { parseEditJson } from '../../src/gateway/validation/editRequest';
 import { parseGenerationRequest } from '../../src/gateway/validation/generationRequest';
 import { IMAGE_PARAMETERS } from '../../src/gateway/validation/imageOptions';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from '../../src/gateway';
 import { createAccountsRepository } from '../../src/gateway/accounts/repository';
-import { databasePath } from '../../src/gateway/dataDir';
+import { databasePath } from '../../src/gateway/core/dataDir';
 import type { SecretStore } from '../../src/gateway/secrets/types';
 import { openDatabase, type Db } from '../../src/gateway/storage/db';
 import { createKeysRepository } from '../../src/gateway/keys/repository';

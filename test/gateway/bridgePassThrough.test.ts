@@ -8,7 +8,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from '../../src/gateway';
 import { createAccountsRepository } from '../../src/gateway/accounts/repository';
-import { databasePath } from '../../src/gateway/dataDir';
+import { databasePath } from '../../src/gateway/core/dataDir';
 import { API_KEY_MAX_PIXELS } from '../../src/gateway/accounts/types';
 import type { SecretStore } from '../../src/gateway/secrets/types';
 import { openDatabase, type Db } from '../../src/gateway/storage/db';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { INTERRUPTED } from '../../src/shared/usageRecord';
-import { databasePath } from '../../src/gateway/dataDir';
+import { databasePath } from '../../src/gateway/core/dataDir';
 import { openDatabase } from '../../src/gateway/storage/db';
 import { runCli, startServe, type ServeProcess } from '../support/cli';
 import { tempDir } from '../support/gateway';

@@ -4,7 +4,7 @@ import {
   createAccountsRepository,
   type AccountsRepository,
 } from '../../src/gateway/accounts/repository';
-import type { AccountRecord } from '../../src/gateway/domain';
+import type { AccountRecord } from '../../src/gateway/core/domain';
 import { SETTINGS } from '../../src/gateway/settings';
 import { decodeB64 } from '../support/images';
 import {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BudgetAlert, CreateKeyResponse, KeysResponse } from '../../src/shared/admin';
 import { estimateImageRequest } from '../../src/shared/costEstimate';
 import { createGateway, type Gateway } from '../../src/gateway';
-import { databasePath } from '../../src/gateway/dataDir';
+import { databasePath } from '../../src/gateway/core/dataDir';
 import { openDatabase } from '../../src/gateway/storage/db';
 import { createKeysRepository, type NewApiKey } from '../../src/gateway/keys/repository';
 import { createPricesRepository } from '../../src/gateway/storage/pricesRepository';

@@ -4,7 +4,7 @@ import {
   createAccountsRepository,
   type AccountsRepository,
 } from '../../src/gateway/accounts/repository';
-import type { AccountRecord } from '../../src/gateway/domain';
+import type { AccountRecord } from '../../src/gateway/core/domain';
 import type { AccountsResponse } from '../../src/shared/admin';
 import { runCliAsync } from '../support/cli';
 import {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from '../../src/gateway';
-import { databasePath } from '../../src/gateway/dataDir';
+import { databasePath } from '../../src/gateway/core/dataDir';
 import { openDatabase, type Db } from '../../src/gateway/storage/db';
 import { createKeysRepository } from '../../src/gateway/keys/repository';
 import { tempDir } from '../support/gateway';

@@ -5,7 +5,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from '../../src/gateway';
 import { createAccountsRepository } from '../../src/gateway/accounts/repository';
-import { databasePath } from '../../src/gateway/dataDir';
+import { databasePath } from '../../src/gateway/core/dataDir';
 import { openSecretStore, readAccountSecret } from '../../src/gateway/secrets';
 import { openDatabase, type Db } from '../../src/gateway/storage/db';
 import { createKeysRepository } from '../../src/gateway/keys/repository';

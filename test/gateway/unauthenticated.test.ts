@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databasePath } from '../../src/gateway/dataDir';
+import { databasePath } from '../../src/gateway/core/dataDir';
 import {
   startTestGateway,
   studioLogin,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { minimatch } from 'minimatch';
 import { describe, expect, it } from 'vitest';
 import config from '../../electron-builder.config.mjs';
-import { resolveDataDir } from '../../src/gateway/dataDir';
+import { resolveDataDir } from '../../src/gateway/core/dataDir';
 import { checkNativeModules } from '../../scripts/native-modules.mjs';
 
 /**

@@ -4,7 +4,7 @@ import path from 'node:path';
 import OpenAI from 'openai';
 import { createGateway, type Gateway, type GatewayConfig } from '../../src/gateway';
 import { CONTROL_HEADER } from '../../src/simulator';
-import { databasePath } from '../../src/gateway/dataDir';
+import { databasePath } from '../../src/gateway/core/dataDir';
 import { openDatabase, type Db } from '../../src/gateway/storage/db';
 import { createKeysRepository, type NewApiKey } from '../../src/gateway/keys/repository';
 import {

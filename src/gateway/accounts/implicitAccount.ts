@@ -1,9 +1,8 @@
 import { startSimulator, type Simulator } from '../../simulator';
 import type { GatewayConfig } from '../config';
 import { API_KEY_MAX_PIXELS } from './types';
-import { IMPLICIT_ACCOUNT_CAPACITY } from '../tunables';
-import type { AccountRecord } from '../domain';
-import { BUILTIN } from './types';
+import { IMPLICIT_ACCOUNT_CAPACITY } from '../core/tunables';
+import { BUILTIN, type AccountRecord } from '../core/domain';
 
 /**
  * The built-in simulator runs whenever no external upstream URL is forced: it serves while no

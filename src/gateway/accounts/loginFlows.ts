@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_CLIENT_ID, startLoopbackLogin } from '../oauth';
 import { saveSubscriptionLogin, type AccountsContext, type SubscriptionOptions } from './service';
-import type { AccountRecord } from '../domain';
+import type { AccountRecord } from '../core/domain';
 
 export type LoginFlowState =
   | { state: 'waiting' }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../storage/db';
-import type { CooldownKind } from '../domain';
-import type { AccountRecord } from '../domain';
+import type { CooldownKind } from '../core/domain';
+import type { AccountRecord } from '../core/domain';
 
 interface AccountRow {
   id: string;

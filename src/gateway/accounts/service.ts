@@ -1,11 +1,10 @@
-import { invalidParam } from '../errors';
+import { invalidParam } from '../core/errors';
 import { API_KEY_MAX_PIXELS, SUBSCRIPTION_MAX_PIXELS } from './types';
 import { toAccountSecret, type LoginResult } from '../oauth';
 import { secretNameFor, writeAccountSecret } from '../secrets';
 import type { SecretStore } from '../secrets/types';
 import type { AccountsRepository, NewAccount } from './repository';
-import type { AccountRecord } from '../domain';
-import { BUILTIN } from './types';
+import { BUILTIN, type AccountRecord } from '../core/domain';
 
 /** The subscription backend that serves the native images channel and the Responses bridge. */
 export const DEFAULT_SUBSCRIPTION_BASE_URL = 'https://chatgpt.com/backend-api/codex';

@@ -1,5 +1,5 @@
 import { DEFAULT_ISSUER } from '../oauth/constants';
-import type { AccountRecord } from '../domain';
+import type { AccountRecord } from '../core/domain';
 
 /**
  * The issuers a sign-in may be opened at by the desktop shell: the provider's own, the one each

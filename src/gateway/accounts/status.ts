@@ -1,4 +1,4 @@
-import type { AccountRecord } from '../domain';
+import type { AccountRecord } from '../core/domain';
 
 /** One word and a sentence on an account's state, the same in the CLI, the admin API and the studio. */
 export function accountStatus(

@@ -1,6 +1,3 @@
-/** Base URL of accounts served by the in-process simulator (its port changes every start). */
-export const BUILTIN = 'builtin';
-
 /** Plan names from the id token's `chatgpt_plan_type`, plus `api` for API-key accounts. */
 export const TIER_RANK: Record<string, number> = {
   free: 0,

@@ -1,8 +1,8 @@
 import { createAccountsRepository, type AccountsRepository } from '../accounts/repository';
 import { accountStatus } from '../accounts/status';
 import { addApiKeyAccount, addSimulatorAccount, type AccountOptions } from '../accounts/service';
-import type { AccountRecord } from '../domain';
-import { resolveDataDir, databasePath } from '../dataDir';
+import type { AccountRecord } from '../core/domain';
+import { resolveDataDir, databasePath } from '../core/dataDir';
 import { openSecretStore } from '../secrets';
 import { openDatabase } from '../storage/db';
 import { ArgsError, parseArgs } from './args';

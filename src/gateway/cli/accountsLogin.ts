@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createAccountsRepository } from '../accounts/repository';
 import { saveSubscriptionLogin } from '../accounts/service';
-import { resolveDataDir, databasePath } from '../dataDir';
+import { resolveDataDir, databasePath } from '../core/dataDir';
 import { DEFAULT_CLIENT_ID, DEFAULT_ISSUER, startLoopbackLogin } from '../oauth';
 import { openSecretStore } from '../secrets';
 import { openDatabase } from '../storage/db';

@@ -1,5 +1,5 @@
-import { ApiError } from '../errors';
-import { databasePath, resolveDataDir } from '../dataDir';
+import { ApiError } from '../core/errors';
+import { databasePath, resolveDataDir } from '../core/dataDir';
 import { openDatabase, type Db } from '../storage/db';
 import { ArgsError } from './args';
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { databasePath } from '../dataDir';
+import { databasePath } from '../core/dataDir';
 import { openDatabase } from '../storage/db';
 import { createKeysRepository } from '../keys/repository';
 import { tempDir } from '../storage/testing';

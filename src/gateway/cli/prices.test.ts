@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { databasePath } from '../dataDir';
+import { databasePath } from '../core/dataDir';
 import { openDatabase } from '../storage/db';
 import { createPricesRepository } from '../storage/pricesRepository';
 import { tempDir } from '../storage/testing';

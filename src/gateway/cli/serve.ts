@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createGateway, savedListenAddress } from '../index';
-import { resolveDataDir } from '../dataDir';
+import { resolveDataDir } from '../core/dataDir';
 import { isLoopbackHost } from '../http/hostGuard';
 import { resolveCallbackPort } from '../oauth/callbackPort';
 import { ArgsError } from './args';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { databasePath } from '../dataDir';
+import { databasePath } from '../core/dataDir';
 import { SETTINGS } from '../settings';
 import { openDatabase } from '../storage/db';
 import { openSettingsRepository } from '../storage/settingsRepository';

@@ -1,5 +1,5 @@
 import { accountStatus } from '../accounts/status';
-import type { AccountRecord } from '../domain';
+import type { AccountRecord } from '../core/domain';
 
 export interface ServingInput {
   /** The accounts dispatch will use, as the pool sees them (the implicit one when none is stored). */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../errors';
+import { ApiError } from '../core/errors';
 import { CONTENT_CATEGORIES, type ContentCategory } from './categories';
 import { checkPrompt, contentPolicyError, type FilterVerdict } from './checkPrompt';
 

@@ -1,5 +1,5 @@
 import { ERROR_CODES, ERROR_TYPES } from '../../shared/errors';
-import { ApiError } from '../errors';
+import { ApiError } from '../core/errors';
 import { CATEGORY_TEXT, type ContentCategory } from './categories';
 import { compileLexicon } from './lexicon';
 import { scan } from './matcher';

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SCHEDULER } from '../tunables';
+import { SCHEDULER } from '../core/tunables';
 import type { Dispatch } from './dispatchCall';
 import { createUpstreamPool, type PoolDeps } from './pool';
 import { DEFAULT_RETRIES, RetryBudget } from './retryPolicy';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { UpstreamFailure } from '../upstream/errors';
+import type { UpstreamFailure } from '../core/upstreamError';
 import { DEFAULT_COOLDOWNS, judgeFailure, OutageTracker } from './cooldownPolicy';
 
 const http503: UpstreamFailure = {

@@ -1,5 +1,5 @@
 import type { CooldownKind } from '../../shared/admin';
-import type { UpstreamFailure } from '../upstream/errors';
+import type { UpstreamFailure } from '../core/upstreamError';
 
 /**
  * Why an account rests. The caller's answer depends on it: a used-up usage window is spec 7's 429

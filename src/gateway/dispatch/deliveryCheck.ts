@@ -1,5 +1,5 @@
 import { checkSize } from '../../shared/sizeRules';
-import { upstreamFailed, type ApiError } from '../errors';
+import { upstreamFailed, type ApiError } from '../core/errors';
 import type { ImageOutcome } from '../upstream/types';
 import { inspectBase64Pieces, type ImageInfo } from '../bytes/imageInspect';
 

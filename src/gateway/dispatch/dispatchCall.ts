@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ERROR_TYPES } from '../../shared/errors';
-import { ApiError, usageLimitReached } from '../errors';
-import { UpstreamError, type UpstreamFailure } from '../upstream/errors';
+import { ApiError, usageLimitReached } from '../core/errors';
+import { UpstreamError, type UpstreamFailure } from '../core/upstreamError';
 import type { ImageUpstream } from '../upstream/types';
 import type { CooldownKind } from './cooldownPolicy';
 import { failureToApiError } from './failureToApiError';

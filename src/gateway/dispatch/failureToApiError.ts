@@ -1,6 +1,6 @@
 import { ERROR_CODES, ERROR_TYPES } from '../../shared/errors';
-import { ApiError, upstreamFailed, usageLimitReached } from '../errors';
-import type { UpstreamFailure } from '../upstream/errors';
+import { ApiError, upstreamFailed, usageLimitReached } from '../core/errors';
+import type { UpstreamFailure } from '../core/upstreamError';
 
 /**
  * Turns an upstream failure into what the caller sees (spec 7). `x-should-retry` tells the

@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { checkSize } from '../../shared/sizeRules';
 import type { Quality } from '../../shared/imageParams';
 import { decodePieces, type Base64Pieces } from '../bytes/base64Pieces';
-import { UpstreamError } from '../upstream/errors';
+import { UpstreamError } from '../core/upstreamError';
 import type { CallAllowance } from './dispatchCall';
 import { upstreamTimeoutFor, type TimeoutSettings } from './sizeClass';
 

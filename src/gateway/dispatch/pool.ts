@@ -1,7 +1,7 @@
 import type { AccountsRepository } from '../accounts/repository';
-import type { AccountRecord } from '../domain';
+import type { AccountRecord } from '../core/domain';
 import { tierRank } from '../accounts/types';
-import type { UpstreamFailure } from '../upstream/errors';
+import type { UpstreamFailure } from '../core/upstreamError';
 import type { ImageUpstream } from '../upstream/types';
 import {
   DEFAULT_COOLDOWNS,

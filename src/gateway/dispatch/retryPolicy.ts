@@ -1,4 +1,4 @@
-import type { UpstreamFailure } from '../upstream/errors';
+import type { UpstreamFailure } from '../core/upstreamError';
 
 export interface RetrySettings {
   /** Retries after the first attempt, for transport failures and 502/503/504 only (spec 7.2). */

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { addUsage, emptyUsage, type TokenUsage } from '../../shared/imageParams';
 import { formatSize } from '../../shared/sizeRules';
-import { ApiError, upstreamFailed } from '../errors';
-import type { SpooledImage } from '../domain';
-import { UpstreamError } from '../upstream/errors';
+import { ApiError, upstreamFailed } from '../core/errors';
+import type { SpooledImage } from '../core/domain';
+import { UpstreamError } from '../core/upstreamError';
 import type {
   ImageJob,
   ImageOutcome,

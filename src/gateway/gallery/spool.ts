@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Base64Quanta } from '../bytes/base64Pieces';
-import type { ImageSpool } from '../domain';
+import type { ImageSpool } from '../core/domain';
 import { giveBack, takeBuffer } from './bufferPool';
 import { createUncachedFile, type UncachedFile } from './uncachedFile';
 
-export type { ImageSpool, SpooledImage } from '../domain';
+export type { ImageSpool, SpooledImage } from '../core/domain';
 
 /**
  * Full buffers one image may have waiting for the disk before its stream waits. A local upstream

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { emptyUsage, type TokenUsage } from '../../shared/imageParams';
 import { createImagesRepository } from './repository';
 import type { StoredImage } from './repository';
-import type { GatewayEventMap } from '../events';
+import type { GatewayEventMap } from '../core/events';
 import { tempDatabase, tempDir } from '../storage/testing';
 import { createImageStore, shareCost, type ImageBatch, type KeptImage } from './store';
 

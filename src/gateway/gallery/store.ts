@@ -6,7 +6,7 @@ import type { TokenUsage } from '../../shared/imageParams';
 import { costMicros } from '../billing/cost';
 import { decodePieces, type Base64Pieces } from '../bytes/base64Pieces';
 import type { Prices } from '../billing/prices';
-import type { GatewayEvents } from '../events';
+import type { GatewayEvents } from '../core/events';
 import type { ImagesRepository, NewImage, StoredImage } from './repository';
 import {
   ensureDir,

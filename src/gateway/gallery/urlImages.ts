@@ -4,7 +4,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Request, Response } from 'express';
 import { ERROR_CODES, ERROR_TYPES } from '../../shared/errors';
-import { ApiError } from '../errors';
+import { ApiError } from '../core/errors';
 import { decodePieces, type Base64Pieces } from '../bytes/base64Pieces';
 import { contentTypeOf, writeFileAtomic } from './files';
 

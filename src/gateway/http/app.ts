@@ -4,7 +4,7 @@ import path from 'node:path';
 import { ERROR_CODES, ERROR_TYPES } from '../../shared/errors';
 import type { StatusResponse } from '../../shared/status';
 import type { Dispatch } from '../dispatch/dispatchCall';
-import { ApiError } from '../errors';
+import { ApiError } from '../core/errors';
 import { URL_IMAGES_PATH, type UrlImages } from '../gallery/urlImages';
 import { openApiDocument } from '../openapi/document';
 import type { Inflight } from '../usage/inflight';
@@ -29,7 +29,7 @@ import { adminRouter, type AdminDeps } from './admin';
 import { parentImage } from './galleryPort';
 import type { StudioSessionGate } from './studioSession';
 import type { StudioRuns } from './studioRuns';
-import { VERSION } from '../version';
+import { VERSION } from '../core/version';
 import type { SettingsRepository } from '../storage/settingsRepository';
 
 export interface AppDeps {

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { invalidApiKey } from '../errors';
+import { invalidApiKey } from '../core/errors';
 import type { AuthenticatedKey, KeyAuthenticator } from '../keys/authenticator';
 import './requestContext';
 

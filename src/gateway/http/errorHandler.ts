@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { ERROR_CODES, ERROR_TYPES } from '../../shared/errors';
-import { ApiError, unsupportedEncoding } from '../errors';
+import { ApiError, unsupportedEncoding } from '../core/errors';
 
 /** Errors thrown by express's body parsers carry a `type` such as `entity.parse.failed`. */
 interface ParserError {

@@ -2,7 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { PARENT_IMAGE_HEADER, type ImageSource } from '../../shared/admin';
 import { emptyUsage, type TokenUsage } from '../../shared/imageParams';
 import { IMAGE_MODELS } from '../../shared/models';
-import { invalidParam } from '../errors';
+import { invalidParam } from '../core/errors';
 import type { ImageBatch, ImageStore, KeptImage } from '../gallery/store';
 import type { UsageNotes } from '../usage/notes';
 import { inspectBase64Pieces } from '../bytes/imageInspect';

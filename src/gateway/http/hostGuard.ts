@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { ERROR_CODES, ERROR_TYPES } from '../../shared/errors';
-import { ApiError } from '../errors';
+import { ApiError } from '../core/errors';
 
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
 

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { invalidParam } from '../errors';
+import { invalidParam } from '../core/errors';
 import { parseEditJson, parseEditMultipart } from '../validation/editRequest';
 import { checkDecodable } from '../validation/editRules';
 import { noteRawFields } from './requestContext';

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { ERROR_TYPES } from '../../shared/errors';
-import { ApiError } from '../errors';
+import { ApiError } from '../core/errors';
 
 /**
  * A key's optional cap on requests in flight, so one busy agent cannot starve the other apps

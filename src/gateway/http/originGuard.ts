@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { ERROR_CODES, ERROR_TYPES } from '../../shared/errors';
-import { ApiError } from '../errors';
+import { ApiError } from '../core/errors';
 
 /**
  * Browsers attach Origin to cross-site requests. Our own studio's origin and the origins the user

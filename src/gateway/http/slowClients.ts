@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Socket } from 'node:net';
 import { ERROR_CODES, ERROR_TYPES } from '../../shared/errors';
-import { ApiError } from '../errors';
+import { ApiError } from '../core/errors';
 
 /**
  * Bounds on clients that send slowly or not at all. The server's own request and socket timeouts

@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { STUDIO_HEADER, STUDIO_SESSION_COOKIE } from '../../shared/admin';
 import { ERROR_CODES, ERROR_TYPES } from '../../shared/errors';
-import { ApiError } from '../errors';
+import { ApiError } from '../core/errors';
 
 /** A login link works once, for 10 minutes. */
 export const LOGIN_TOKEN_TTL_MS = 10 * 60_000;

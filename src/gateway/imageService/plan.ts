@@ -1,5 +1,5 @@
 import { ERROR_CODES } from '../../shared/errors';
-import { invalidParam } from '../errors';
+import { invalidParam } from '../core/errors';
 import { checkPrompt, contentPolicyError } from '../contentFilter/checkPrompt';
 import type { ImageJob } from '../upstream/types';
 import type { ImageCaller, ImagePlan, LiveImageSettings, ImageRequest } from './types';

@@ -1,6 +1,6 @@
 import type { TokenUsage } from '../../shared/imageParams';
 import type { DeliveredImage, ImageStartInfo } from '../dispatch/runImages';
-import type { ApiError } from '../errors';
+import type { ApiError } from '../core/errors';
 import type { ImageDemandInput } from '../limits/demand';
 import type { FilterMode } from '../contentFilter/checkPrompt';
 import type { ImageJob, ImageSink, InputImage, PartialImage } from '../upstream/types';
@@ -8,7 +8,7 @@ import type { UsageNotes } from '../usage/notes';
 import type { ImageOptions } from '../validation/imageOptions';
 import type { ImageToolOptions } from '../validation/responsesRequest';
 import type { Base64Pieces } from '../bytes/base64Pieces';
-import type { ImageSpool, SpooledImage } from '../domain';
+import type { ImageSpool, SpooledImage } from '../core/domain';
 
 /*
  * The words of the image service (run an image request -> an image run), in one place: what goes

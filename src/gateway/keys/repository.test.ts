@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../errors';
+import { ApiError } from '../core/errors';
 import { hashApiKey } from './apiKeys';
 import { openDatabase } from '../storage/db';
 import { createKeysRepository } from './repository';

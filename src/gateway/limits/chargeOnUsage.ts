@@ -1,4 +1,4 @@
-import type { GatewayEvents } from '../events';
+import type { GatewayEvents } from '../core/events';
 import type { KeyLimiter } from './limiter';
 
 /**

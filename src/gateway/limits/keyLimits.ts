@@ -1,4 +1,4 @@
-import { invalidParam } from '../errors';
+import { invalidParam } from '../core/errors';
 
 export const BUDGET_PERIODS = ['day', 'month', 'total'] as const;
 export type BudgetPeriod = (typeof BUDGET_PERIODS)[number];

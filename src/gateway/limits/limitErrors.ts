@@ -1,6 +1,6 @@
 import { ERROR_TYPES, type ErrorBody } from '../../shared/errors';
 import { formatUsd } from '../../shared/costEstimate';
-import { ApiError, invalidApiKey } from '../errors';
+import { ApiError, invalidApiKey } from '../core/errors';
 import type { BudgetPeriod } from './keyLimits';
 
 export const LIMIT_ERROR_CODES = {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../simulator';
-import { UpstreamError } from '../upstream/errors';
+import { UpstreamError } from '../core/upstreamError';
 import { accessTokenExpiry } from './claims';
 import { OAuthError, refreshTokens } from './client';
 import { createTokenManager } from './tokenManager';

@@ -1,5 +1,5 @@
 import type { AccountSecret, SecretStore } from '../secrets/types';
-import { UpstreamError } from '../upstream/errors';
+import { UpstreamError } from '../core/upstreamError';
 import { OAuthError, refreshTokens, type TokenSet } from './client';
 import { DEFAULT_CLIENT_ID } from './constants';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { VERSION } from '../version';
+import { VERSION } from '../core/version';
 import { adminPaths } from './adminPaths';
 import {
   completedImageEventSchema,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../errors';
+import { ApiError } from '../core/errors';
 import { parseGenerationRequest } from '../validation/generationRequest';
 import { IMAGE_PARAMETERS } from '../validation/imageOptions';
 import { imageGenerationRequestSchema } from './v1Schemas';

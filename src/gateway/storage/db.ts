@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { makeFilePrivate } from '../privateFiles';
+import { makeFilePrivate } from '../core/privateFiles';
 import { runMigrations } from './migrations';
 
 export type Db = Database.Database;

@@ -1,11 +1,10 @@
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../simulator';
-import type { AccountRecord } from '../domain';
-import { BUILTIN } from '../accounts/types';
+import { BUILTIN, type AccountRecord } from '../core/domain';
 import { writeAccountSecret } from '../secrets';
 import type { SecretStore } from '../secrets/types';
-import { UpstreamError } from './errors';
+import { UpstreamError } from '../core/upstreamError';
 import { upstreamFactory } from './factory';
 import { piecesLength } from '../bytes/base64Pieces';
 import type { ImageUpstream } from './types';

@@ -1,10 +1,9 @@
 import type { Dispatcher as HttpAgent } from 'undici';
-import type { AccountRecord } from '../domain';
-import { BUILTIN } from '../accounts/types';
+import { BUILTIN, type AccountRecord } from '../core/domain';
 import { readAccountSecret } from '../secrets';
 import type { SecretStore } from '../secrets/types';
 import { createApiKeyUpstream } from './apiKeyImages';
-import { UpstreamError } from './errors';
+import { UpstreamError } from '../core/upstreamError';
 import { createSubscriptionUpstream, type SubscriptionDeps } from './subscription';
 import type { ImageUpstream } from './types';
 

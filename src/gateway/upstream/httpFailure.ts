@@ -1,5 +1,5 @@
 import { errors as undiciErrors } from 'undici';
-import { UpstreamError, type UpstreamFailure } from './errors';
+import { UpstreamError, type UpstreamFailure } from '../core/upstreamError';
 
 type Headers = Record<string, string | string[] | undefined>;
 

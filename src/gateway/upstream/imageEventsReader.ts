@@ -1,6 +1,6 @@
 import { normaliseUsage } from '../../shared/tokenUsage';
 import { joinPieces, piecesAfter, piecesLength, piecesPrefix } from '../bytes/base64Pieces';
-import { UpstreamError } from './errors';
+import { UpstreamError } from '../core/upstreamError';
 import { unreadableJson } from './imagesJson';
 import { b64ValueStart, ImageValueReader, parsePreamble } from './imageValue';
 import { parseSplicedJson, splicedBytes, splicedPieces } from '../bytes/jsonSplice';

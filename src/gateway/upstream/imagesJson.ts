@@ -1,6 +1,6 @@
 import { normaliseUsage } from '../../shared/tokenUsage';
 import type { Base64Pieces } from '../bytes/base64Pieces';
-import { UpstreamError } from './errors';
+import { UpstreamError } from '../core/upstreamError';
 import { parseSplicedJson, splicedBytes } from '../bytes/jsonSplice';
 import type { ImageOutcome } from './types';
 

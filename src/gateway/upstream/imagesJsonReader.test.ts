@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { joinPieces } from '../bytes/base64Pieces';
-import { UpstreamError } from './errors';
+import { UpstreamError } from '../core/upstreamError';
 import { readImagesJson } from './imagesJsonReader';
 import type { ImageHead } from './types';
 

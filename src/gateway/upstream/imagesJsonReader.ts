@@ -1,4 +1,4 @@
-import { UpstreamError } from './errors';
+import { UpstreamError } from '../core/upstreamError';
 import {
   outcomeFromImagesDoc,
   outcomeFromImagesJson,

@@ -7,7 +7,7 @@ import type {
 } from '../../shared/imageParams';
 import type { ImageInfo } from '../bytes/imageInspect';
 import type { Base64Pieces } from '../bytes/base64Pieces';
-import type { AccountKind } from '../domain';
+import type { AccountKind } from '../core/domain';
 
 /** An input image of an edit, already sniffed and measured from its bytes. */
 export interface InputImage {

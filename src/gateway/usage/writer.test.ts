@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { emptyUsage } from '../../shared/imageParams';
 import { INTERRUPTED } from '../../shared/usageRecord';
-import type { GatewayEventMap } from '../events';
+import type { GatewayEventMap } from '../core/events';
 import { tempDatabase } from '../storage/testing';
 import { recordInterrupted } from './interrupted';
 import { createRejectedCounter } from './rejected';

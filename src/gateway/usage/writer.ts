@@ -1,6 +1,6 @@
 import { costMicros } from '../billing/cost';
 import type { Prices } from '../billing/prices';
-import type { GatewayEvents } from '../events';
+import type { GatewayEvents } from '../core/events';
 import { randomUUID } from 'node:crypto';
 import { openRun, recordInterrupted, type UsageOwner } from './interrupted';
 import { UsageNotes, type FinalStatus, type PricedUsage } from './notes';

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../errors';
+import { ApiError } from '../core/errors';
 import { LIMITS } from '../../shared/imageParams';
 import { parseEditJson } from './editRequest';
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import busboy, { type Busboy } from 'busboy';
-import { ApiError, invalidParam, unsupportedEncoding } from '../errors';
+import { ApiError, invalidParam, unsupportedEncoding } from '../core/errors';
 import { ERROR_CODES } from '../../shared/errors';
 import { LIMITS } from '../../shared/imageParams';
 import {

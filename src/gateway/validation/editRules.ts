@@ -1,4 +1,4 @@
-import { invalidParam, type ApiError } from '../errors';
+import { invalidParam, type ApiError } from '../core/errors';
 import type { InputImage } from '../upstream/types';
 import { ERROR_CODES } from '../../shared/errors';
 import { LIMITS } from '../../shared/imageParams';

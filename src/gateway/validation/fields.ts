@@ -1,5 +1,5 @@
-import type { ApiError } from '../errors';
-import { invalidParam } from '../errors';
+import type { ApiError } from '../core/errors';
+import { invalidParam } from '../core/errors';
 import { ERROR_CODES } from '../../shared/errors';
 
 /**
@@ -20,7 +20,7 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 /** A 400 about the request as a whole (`param: null`). */
-export { invalidRequest } from '../errors';
+export { invalidRequest } from '../core/errors';
 
 /** What a body that should have been a JSON object was, for messages. */
 export function bodyKind(body: unknown): string {

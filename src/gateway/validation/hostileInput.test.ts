@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../errors';
+import { ApiError } from '../core/errors';
 import { shortenRuns } from '../contentFilter/normalize';
 import { checkPrompt } from '../contentFilter/checkPrompt';
 import { codePointsUpTo } from './fields';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../errors';
+import { ApiError } from '../core/errors';
 import { checkSize } from '../../shared/sizeRules';
 import { parseGenerationRequest } from './generationRequest';
 import { parseImageOptions, type ImageOptionsContext } from './imageOptions';

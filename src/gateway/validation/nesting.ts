@@ -1,4 +1,4 @@
-import { invalidParam } from '../errors';
+import { invalidParam } from '../core/errors';
 
 /**
  * How deep a JSON value may nest. Real Responses inputs go five or six levels down (input, item,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../errors';
+import { ApiError } from '../core/errors';
 import { DEFAULT_TEXT_MODELS } from '../../shared/models';
 import { parseResponsesRequest } from './responsesRequest';
 

@@ -1,4 +1,4 @@
-import { invalidParam } from '../errors';
+import { invalidParam } from '../core/errors';
 import { ERROR_CODES } from '../../shared/errors';
 import {
   MODERATIONS,

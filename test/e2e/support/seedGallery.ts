@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { databasePath } from '../../../src/gateway/dataDir';
+import { databasePath } from '../../../src/gateway/core/dataDir';
 import { openDatabase } from '../../../src/gateway/storage/db';
 import { createImagesRepository } from '../../../src/gateway/gallery/repository';
 import { patternPng } from './images';

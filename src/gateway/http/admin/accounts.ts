@@ -15,8 +15,8 @@ import {
   type AccountsContext,
 } from '../../accounts/service';
 import { accountStatus } from '../../accounts/status';
-import type { AccountRecord } from '../../domain';
-import { ApiError } from '../../errors';
+import type { AccountRecord } from '../../core/domain';
+import { ApiError } from '../../core/errors';
 import { DEFAULT_ISSUER } from '../../oauth';
 import { SecretStoreError } from '../../secrets';
 import { notFound, parse } from './parse';

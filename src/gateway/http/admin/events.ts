@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { BudgetAlert } from '../../../shared/admin';
-import type { GatewayEvents } from '../../events';
+import type { GatewayEvents } from '../../core/events';
 import type { ImagesRepository } from '../../gallery/repository';
 import type { KeysRepository } from '../../keys/repository';
 import type { UsageRepository } from '../../usage/repository';

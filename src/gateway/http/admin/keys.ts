@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { createKeyBodySchema, patchKeyBodySchema, type KeyView } from '../../../shared/admin';
 import { ERROR_CODES, ERROR_TYPES } from '../../../shared/errors';
-import { ApiError, invalidParam } from '../../errors';
+import { ApiError, invalidParam } from '../../core/errors';
 import type { StudioKey } from '../../keys/studioKey';
 import type { KeyLimitUse } from '../../limits/limiter';
 import type { ApiKeyRecord, KeysRepository } from '../../keys/repository';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { ERROR_CODES, ERROR_TYPES } from '../../../shared/errors';
-import { ApiError, invalidParam } from '../../errors';
+import { ApiError, invalidParam } from '../../core/errors';
 
 /**
  * Checks what arrived against its schema from src/shared/admin.ts; a failure is a 400 naming

@@ -7,7 +7,7 @@ import {
   type PriceRow,
   type Prices,
 } from '../../billing/prices';
-import { invalidParam } from '../../errors';
+import { invalidParam } from '../../core/errors';
 import type { PricesRepository } from '../../storage/pricesRepository';
 import { parse } from './parse';
 

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { RUN_ID_PATTERN } from '../../../shared/admin';
-import { invalidParam } from '../../errors';
+import { invalidParam } from '../../core/errors';
 import type { StudioRuns } from '../studioRuns';
 
 export interface RunsAdminDeps {

@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import type { DeliveredImage, ImageStartInfo } from '../../dispatch/runImages';
-import type { ImageSpool, SpooledImage } from '../../domain';
+import type { ImageSpool, SpooledImage } from '../../core/domain';
 import type { GalleryPort } from '../../imageService/types';
 import type { ImageSink } from '../../upstream/types';
 import { callerOf } from '../requestContext';

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import type { ApiError } from '../../errors';
+import type { ApiError } from '../../core/errors';
 import { writeWithBackpressure } from './backpressure';
 
 /** Comment lines keep proxies and clients from timing out during multi-minute images. */

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { ERROR_CODES, ERROR_TYPES } from '../../../shared/errors';
 import { IMAGE_MODELS } from '../../../shared/models';
-import { ApiError } from '../../errors';
+import { ApiError } from '../../core/errors';
 
 /** A fixed creation time keeps the list stable between restarts. */
 const CREATED = Math.floor(Date.UTC(2026, 3, 21) / 1000);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeB64, diffByRegion, rectMask, testPicture } from '../../../../test/support/images';
 import { startSimulator, type Simulator } from '../../../simulator';
 import { imageUsage } from '../../../simulator/tokens';
-import { UpstreamError } from '../errors';
+import { UpstreamError } from '../../core/upstreamError';
 import type { PartialImage } from '../types';
 import { callOptions, generateJob, inputImage, subscriptionSetup } from './testing';
 

@@ -1,5 +1,5 @@
 import { joinPieces, piecesAfter, piecesPrefix, type Base64Pieces } from '../../bytes/base64Pieces';
-import { UpstreamError } from '../errors';
+import { UpstreamError } from '../../core/upstreamError';
 import { b64ValueStart, parsePreamble } from '../imageValue';
 import { parseSplicedJson, spliceMarkerText, type SplicedJson } from '../../bytes/jsonSplice';
 import { decodeEvent, eventData, findEventEnd } from '../sseParser';

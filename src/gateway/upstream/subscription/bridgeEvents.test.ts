@@ -1,6 +1,6 @@
 import { joinPieces } from '../../bytes/base64Pieces';
 import { describe, expect, it } from 'vitest';
-import { UpstreamError } from '../errors';
+import { UpstreamError } from '../../core/upstreamError';
 import { parseSse } from '../sseParser';
 import { readBridgeImage } from './bridgeImage';
 import { assembleResponse } from './responsesRelay';

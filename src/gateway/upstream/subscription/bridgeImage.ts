@@ -1,5 +1,5 @@
 import { normaliseUsage } from '../../../shared/tokenUsage';
-import { UpstreamError } from '../errors';
+import { UpstreamError } from '../../core/upstreamError';
 import { piecesLength, type Base64Pieces } from '../../bytes/base64Pieces';
 import { ImageValueReader, parsePreamble } from '../imageValue';
 import { splicedBytes, splicedPieces, type SplicedJson } from '../../bytes/jsonSplice';

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeB64, diffByRegion, rectMask, testPicture } from '../../../../test/support/images';
 import { startSimulator, type Simulator } from '../../../simulator';
 import { imageUsage } from '../../../simulator/tokens';
-import { VERSION } from '../../version';
-import { UpstreamError } from '../errors';
+import { VERSION } from '../../core/version';
+import { UpstreamError } from '../../core/upstreamError';
 import { callOptions, generateJob, inputImage, subscriptionSetup } from './testing';
 
 let sim: Simulator;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeB64 } from '../../../../test/support/images';
 import { startSimulator, type Simulator } from '../../../simulator';
 import { imageUsage } from '../../../simulator/tokens';
-import { UpstreamError } from '../errors';
+import { UpstreamError } from '../../core/upstreamError';
 import { DEFAULT_INSTRUCTIONS } from './responsesRelay';
 import { subscriptionSetup } from './testing';
 

@@ -1,4 +1,4 @@
-import { UpstreamError } from '../errors';
+import { UpstreamError } from '../../core/upstreamError';
 import type { SseEvent } from '../types';
 import { failureOfEvent } from './bridgeImage';
 import { readBridgeEvent } from './bridgeEventStream';

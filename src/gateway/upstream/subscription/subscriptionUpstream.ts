@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Dispatcher } from 'undici';
-import { VERSION } from '../../version';
+import { VERSION } from '../../core/version';
 import { failureFromResponse, failureFromThrown } from '../httpFailure';
 import { readErrorText } from '../readBody';
 import { sendPost } from '../sendPost';

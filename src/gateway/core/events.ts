@@ -1,5 +1,5 @@
 import type { EventEmitter } from 'node:events';
-import type { BudgetAlert } from '../shared/admin';
+import type { BudgetAlert } from '../../shared/admin';
 
 /** What the gateway announces: the live request log and the gallery follow these. */
 export interface GatewayEventMap {

@@ -3,7 +3,7 @@ import {
   ERROR_TYPES,
   type ErrorBody,
   type UpstreamFailureCode,
-} from '../shared/errors';
+} from '../../shared/errors';
 
 /**
  * The gateway's one error type. Middleware and handlers throw it; only the central error handler

@@ -4,9 +4,12 @@
  * (dispatch and the replies carry a spooled image without importing the gallery; dispatch and
  * the upstream adapters read an account without accounts/ importing either of them back).
  */
-import type { ACCOUNT_KINDS, CooldownKind } from '../shared/admin';
+import type { ACCOUNT_KINDS, CooldownKind } from '../../shared/admin';
 
 export type { CooldownKind };
+
+/** Base URL of accounts served by the in-process simulator (its port changes every start). */
+export const BUILTIN = 'builtin';
 
 /** How an account reaches its upstream: the built-in simulator, an API key, a subscription. */
 export type AccountKind = (typeof ACCOUNT_KINDS)[number];
