@@ -21,7 +21,7 @@ import { liveSettings } from './liveSettings';
 import { makeDataDirPrivate } from './core/privateFiles';
 import { shutdownSequence } from './shutdown';
 import { openDatabase } from './storage/db';
-import { createPricesRepository } from './storage/pricesRepository';
+import { openPricesRepository } from './storage/pricesRepository';
 import { openSettingsRepository } from './storage/settingsRepository';
 import { sqliteEngine } from './storage/sqliteEngine';
 import { composeStudioSide } from './studioSide';
@@ -54,7 +54,7 @@ export async function createGateway(
   const engine = sqliteEngine(db);
   const keys = createKeysRepository(db);
   const usage = createUsageRepository(db);
-  const prices = createPricesRepository(db);
+  const prices = await openPricesRepository(engine);
   const accounts = createAccountsRepository(db);
   const settings = await openSettingsRepository(engine);
   const limiter = new KeyLimiter(createUsageLedger(db), prices.get);
@@ -120,7 +120,7 @@ export async function createGateway(
     allowedHosts: address.hosts,
     ownOrigins: address.origins,
     allowedOrigins: live.allowedOrigins,
-    settings,
+    snapshots: [settings, prices],
     describeUpstream: () => pool.describe(),
     url: address.url,
     staticDir: config.staticDir,

@@ -10,8 +10,8 @@ import type {
 } from '../../src/shared/admin';
 import { savedListenAddress } from '../../src/gateway';
 import { SETTINGS } from '../../src/gateway/settings';
-import { createPricesRepository } from '../../src/gateway/storage/pricesRepository';
 import {
+  pricesIn,
   settingsIn,
   startTestGateway,
   studioLogin,
@@ -416,8 +416,8 @@ describe('settings', () => {
 });
 
 describe('prices', () => {
-  afterAll(() => {
-    createPricesRepository(t.db).set('image-model-2', { imageOutput: 30_000_000 });
+  afterAll(async () => {
+    await (await pricesIn(t.db)).set('image-model-2', { imageOutput: 30_000_000 });
   });
 
   it('lists dollars per 1M tokens as decimal strings', async () => {

@@ -6,8 +6,9 @@ import { createGateway, type Gateway } from '../../src/gateway';
 import { databasePath } from '../../src/gateway/core/dataDir';
 import { openDatabase } from '../../src/gateway/storage/db';
 import { createKeysRepository, type NewApiKey } from '../../src/gateway/keys/repository';
-import { createPricesRepository } from '../../src/gateway/storage/pricesRepository';
+import type { PricesRepository } from '../../src/gateway/storage/pricesRepository';
 import {
+  pricesIn,
   simInit,
   startTestGateway,
   studioLogin,
@@ -19,10 +20,12 @@ import {
 
 let t: TestGateway;
 let studio: StudioClient;
+let prices: PricesRepository;
 
 beforeAll(async () => {
   t = await startTestGateway();
   studio = await studioLogin(t);
+  prices = await pricesIn(t.db);
 });
 afterAll(async () => {
   await t.close();
@@ -84,7 +87,7 @@ const request = (prompt: string, extra: Record<string, unknown> = {}) => ({
 
 /** The gateway's own estimate of one such request, at the price in its database. */
 function estimateOf(prompt: string, n = 1): number {
-  const price = createPricesRepository(t.db).get('image-model-2')!;
+  const price = prices.get('image-model-2')!;
   return estimateImageRequest(
     { prompt, size: { width: 1024, height: 1024 }, quality: 'low', n, partialImages: 0 },
     price,
@@ -415,7 +418,7 @@ describe('limits survive a restart', () => {
     dataDir = tempDir();
     const db = openDatabase(databasePath(dataDir));
     const prompt = 'restart: a brass key';
-    const price = createPricesRepository(db).get('image-model-2')!;
+    const price = (await pricesIn(db)).get('image-model-2')!;
     const cost = estimateImageRequest(
       { prompt, size: { width: 1024, height: 1024 }, quality: 'low', n: 1, partialImages: 0 },
       price,

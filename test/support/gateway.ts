@@ -12,6 +12,10 @@ import {
   type SettingsRepository,
 } from '../../src/gateway/storage/settingsRepository';
 import { sqliteEngine } from '../../src/gateway/storage/sqliteEngine';
+import {
+  openPricesRepository,
+  type PricesRepository,
+} from '../../src/gateway/storage/pricesRepository';
 
 export interface TestGateway {
   gateway: Gateway;
@@ -248,4 +252,9 @@ export function usageCount(db: Db, requestId: string): number {
  */
 export async function settingsIn(db: Db): Promise<SettingsRepository> {
   return openSettingsRepository(sqliteEngine(db));
+}
+
+/** The prices of a gateway's database through a connection of the test's own (as settingsIn). */
+export async function pricesIn(db: Db): Promise<PricesRepository> {
+  return openPricesRepository(sqliteEngine(db));
 }

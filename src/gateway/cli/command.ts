@@ -1,6 +1,8 @@
 import { ApiError } from '../core/errors';
 import { databasePath, resolveDataDir } from '../core/dataDir';
 import { openDatabase, type Db } from '../storage/db';
+import type { SqlEngine } from '../storage/engine';
+import { sqliteEngine } from '../storage/sqliteEngine';
 import { ArgsError } from './args';
 
 /** What the keys and prices commands use of the process (cli/io.ts's CliIo satisfies it). */
@@ -79,6 +81,20 @@ export function withDatabase<T>(
     return use(db);
   } finally {
     db.close();
+  }
+}
+
+/** As withDatabase, through the storage port (the repositories converted to it, issue 21). */
+export async function withStorage<T>(
+  dataDirFlag: string | undefined,
+  env: NodeJS.ProcessEnv,
+  use: (engine: SqlEngine) => Promise<T>,
+): Promise<T> {
+  const engine = sqliteEngine(openDatabase(databasePath(resolveDataDir(dataDirFlag, env))));
+  try {
+    return await use(engine);
+  } finally {
+    await engine.close();
   }
 }
 

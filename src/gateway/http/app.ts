@@ -12,7 +12,7 @@ import type { UsageWriter } from '../usage/writer';
 import { usageRecorder } from './usageRecorder';
 import { requireApiKey, type KeyAuthenticator } from './auth';
 import { errorHandler } from './errorHandler';
-import { freshSettings } from './freshSettings';
+import { freshSnapshots, type Snapshot } from './freshSnapshots';
 import { hostGuard } from './hostGuard';
 import { originGuard } from './originGuard';
 import { requestId } from './requestId';
@@ -30,7 +30,6 @@ import { parentImage } from './galleryPort';
 import type { StudioSessionGate } from './studioSession';
 import type { StudioRuns } from './studioRuns';
 import { VERSION } from '../core/version';
-import type { SettingsRepository } from '../storage/settingsRepository';
 
 export interface AppDeps {
   dispatch: Dispatch;
@@ -48,8 +47,8 @@ export interface AppDeps {
   /** The studio's own origins; refilled by the server address once the port is bound. */
   ownOrigins: ReadonlySet<string>;
   allowedOrigins: () => readonly string[];
-  /** The settings snapshot the request path reads, brought up to date before each request. */
-  settings: Pick<SettingsRepository, 'stale' | 'refresh'>;
+  /** The tables the request path reads from memory (settings, prices), brought up to date first. */
+  snapshots: readonly Snapshot[];
   /** What `/api/status` says of the upstream (the account pool) and where the gateway listens. */
   describeUpstream: () => StatusResponse['upstream'];
   url: () => string;
@@ -75,7 +74,7 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(requestId);
-  app.use(freshSettings(deps.settings));
+  app.use(freshSnapshots(deps.snapshots));
   app.use(securityHeaders);
   const clientTimeouts = deps.clientTimeouts ?? DEFAULT_CLIENT_TIMEOUTS;
   app.use(slowClientGuard(clientTimeouts));

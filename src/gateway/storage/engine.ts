@@ -23,6 +23,12 @@ export interface SqlQueries {
   run(sql: string, params?: readonly SqlValue[]): Promise<{ changes: number }>;
   /** A script of several statements without parameters (a migration's DDL). */
   exec(script: string): Promise<void>;
+  /**
+   * Tells the other connections that a table held in memory changed (settings, prices), so
+   * their `changeStamp()` moves: PostgreSQL's NOTIFY, sent when the transaction commits. SQLite
+   * needs none (its data_version moves by itself).
+   */
+  announceChange(table: string): Promise<void>;
 }
 
 export interface SqlEngine extends SqlQueries {
@@ -34,11 +40,13 @@ export interface SqlEngine extends SqlQueries {
    */
   transaction<T>(fn: (tx: SqlQueries) => Promise<T>): Promise<T>;
   /**
-   * A number that changes when another connection commits a change (SQLite's `PRAGMA
-   * data_version`, one cheap synchronous call), so an in-memory snapshot knows when to read
-   * again. PostgreSQL's is constant until change notices (LISTEN/NOTIFY) bump it: there, what
-   * another instance wrote is not seen until a snapshot's owner refreshes it.
+   * A number that changes when another connection commits a change, so an in-memory snapshot
+   * knows when to read again: SQLite's `PRAGMA data_version` (one cheap synchronous call), or on
+   * PostgreSQL the count of change notices (`announceChange`) this engine has heard, and of its
+   * listening connection's losses (a notice may have been missed then).
    */
   changeStamp(): number;
+  /** Calls `listener` when the stamp moved on its own (PostgreSQL's notices); returns the undo. */
+  onChange(listener: () => void): () => void;
   close(): Promise<void>;
 }

@@ -39,11 +39,24 @@ export interface PostgresEngineOptions {
 
 type Client = pg.Pool | pg.PoolClient;
 
+/** The channel of change notices (storage/engine.ts `announceChange`). */
+const CHANGES_CHANNEL = 'atelier_changes';
+/** How long a lost listening connection waits before it connects again. */
+const RELISTEN_MS = 1_000;
+
+export interface PostgresEngine extends SqlEngine {
+  /**
+   * Opens the connection that LISTENs for change notices; until then `changeStamp()` moves only
+   * by this engine's own announcements. openPostgresDatabase calls it.
+   */
+  listen(): Promise<void>;
+}
+
 /**
  * The port over a pg connection pool. Each distinct SQL text becomes a named prepared statement
  * (parsed and planned once per connection), and its `?` placeholders are numbered once.
  */
-export function postgresEngine(options: PostgresEngineOptions): SqlEngine {
+export function postgresEngine(options: PostgresEngineOptions): PostgresEngine {
   const pool = new pg.Pool({ connectionString: options.url, max: options.max ?? 10, types });
   // Without a listener an idle connection's error would crash the process.
   pool.on('error', (error) => options.log?.(`PostgreSQL connection error: ${error.message}`));
@@ -70,7 +83,47 @@ export function postgresEngine(options: PostgresEngineOptions): SqlEngine {
     run: async (sql, params) => ({ changes: (await query(client, sql, params)).rowCount ?? 0 }),
     // The simple query protocol: several statements, none prepared or kept.
     exec: async (script) => void (await client.query(script)),
+    announceChange: async (table) =>
+      void (await query(client, `SELECT pg_notify('${CHANGES_CHANNEL}', ?)`, [table])),
   });
+
+  let stamp = 0;
+  const changeListeners = new Set<() => void>();
+  const bump = () => {
+    stamp += 1;
+    for (const listener of changeListeners) listener();
+  };
+  let listener: pg.Client | null = null;
+  let relisten: NodeJS.Timeout | null = null;
+  let closed = false;
+  const listen = async (): Promise<void> => {
+    const client = new pg.Client({ connectionString: options.url, types });
+    const lost = (why: string) => {
+      if (listener !== client || closed) return;
+      listener = null;
+      options.log?.(`PostgreSQL change notices lost (${why}); listening again`);
+      // Notices may have been missed: every snapshot reads again.
+      bump();
+      relisten = setTimeout(() => {
+        relisten = null;
+        listen().catch((error: Error) => lost(error.message));
+      }, RELISTEN_MS);
+      relisten.unref();
+    };
+    client.on('error', (error) => lost(error.message));
+    client.on('end', () => lost('connection closed'));
+    client.on('notification', (notice) => {
+      if (notice.channel === CHANGES_CHANNEL) bump();
+    });
+    listener = client;
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANGES_CHANNEL}`);
+    } catch (error) {
+      lost((error as Error).message);
+      throw error;
+    }
+  };
 
   return {
     ...queriesOn(pool),
@@ -94,8 +147,19 @@ export function postgresEngine(options: PostgresEngineOptions): SqlEngine {
         client.release(broken);
       }
     },
-    changeStamp: () => 0,
-    close: () => pool.end(),
+    changeStamp: () => stamp,
+    onChange(fn) {
+      changeListeners.add(fn);
+      return () => changeListeners.delete(fn);
+    },
+    listen,
+    async close() {
+      closed = true;
+      if (relisten) clearTimeout(relisten);
+      const listening = listener;
+      listener = null;
+      await Promise.all([pool.end(), listening?.end()]);
+    },
   };
 }
 
@@ -104,6 +168,7 @@ export async function openPostgresDatabase(options: PostgresEngineOptions): Prom
   const engine = postgresEngine(options);
   try {
     await runPostgresMigrations(engine);
+    await engine.listen();
     return engine;
   } catch (error) {
     await engine.close();

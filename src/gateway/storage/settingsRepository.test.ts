@@ -85,3 +85,20 @@ describe('settings repository: changes made elsewhere', () => {
     expect(settings.get(theme)).toBe('dark');
   });
 });
+
+describe('settings repository: changes made by another instance', () => {
+  it('on PostgreSQL, is stale once the change notice arrives, and reads it on refresh', async () => {
+    const { engine, connect } = await testStorage('postgres');
+    const other = await connect();
+    const settings = await openSettingsRepository(engine);
+    const elsewhere = await openSettingsRepository(other);
+    const noticed = new Promise<void>((resolve) => engine.onChange(resolve));
+    await elsewhere.set(theme, 'light');
+    await noticed;
+    expect(settings.stale()).toBe(true);
+    expect(settings.get(theme)).toBe('system');
+    await settings.refresh();
+    expect(settings.stale()).toBe(false);
+    expect(settings.get(theme)).toBe('light');
+  });
+});

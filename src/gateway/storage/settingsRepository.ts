@@ -26,7 +26,7 @@ export interface SettingsRepository {
   set<T>(setting: Setting<T>, value: T): Promise<void>;
   /** Back to the default. */
   reset(setting: Setting<unknown>): Promise<void>;
-  /** Whether another connection changed the database since the snapshot was read. */
+  /** Whether another connection (the CLI, another instance) changed the database since it was read. */
   stale(): boolean;
   /** Reads the snapshot again. */
   refresh(): Promise<void>;
@@ -49,8 +49,9 @@ export function settingsReader<T extends object>(
 /**
  * Opens the settings: the whole table is read once into a snapshot that `get` answers from. The
  * snapshot follows this repository's own writes at once; a write by another connection (the
- * `atelier` CLI, another gateway instance) shows in `stale()`, and the request path refreshes
- * before it reads (http/freshSettings.ts), so a change applies to the next request as before.
+ * `atelier` CLI, another gateway instance, whose writes announce themselves on PostgreSQL) shows
+ * in `stale()`, and the request path refreshes
+ * before it reads (http/freshSnapshots.ts), so a change applies to the next request as before.
  */
 export async function openSettingsRepository(engine: SqlEngine): Promise<SettingsRepository> {
   /** The stored JSON text by key. */
@@ -102,10 +103,12 @@ export async function openSettingsRepository(engine: SqlEngine): Promise<Setting
         [setting.key, json],
       );
       store(setting.key, json);
+      await engine.announceChange('settings');
     },
     async reset(setting) {
       await engine.run('DELETE FROM settings WHERE key = ?', [setting.key]);
       store(setting.key, null);
+      await engine.announceChange('settings');
     },
     stale: () => engine.changeStamp() !== stamp,
     refresh,

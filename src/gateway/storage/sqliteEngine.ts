@@ -10,7 +10,9 @@ type Statement = BetterSqlite3.Statement<unknown[], unknown>;
  * One connection means one transaction at a time, and a transaction's `fn` awaits: while it is
  * open, any other caller's statement would run inside it (committed or rolled back with it). So
  * the engine's own calls wait while a transaction is open (`gate`), and only the handle given to
- * `fn` reaches the connection.
+ * `fn` reaches the connection. A second connection to the same file belongs in another process
+ * (the CLI): its BEGIN IMMEDIATE waits on the busy timeout, which in the same thread would block
+ * the very transaction it waits for.
  */
 export function sqliteEngine(db: BetterSqlite3.Database): SqlEngine {
   const statements = new Map<string, Statement>();
@@ -31,6 +33,7 @@ export function sqliteEngine(db: BetterSqlite3.Database): SqlEngine {
     run: (sql: string, params: readonly SqlValue[] = []) =>
       settle(() => ({ changes: prepare(sql).run(...params).changes })),
     exec: (script: string) => settle(() => void db.exec(script)),
+    announceChange: () => Promise.resolve(),
   };
 
   const dataVersion = db.prepare('PRAGMA data_version').pluck();
@@ -49,6 +52,7 @@ export function sqliteEngine(db: BetterSqlite3.Database): SqlEngine {
     get: (sql, params) => (gate ? outside(() => direct.get(sql, params)) : direct.get(sql, params)),
     run: (sql, params) => (gate ? outside(() => direct.run(sql, params)) : direct.run(sql, params)),
     exec: (script) => (gate ? outside(() => direct.exec(script)) : direct.exec(script)),
+    announceChange: () => Promise.resolve(),
     async transaction(fn) {
       while (gate) await gate;
       let open!: () => void;
@@ -70,6 +74,8 @@ export function sqliteEngine(db: BetterSqlite3.Database): SqlEngine {
       }
     },
     changeStamp: () => dataVersion.get() as number,
+    // data_version is read, not pushed: a caller asks changeStamp() when it needs to know.
+    onChange: () => () => {},
     close() {
       db.close();
       return Promise.resolve();

@@ -48,7 +48,7 @@ export async function testStorage(
   { migrated = true }: { migrated?: boolean } = {},
 ): Promise<TestStorage> {
   const engines: SqlEngine[] = [];
-  const track = (engine: SqlEngine) => (engines.push(engine), engine);
+  const track = <E extends SqlEngine>(engine: E): E => (engines.push(engine), engine);
   onTestFinished(async () => {
     await Promise.all(engines.map((e) => e.close()));
   });
@@ -65,9 +65,14 @@ export async function testStorage(
     };
   }
   const url = await createPostgresDatabase();
-  const engine = track(postgresEngine({ url, max: 4 }));
+  const open = async () => {
+    const engine = track(postgresEngine({ url, max: 4 }));
+    await engine.listen();
+    return engine;
+  };
+  const engine = await open();
   if (migrated) await runPostgresMigrations(engine);
-  return { engine, connect: async () => track(postgresEngine({ url, max: 4 })) };
+  return { engine, connect: open };
 }
 
 /** A new, empty database on the run's PostgreSQL; dropped when the calling test finishes. */
