@@ -49,7 +49,7 @@ export async function prepareDataDir(
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-bench-'));
   const db = openDatabase(databasePath(dataDir));
   try {
-    const keys = createKeysRepository(db);
+    const keys = createKeysRepository(sqliteEngine(db));
     const settings = await openSettingsRepository(sqliteEngine(db));
     await settings.set(SETTINGS.keepApiImages, opts.keepApiImages);
     const accounts = createAccountsRepository(db);
@@ -98,11 +98,15 @@ export async function prepareDataDir(
       'bench-native': oauth(sim.tokens.native),
       'bench-bridge': oauth(sim.tokens.bridge),
     };
-    const key = (transport: Transport) =>
-      keys.create({ name: `bench-${transport}`, group: `bench-${transport}` }).key;
+    const key = async (transport: Transport) =>
+      (await keys.create({ name: `bench-${transport}`, group: `bench-${transport}` })).key;
     return {
       dataDir,
-      keys: { apiKey: key('apiKey'), native: key('native'), bridge: key('bridge') },
+      keys: {
+        apiKey: await key('apiKey'),
+        native: await key('native'),
+        bridge: await key('bridge'),
+      },
       gatewayConfig: {
         dataDir,
         upstreamBaseUrl: `${sim.url}/v1`,

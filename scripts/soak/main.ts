@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import { databasePath } from '../../src/gateway/core/dataDir';
 import { openDatabase } from '../../src/gateway/storage/db';
+import { sqliteEngine } from '../../src/gateway/storage/sqliteEngine';
 import { createKeysRepository } from '../../src/gateway/keys/repository';
 import { parseSseEvents, type SoakRequest, planRequests } from './plan';
 import { CONTROL_HEADER } from '../../src/simulator/guard';
@@ -197,7 +198,10 @@ async function main(): Promise<number> {
   const started = Date.now();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-soak-'));
   const db = openDatabase(databasePath(dataDir));
-  const { key } = createKeysRepository(db).create({ name: 'soak', group: 'default' });
+  const { key } = await createKeysRepository(sqliteEngine(db)).create({
+    name: 'soak',
+    group: 'default',
+  });
   const picture = await sharp({
     create: { width: 512, height: 512, channels: 3, background: { r: 40, g: 90, b: 160 } },
   })

@@ -52,7 +52,7 @@ export async function createGateway(
   // The storage port over the same connection: the repositories converted to it so far (issue
   // 21) use `engine`, the others still the synchronous `db`.
   const engine = sqliteEngine(db);
-  const keys = createKeysRepository(db);
+  const keys = createKeysRepository(engine);
   const usage = createUsageRepository(db);
   const prices = await openPricesRepository(engine);
   const accounts = createAccountsRepository(db);
@@ -112,7 +112,7 @@ export async function createGateway(
     dispatch,
     imageSettings: live.imageSettings,
     injectImageTool: live.injectImageTool,
-    keys: keyAuthenticator(keys, studioSide.studioKey),
+    keys: keyAuthenticator(keys, studioSide.studioKey, log),
     limits: limiter,
     inflight,
     usage: usageWriter,

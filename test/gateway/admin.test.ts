@@ -177,7 +177,7 @@ describe('usage', () => {
   const ids: string[] = [];
 
   beforeAll(async () => {
-    key = t.newKey('usage-app');
+    key = await t.newKey('usage-app');
     for (const quality of ['low', 'medium'])
       ids.push((await generate(key.key, { ...gen, quality })).requestId);
     // A refused request is recorded too.
@@ -312,7 +312,7 @@ describe('the live request log', () => {
       }
     };
     await until((text) => text.includes(': connected\n\n'));
-    const key = t.newKey('live');
+    const key = await t.newKey('live');
     const { requestId } = await generate(key.key);
     await until((text) => text.includes(requestId));
     const event = buffer

@@ -110,13 +110,13 @@ describe('choosing an account', () => {
   });
 
   it('dispatches only inside the key group', async () => {
-    const other = t.newKey('other-group', { group: 'other' });
+    const other = await t.newKey('other-group', { group: 'other' });
     expect((await post(gen, other.key)).res.status).toBe(200);
     expect((await simCalls()).map((c) => c.accountId)).toEqual([simKey(made.other!)]);
   });
 
   it('sends a request larger than an account can deliver to one that can', async () => {
-    const mixed = t.newKey('mixed', { group: 'mixed' });
+    const mixed = await t.newKey('mixed', { group: 'mixed' });
     await post({ ...gen, size: '3840x2160', output_format: 'jpeg' }, mixed.key);
     await post(gen, mixed.key);
     expect((await simCalls()).map((c) => c.accountId)).toEqual([
@@ -126,7 +126,7 @@ describe('choosing an account', () => {
   });
 
   it('refuses a size no account of the group can deliver, saying what would help', async () => {
-    const small = t.newKey('small-only', { group: 'smallonly' });
+    const small = await t.newKey('small-only', { group: 'smallonly' });
     const { res, json } = await post({ ...gen, size: '3840x2160' }, small.key);
     expect(res.status).toBe(400);
     expect(json.error).toMatchObject({ code: 'size_not_available', param: 'size' });
@@ -134,7 +134,7 @@ describe('choosing an account', () => {
   });
 
   it('holds requests to the account capacity (capacity 1: one at a time, none lost)', async () => {
-    const solo = t.newKey('solo', { group: 'solo' });
+    const solo = await t.newKey('solo', { group: 'solo' });
     await scriptFaults(t.simUrl, [{ kind: 'slow', delayMs: 250, times: 3 }]);
     const started = Date.now();
     const results = await Promise.all([1, 2, 3].map(() => post(gen, solo.key)));
@@ -144,7 +144,7 @@ describe('choosing an account', () => {
   });
 
   it('caps requests in flight per key when the key says so', async () => {
-    const capped = t.newKey('capped', { concurrencyLimit: 1 });
+    const capped = await t.newKey('capped', { concurrencyLimit: 1 });
     await scriptFaults(t.simUrl, [{ kind: 'slow', delayMs: 300, times: 2 }]);
     const results = await Promise.all([post(gen, capped.key), post(gen, capped.key)]);
     const statuses = results.map((r) => r.res.status).sort();
@@ -271,7 +271,7 @@ describe('the fallback ladder (spec 7.3)', () => {
   });
 
   it('lets a key opt in, which reaches sizes its group cannot deliver directly', async () => {
-    const small = t.newKey('small-ladder', { group: 'smallonly', fallbackLadder: true });
+    const small = await t.newKey('small-ladder', { group: 'smallonly', fallbackLadder: true });
     const { res, json } = await post(
       { ...gen, size: '3840x2160', output_format: 'webp' },
       small.key,
@@ -284,7 +284,7 @@ describe('the fallback ladder (spec 7.3)', () => {
 
 describe('client disconnects', () => {
   it('the upstream call finishes and the usage record is written once with the tokens', async () => {
-    const leaving = t.newKey('leaving');
+    const leaving = await t.newKey('leaving');
     await scriptFaults(t.simUrl, [{ kind: 'slow', delayMs: 400 }]);
     const controller = new AbortController();
     const client = new OpenAI({ apiKey: leaving.key, baseURL: `${t.url}/v1`, maxRetries: 0 });

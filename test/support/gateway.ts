@@ -6,7 +6,11 @@ import { createGateway, type Gateway, type GatewayConfig } from '../../src/gatew
 import { CONTROL_HEADER } from '../../src/simulator';
 import { databasePath } from '../../src/gateway/core/dataDir';
 import { openDatabase, type Db } from '../../src/gateway/storage/db';
-import { createKeysRepository, type NewApiKey } from '../../src/gateway/keys/repository';
+import {
+  createKeysRepository,
+  type KeysRepository,
+  type NewApiKey,
+} from '../../src/gateway/keys/repository';
 import {
   openSettingsRepository,
   type SettingsRepository,
@@ -26,7 +30,7 @@ export interface TestGateway {
   db: Db;
   client: OpenAI;
   simUrl: string;
-  newKey(name?: string, opts?: Partial<NewApiKey>): { key: string; id: string };
+  newKey(name?: string, opts?: Partial<NewApiKey>): Promise<{ key: string; id: string }>;
   close(): Promise<void>;
 }
 
@@ -44,8 +48,8 @@ export async function startTestGateway(
 ): Promise<TestGateway> {
   const dataDir = tempDir();
   const db = openDatabase(databasePath(dataDir));
-  const keys = createKeysRepository(db);
-  const { key } = keys.create({ name: 'test', group: 'default' });
+  const keys = createKeysRepository(sqliteEngine(db));
+  const { key } = await keys.create({ name: 'test', group: 'default' });
   const logs: string[] = [];
   const gateway = await createGateway({
     host: '127.0.0.1',
@@ -72,8 +76,8 @@ export async function startTestGateway(
     db,
     client,
     simUrl: gateway.simulator!.url,
-    newKey(name = 'extra', opts = {}) {
-      const created = keys.create({ name, group: 'default', ...opts });
+    async newKey(name = 'extra', opts = {}) {
+      const created = await keys.create({ name, group: 'default', ...opts });
       return { key: created.key, id: created.record.id };
     },
     async close() {
@@ -257,4 +261,9 @@ export async function settingsIn(db: Db): Promise<SettingsRepository> {
 /** The prices of a gateway's database through a connection of the test's own (as settingsIn). */
 export async function pricesIn(db: Db): Promise<PricesRepository> {
   return openPricesRepository(sqliteEngine(db));
+}
+
+/** A key made in a gateway's database through a connection of the test's own (as settingsIn). */
+export function keysIn(db: Db): KeysRepository {
+  return createKeysRepository(sqliteEngine(db));
 }

@@ -84,15 +84,19 @@ export function withDatabase<T>(
   }
 }
 
-/** As withDatabase, through the storage port (the repositories converted to it, issue 21). */
+/**
+ * As withDatabase, through the storage port (the repositories converted to it, issue 21); `db`
+ * is the same connection, for the repositories not converted yet.
+ */
 export async function withStorage<T>(
   dataDirFlag: string | undefined,
   env: NodeJS.ProcessEnv,
-  use: (engine: SqlEngine) => Promise<T>,
+  use: (engine: SqlEngine, db: Db) => Promise<T>,
 ): Promise<T> {
-  const engine = sqliteEngine(openDatabase(databasePath(resolveDataDir(dataDirFlag, env))));
+  const db = openDatabase(databasePath(resolveDataDir(dataDirFlag, env)));
+  const engine = sqliteEngine(db);
   try {
-    return await use(engine);
+    return await use(engine, db);
   } finally {
     await engine.close();
   }

@@ -42,17 +42,20 @@ export function requireApiKey(
       );
       return;
     }
-    const key = keys.authenticate(match[1]!);
-    if (!key) {
-      next(
-        invalidApiKey(
-          'Invalid API key: it is unknown, disabled or deleted. Create a new key on the /keys page.',
-        ),
-      );
-      return;
-    }
-    accept(key, res, keys, now);
-    next();
+    const asKey = async (presented: string) => {
+      const key = await keys.authenticate(presented);
+      if (!key) {
+        next(
+          invalidApiKey(
+            'Invalid API key: it is unknown, disabled or deleted. Create a new key on the /keys page.',
+          ),
+        );
+        return;
+      }
+      accept(key, res, keys, now);
+      next();
+    };
+    asKey(match[1]!).catch(next);
   };
 }
 

@@ -17,16 +17,16 @@ export interface StudioKey {
  * is; should the key be deleted anyway (`atelier keys delete`), a new one takes its place.
  */
 export function studioKey(keys: KeysRepository, settings: SettingsRepository): StudioKey {
-  const current = () => {
+  const current = async () => {
     const id = settings.get(SETTINGS.studioKeyId);
     return id === null ? null : keys.get(id);
   };
   return {
     async get() {
-      const existing = current();
+      const existing = await current();
       if (existing?.status === 'active') return existing;
       if (existing?.status === 'disabled') return null;
-      const { record } = keys.create({ name: STUDIO_KEY_NAME, group: 'default' });
+      const { record } = await keys.create({ name: STUDIO_KEY_NAME, group: 'default' });
       await settings.set(SETTINGS.studioKeyId, record.id);
       return record;
     },
