@@ -58,6 +58,12 @@ const gatewayZones = [
     message: 'imageService/ is Express-free: it never imports the HTTP layer or storage.',
   },
   {
+    folder: 'mcp',
+    never: ['http', 'dispatch', 'storage', 'usage', 'imageService'],
+    message:
+      'mcp/ is a client of /v1: its tools reach the image service through a /v1 request, never by importing the HTTP layer, dispatch, storage, usage or the image service.',
+  },
+  {
     folder: 'usage',
     never: ['http', 'dispatch', 'gallery', 'imageService', 'upstream'],
     message:
@@ -144,10 +150,10 @@ export default tseslint.config(
     files: ['src/gateway/**/*.ts'],
     rules: { 'no-restricted-imports': restrict([gatewayOutward, expressInHttp]) },
   },
-  // Express stays in the HTTP layer; the limits hook is Express middleware kept beside the code
-  // it serves (a zone's `express` files are the same kind).
+  // Express stays in the HTTP layer (a zone's `express` files are Express code kept beside the
+  // code they serve).
   {
-    files: ['src/gateway/http/**/*.ts', 'src/gateway/limits/middleware.ts'],
+    files: ['src/gateway/http/**/*.ts'],
     rules: { 'no-restricted-imports': restrict([gatewayOutward]) },
   },
   // core/ is what every folder may use, so it imports no gateway folder: only src/shared.

@@ -5,6 +5,8 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     exclude: ['test/e2e/**', 'node_modules/**'],
     globalSetup: ['test/support/globalSetup.ts'],
+    // Replies of the gateways under test are checked against /v1/openapi.json (openapiReplies.ts).
+    setupFiles: ['test/support/checkReplies.setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Two cores: run files in parallel but keep each suite's servers to itself.

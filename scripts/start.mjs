@@ -90,13 +90,13 @@ function launch(command, args, env) {
 }
 
 async function main() {
-  // Before any build: an old Node would get as far as a native module and crash there.
-  const { nodeVersionProblem } = await import('./check-node.mjs');
-  const problem = nodeVersionProblem(process.versions.node);
-  if (problem) {
-    console.error(problem);
-    process.exit(1);
+  // Before any build: an old Node would get as far as a native module and crash there. `npm start`
+  // finds the project's own Node first; `node scripts/start.mjs` on an old one runs again on it.
+  const { announceNode, runOnNewEnoughNode } = await import('./check-node.mjs');
+  if (!runOnNewEnoughNode('atelier start', fileURLToPath(import.meta.url), process.argv.slice(2))) {
+    return;
   }
+  announceNode('atelier start');
   const extraArgs = process.argv.slice(2);
   const electronVite = join(
     dirname(createRequire(import.meta.url).resolve('electron-vite/package.json')),

@@ -1,5 +1,6 @@
 import { runAccountsCommand } from './cli/accounts';
 import { runKeysCommand } from './cli/keys';
+import { runMcpCommand } from './cli/mcp';
 import { processIo, type CliIo } from './cli/io';
 import { runPricesCommand } from './cli/prices';
 import { runServeCommand } from './cli/serve';
@@ -14,6 +15,8 @@ usage:
   atelier accounts list | add-key | add-simulator | set | enable | disable | remove
                                                                      upstream accounts (secrets in the OS keychain)
   atelier prices list | set MODEL --image-output 30 ...             the price table used for cost
+  atelier mcp [--url URL] [--key KEY]                               an MCP server on stdio for agent hosts
+                                                                     (talks to the running gateway; docs/mcp.md)
 
 Data lives in the platform's app-data folder unless --data-dir or ATELIER_DATA_DIR says otherwise.`;
 
@@ -28,6 +31,8 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
       return runPricesCommand(rest, io);
     case 'accounts':
       return runAccountsCommand(rest, io);
+    case 'mcp':
+      return runMcpCommand(rest, io);
     case '--version':
     case '-v':
       io.stdout(VERSION);

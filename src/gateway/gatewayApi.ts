@@ -3,6 +3,7 @@ import type { Simulator } from '../simulator';
 import type { GatewayEvents } from './core/events';
 import type { AccountRecord } from './core/domain';
 import type { SecretStore } from './secrets/types';
+import type { UsageLogState } from './usage/logHealth';
 
 export interface Gateway {
   /** http://HOST:PORT once listening. */
@@ -32,6 +33,8 @@ export interface Gateway {
   signInIssuers(): string[];
   /** The accounts dispatch uses now (the implicit one while none is configured). */
   servingAccounts(): AccountRecord[];
+  /** Whether the usage log takes writes; while not, /v1 answers 503 `usage_log_unavailable`. */
+  usageLog(): UsageLogState & { unwritten: number };
 }
 
 /** What a gateway is given rather than makes: its clock, upstream connection pool, secret store. */

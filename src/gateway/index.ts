@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import { Agent } from 'undici';
 import { DEFAULT_TEXT_MODELS } from '../shared/models';
+import { testAccountConnection } from './dispatch/connectionTest';
 import { createAccountsRepository } from './accounts/repository';
 import { signInIssuers } from './accounts/signInIssuers';
 import type { GatewayConfig } from './config';
@@ -11,10 +12,15 @@ import { createUrlImages } from './gallery/urlImages';
 import type { Gateway, GatewayDeps } from './gatewayApi';
 import { serverAddress } from './http/address';
 import { createApp } from './http/app';
+import { mcpRoute } from './http/mcpRoute';
+import { createMcpGallery } from './mcp/gallery';
+import { spendReport } from './mcp/spend';
 import { createHttpServer } from './http/server';
+import { createDrain } from './http/drain';
+import { storageHealth } from './storage/health';
 import { DEFAULT_CLIENT_TIMEOUTS } from './http/slowClients';
 import { keyAuthenticator } from './keys/authenticator';
-import { createKeysRepository } from './keys/repository';
+import { createKeysRepository, type ApiKeyRecord } from './keys/repository';
 import { createUsageLedger, KeyLimiter, limitsOf } from './limits';
 import { chargeLimitsOnUsage } from './limits/chargeOnUsage';
 import { liveSettings } from './liveSettings';
@@ -57,7 +63,7 @@ export async function createGateway(
   const prices = await openPricesRepository(engine);
   const accounts = createAccountsRepository(db);
   const settings = await openSettingsRepository(engine);
-  const limiter = new KeyLimiter(createUsageLedger(db), prices.get);
+  const limiter = new KeyLimiter(createUsageLedger(db));
   const live = liveSettings(settings, config.allowedOrigins);
   const { simulator, secrets, dispatch } = await composeUpstreamSide(config, {
     accounts,
@@ -69,7 +75,7 @@ export async function createGateway(
   });
   const { pool, scheduler } = dispatch;
 
-  const urlImages = createUrlImages({ dir: path.join(config.dataDir, 'url-images'), now });
+  const urlImages = createUrlImages({ root: path.join(config.dataDir, 'url-images'), now });
   const events: GatewayEvents = new EventEmitter<GatewayEventMap>();
   const inflight = createInflight();
   const address = serverAddress(config.host, config.port);
@@ -90,10 +96,14 @@ export async function createGateway(
     secrets,
     events,
     loadOf: (id) => scheduler.loadOf(id),
+    failingOf: (id) => pool.failing(id),
+    testConnection: (id, baseUrl) =>
+      testAccountConnection({ pool, dispatcher: agent, now }, id, baseUrl),
     keepApiImages: live.keepApiImages,
     whenIdle: () => inflight.whenIdle(),
     keyLimitUse: (record) => limiter.use({ id: record.id, limits: limitsOf(record) }, now()),
-    simulatorOnly: () => simulator !== null && accounts.list().length === 0,
+    // The simulator serves while no stored account is enabled (pool.ts).
+    simulatorOnly: () => simulator !== null && !accounts.list().some((a) => a.enabled),
     now,
     log,
   });
@@ -106,13 +116,39 @@ export async function createGateway(
     log,
   });
 
+  const authenticator = keyAuthenticator(keys, studioSide.studioKey, log);
+  const keyLimitUse = (record: ApiKeyRecord) =>
+    limiter.use({ id: record.id, limits: limitsOf(record) }, now());
+  const mcp = mcpRoute({
+    keys: authenticator,
+    now,
+    log,
+    mcp: {
+      baseUrl: address.url,
+      events,
+      gallery: createMcpGallery(studioSide.app.admin.images, studioSide.galleryStore.dir),
+      keepsApiImages: live.keepApiImages,
+      spendOf: async (keyId) => {
+        const record = (await keys.get(keyId))!;
+        const [spent] = usage.totals({ apiKeyId: keyId });
+        return spendReport(
+          record,
+          spent ?? { requests: 0, costMicros: 0, images: 0 },
+          keyLimitUse(record),
+        );
+      },
+      cancelRun: (keyId, runId, reason) => studioSide.runs.cancelForKey(keyId, runId, reason),
+    },
+  });
+
   const clientTimeouts = { ...DEFAULT_CLIENT_TIMEOUTS, ...config.clientTimeouts };
+  const drain = createDrain();
   const app = createApp({
     clientTimeouts,
     dispatch,
     imageSettings: live.imageSettings,
     injectImageTool: live.injectImageTool,
-    keys: keyAuthenticator(keys, studioSide.studioKey, log),
+    keys: authenticator,
     limits: limiter,
     inflight,
     usage: usageWriter,
@@ -125,6 +161,9 @@ export async function createGateway(
     url: address.url,
     staticDir: config.staticDir,
     urlImages,
+    drain,
+    storageHealth: storageHealth(db),
+    mcp: mcp.router,
     now,
     log,
     ...studioSide.app,
@@ -132,7 +171,9 @@ export async function createGateway(
   const server = createHttpServer(app, clientTimeouts);
   const close = shutdownSequence({
     server,
+    startDraining: () => drain.start(),
     cancelSignIns: () => studioSide.logins.cancelAll(),
+    closeMcpSessions: () => mcp.closeAll(),
     drainRequests: (graceMs) => inflight.drain(graceMs),
     drainGallery: () => studioSide.galleryStore.drain(),
     closeUrlImages: () => urlImages.close(),
@@ -155,6 +196,7 @@ export async function createGateway(
     signInUrl: (loginId) => studioSide.logins.authorizeUrl(loginId),
     signInIssuers: () => signInIssuers(accounts.list(), simulator?.url ?? null),
     servingAccounts: () => pool.list(),
+    usageLog: () => ({ ...usageWriter.health.state, unwritten: usageWriter.unwritten }),
     listen: () => address.listen(server),
     close: (graceMs = DEFAULT_SHUTDOWN_GRACE_MS) => close(graceMs),
   };

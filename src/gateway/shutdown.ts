@@ -6,8 +6,12 @@ import type { Db } from './storage/db';
 /** What a gateway stops, in the order it stops them. */
 export interface ShutdownParts {
   server: http.Server;
+  /** /healthz turns 503 `draining` and new /v1 requests are refused (http/drain.ts). */
+  startDraining: () => void;
   /** OAuth sign-ins still waiting for the browser. */
   cancelSignIns: () => void;
+  /** The MCP sessions' open streams (/mcp): their tool calls' /v1 requests drain like any. */
+  closeMcpSessions?: () => Promise<void>;
   /** Resolves once no request is in flight, or after the grace period (the rest are cancelled). */
   drainRequests: (graceMs: number) => Promise<void>;
   /** Resolves once every image the gallery holds for a finished request is on disk. */
@@ -23,19 +27,25 @@ export interface ShutdownParts {
 }
 
 /**
- * The gateway's graceful stop, once however often it is asked for: no new connections, sign-ins
- * cancelled, requests given their grace, then the gallery's writes, and only then what they write
- * to (the pools, the simulator, the usage run, the database).
+ * The gateway's graceful stop, once however often it is asked for: the drain (/healthz answers
+ * 503 `draining` and new /v1 work is refused, while the server still listens so a load balancer
+ * can see it), sign-ins cancelled, requests given their grace, then no more connections, the
+ * gallery's writes, and only then what they write to (the pools, the simulator, the usage run,
+ * the database).
  */
 export function shutdownSequence(parts: ShutdownParts): (graceMs: number) => Promise<void> {
   let closing: Promise<void> | null = null;
   const { server } = parts;
   return (graceMs) =>
     (closing ??= (async () => {
-      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      parts.startDraining();
+      // Idle keep-alive connections go now; a client's next request opens a new one, which
+      // learns of the drain (and a balancer's health check sees it).
       server.closeIdleConnections();
       parts.cancelSignIns();
       await parts.drainRequests(graceMs);
+      await parts.closeMcpSessions?.();
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await stopped;
       // Every request is over, so every image it kept is queued: let them reach the disk.

@@ -7,9 +7,10 @@ import type { GatewayEvents } from './core/events';
 import { galleryPort } from './http/galleryPort';
 import type { ServerAddress } from './http/address';
 import type { AppDeps } from './http/app';
+import type { AccountsAdminDeps } from './http/admin/accounts';
 import type { KeysAdminDeps } from './http/admin/keys';
 import { createStudioSessions, studioSessionGate } from './http/studioSession';
-import { createStudioRuns } from './http/studioRuns';
+import { createStudioRuns, type StudioRuns } from './http/studioRuns';
 import { createImageStore, type ImageStore } from './gallery/store';
 import { studioKey, type StudioKey } from './keys/studioKey';
 import type { SecretStore } from './secrets/types';
@@ -31,6 +32,8 @@ export interface StudioSide {
   /** The gallery's store (drained on close). */
   galleryStore: ImageStore;
   logins: LoginFlows;
+  /** The runs in flight that can be cancelled: the studio's, and keys' for the MCP tools. */
+  runs: StudioRuns;
 }
 
 /**
@@ -51,6 +54,9 @@ export function composeStudioSide(deps: {
   secrets: () => Promise<SecretStore>;
   events: GatewayEvents;
   loadOf: (accountId: string) => number;
+  /** Dispatch's view of an account whose latest calls did not reach it. */
+  failingOf: AccountsAdminDeps['failingOf'];
+  testConnection: AccountsAdminDeps['testConnection'];
   /** The live setting (liveSettings.ts): whether the gallery keeps API callers' images. */
   keepApiImages: () => boolean;
   simulatorOnly: () => boolean;
@@ -115,6 +121,8 @@ export function composeStudioSide(deps: {
           ctx,
           logins,
           loadOf: deps.loadOf,
+          failingOf: deps.failingOf,
+          testConnection: deps.testConnection,
           simulatorOnly: deps.simulatorOnly,
           now: deps.now,
           log: deps.log,
@@ -124,6 +132,7 @@ export function composeStudioSide(deps: {
     studioKey: builtInKey,
     loginPath: () => `/login?token=${sessions.issueLoginToken()}`,
     galleryStore: images,
+    runs,
     logins,
   };
 }

@@ -145,7 +145,13 @@ export const ACCOUNT_KINDS = ['simulator', 'api_key', 'subscription'] as const;
 export const COOLDOWN_KINDS = ['usage_limit', 'rate_limit', 'outage'] as const;
 export type CooldownKind = (typeof COOLDOWN_KINDS)[number];
 
-export const ACCOUNT_STATES = ['ready', 'cooling', 'disabled', 'out_of_service'] as const;
+export const ACCOUNT_STATES = [
+  'ready',
+  'failing',
+  'cooling',
+  'disabled',
+  'out_of_service',
+] as const;
 
 export const accountViewSchema = z.object({
   id,
@@ -181,6 +187,17 @@ export const accountsResponseSchema = z.object({
   simulatorOnly: z.boolean(),
 });
 export type AccountsResponse = z.infer<typeof accountsResponseSchema>;
+
+/** POST /api/admin/accounts/:id/test: one cheap call to the account, timed. */
+export const accountTestResponseSchema = z.object({
+  ok: z.boolean(),
+  /** The upstream's answer or why it could not be reached, in a sentence. */
+  detail: z.string(),
+  latencyMs: z.number(),
+  /** The account after the test (failing or ready by its outcome). */
+  account: accountViewSchema,
+});
+export type AccountTestResponse = z.infer<typeof accountTestResponseSchema>;
 
 const accountCommon = {
   name: label,
@@ -250,7 +267,7 @@ const usageFilterFields = {
   model: z.string().min(1).max(100).optional(),
   endpoint: z.string().min(1).max(100).optional(),
   status: z
-    .union([z.enum(['success', 'error']), z.coerce.number().int().min(100).max(599)])
+    .union([z.enum(['success', 'error', 'cancelled']), z.coerce.number().int().min(100).max(599)])
     .optional(),
 };
 
@@ -299,7 +316,9 @@ export const usageTotalSchema = z.object({
   /** Human name for `key`. */
   label: z.string().nullable(),
   requests: z.number().int(),
+  /** Failed requests: the callers' own cancels are not among them (`cancelled`). */
   errors: z.number().int(),
+  cancelled: z.number().int(),
   inputTokens: z.number().int(),
   inputTextTokens: z.number().int(),
   inputImageTokens: z.number().int(),
@@ -469,6 +488,8 @@ export const imageRecordSchema = z.object({
   totalTokens: z.number().int(),
   costMicros: z.number().int(),
   favourite: z.boolean(),
+  /** Rejected on Generate: hidden from the gallery unless asked for (`rejected=1`). */
+  rejected: z.boolean(),
   /** The gallery image this one was edited from. */
   parentId: z.string().nullable(),
   /** The edit that made it had a mask: GET .../mask serves it. */
@@ -482,14 +503,20 @@ export type ImageRecord = z.infer<typeof imageRecordSchema>;
 /** The most thumbnails one page sends inline: a first screen of the grid on a large window. */
 export const MAX_INLINE_THUMBS = 60;
 
+/** The longest prompt text and model name the gallery searches for (the studio says so). */
+export const MAX_IMAGE_SEARCH_TEXT = 500;
+export const MAX_IMAGE_SEARCH_MODEL = 100;
+
 export const imagesQuerySchema = z
   .object({
     /** Words of the prompt (substring match). */
-    q: z.string().max(500).optional(),
+    q: z.string().max(MAX_IMAGE_SEARCH_TEXT).optional(),
     favourite: flag.optional(),
+    /** 1: only the rejected images; absent: every image but them. */
+    rejected: flag.optional(),
     source: z.enum(IMAGE_SOURCES).optional(),
     /** The model the request named (exact). */
-    model: z.string().trim().min(1).max(100).optional(),
+    model: z.string().trim().min(1).max(MAX_IMAGE_SEARCH_MODEL).optional(),
     /** WIDTHxHEIGHT: the image's own size, or the size the request asked for. */
     size: z
       .string()
@@ -532,7 +559,11 @@ export const imageDetailSchema = z.object({
 });
 export type ImageDetail = z.infer<typeof imageDetailSchema>;
 
-export const patchImageBodySchema = z.strictObject({ favourite: z.boolean().optional() });
+export const patchImageBodySchema = z.strictObject({
+  favourite: z.boolean().optional(),
+  /** A reject hides the image from the gallery; false takes the reject back. */
+  rejected: z.boolean().optional(),
+});
 export type PatchImageBody = z.infer<typeof patchImageBodySchema>;
 
 export const imageResponseSchema = z.object({ image: imageRecordSchema });
@@ -542,3 +573,44 @@ export type ImageResponse = z.infer<typeof imageResponseSchema>;
 
 /** GET /api/admin/events: `event: usage` with a UsageRecord, `event: image` with an ImageRecord. */
 export const ADMIN_EVENTS = ['usage', 'image'] as const;
+
+// --- the studio's runs ------------------------------------------------------------------------
+
+/** GET /api/admin/studio/runs: the studio's own requests, newest first, with what each kept. */
+export const studioRunsQuerySchema = z.strictObject({
+  /** Only Generate's runs or only Edit's. */
+  endpoint: z.enum(['generations', 'edits']).optional(),
+  limit: queryInt(1, 100).optional(),
+  offset: queryInt(0, Number.MAX_SAFE_INTEGER).optional(),
+});
+export type StudioRunsQuery = z.input<typeof studioRunsQuerySchema>;
+
+export const STUDIO_RUN_PHASES = ['done', 'error', 'cancelled'] as const;
+
+export const studioRunSchema = z.object({
+  requestId: z.string(),
+  createdAt: z.number(),
+  /** `/images/generations` or `/images/edits`. */
+  endpoint: z.string(),
+  /** The kept images' prompt; null when none was kept (the usage log stores no prompt). */
+  prompt: z.string().nullable(),
+  model: z.string().nullable(),
+  size: z.string().nullable(),
+  quality: z.string().nullable(),
+  n: z.number().int(),
+  /** done (delivered), error (failed), cancelled (the person's own Cancel). */
+  phase: z.enum(STUDIO_RUN_PHASES),
+  status: z.number().int(),
+  errorMessage: z.string().nullable(),
+  costMicros: z.number().int(),
+  /** What the gallery kept from it, rejected ones too (marked), in their order. */
+  images: z.array(imageRecordSchema),
+});
+export type StudioRun = z.infer<typeof studioRunSchema>;
+
+export const studioRunsResponseSchema = z.object({
+  runs: z.array(studioRunSchema),
+  /** The studio's runs matching the filter, over all pages. */
+  total: z.number().int(),
+});
+export type StudioRunsResponse = z.infer<typeof studioRunsResponseSchema>;

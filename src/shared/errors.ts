@@ -17,12 +17,29 @@ export interface ErrorBody {
  * An error body as a client reads it: a proxy or a failing gateway may leave any field out, so
  * each is optional and the reader supplies its own fallback message.
  */
+/**
+ * `error.limit` of a key limit's 429 (docs/api.md, Key limits): which limit, its period and unit,
+ * its size, what is used (spent and reserved), what the request needed, and when it resets.
+ */
+export const errorLimitSchema = z.object({
+  name: z.enum(['budget', 'requests_per_minute', 'images_per_day']),
+  period: z.enum(['minute', 'day', 'month', 'total']).nullish(),
+  unit: z.enum(['usd', 'requests', 'images']).nullish(),
+  limit: z.number(),
+  used: z.number(),
+  requested: z.number().nullish(),
+  resets_at: z.string().nullish(),
+});
+export type ErrorLimit = z.infer<typeof errorLimitSchema>;
+
 export const errorBodySchema = z.object({
   error: z.object({
     message: z.string().optional(),
     type: z.string().nullish(),
     param: z.string().nullish(),
     code: z.string().nullish(),
+    /** Read on its own (errorLimitSchema): a limit in a shape not known here loses only itself. */
+    limit: z.unknown().optional(),
   }),
 });
 
@@ -76,4 +93,8 @@ export const ERROR_CODES = {
   studioSessionRequired: 'studio_session_required',
   /** A studio login link that is unknown, already used or expired. */
   studioLoginInvalid: 'studio_login_invalid',
+  /** 503: the gateway is stopping and takes no new work (Retry-After says when to try again). */
+  draining: 'server_draining',
+  /** The usage log cannot be written (disk full, read-only): no request starts until it can (503). */
+  usageLogUnavailable: 'usage_log_unavailable',
 } as const;

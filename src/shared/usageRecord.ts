@@ -59,6 +59,12 @@ export const USAGE_FIELDS = {
   priceModel: 'textOrNull',
   /** Which ladder step(s) delivered, e.g. '1' or '3,3'; null when the ladder was not used. */
   fallbackStep: 'textOrNull',
+  /**
+   * The tokens and cost are the gateway's estimate, not the upstream's figures: the upstream
+   * reported no usage for what it delivered, reported more than the request could use, or the
+   * gateway stopped while the request was upstream (docs/security.md, billing rules).
+   */
+  estimated: 'bool',
 } as const satisfies Record<string, UsageFieldKind>;
 
 export type UsageField = keyof typeof USAGE_FIELDS;
@@ -95,4 +101,18 @@ export function deliveredDespiteLeaving(
   r: Pick<UsageRecord, 'status' | 'images' | 'errorCode'>,
 ): boolean {
   return r.status === CLIENT_CLOSED && r.images > 0 && r.errorCode !== INTERRUPTED;
+}
+
+/** The error code of a request its caller cancelled (the studio's Cancel, or a caller that left). */
+export const CLIENT_CANCELLED = 'client_cancelled';
+
+/**
+ * A request its caller cancelled before any image was made: the person's own choice, not a
+ * failure (issue 22). The usage list, its totals and the `status` filter count it apart; the
+ * gateway's SQL form is `CANCELLED` in usage/.
+ */
+export function cancelledByCaller(
+  r: Pick<UsageRecord, 'status' | 'images' | 'errorCode'>,
+): boolean {
+  return r.status === CLIENT_CLOSED && r.errorCode === CLIENT_CANCELLED && r.images === 0;
 }

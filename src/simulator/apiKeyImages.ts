@@ -38,6 +38,7 @@ export async function apiKeyEdits(ctx: Ctx): Promise<void> {
   });
   const request = readImageRequest(body.raw, body.fromForm);
   const inputs = await inspectEditInputs(
+    ctx.state,
     body.images,
     body.mask,
     body.fromForm ? 'image' : 'images',

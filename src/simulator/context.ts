@@ -17,6 +17,12 @@ export interface SimState {
   hosts: Set<string>;
   /** This run's credential for the control routes (`/__sim/*`). */
   controlToken: string;
+  /**
+   * The inputs of the latest edit that passed the input checks (its first image and mask, as
+   * received), for tests to read back through `GET /__sim/last-edit`. Only the latest: images
+   * are megabytes.
+   */
+  lastEdit: { at: number; image: Buffer; mask: Buffer | null } | null;
 }
 
 /**
@@ -55,6 +61,9 @@ export function recordCall(ctx: Ctx, kind: SimCallKind): SimCall {
   if (calls.length > MAX_LOGGED_CALLS) calls.splice(0, calls.length - MAX_LOGGED_CALLS);
   ctx.res.once('finish', () => {
     call.status = ctx.res.statusCode;
+  });
+  ctx.res.once('close', () => {
+    if (!ctx.res.writableFinished) call.aborted = true;
   });
   return call;
 }

@@ -54,3 +54,15 @@ export async function setRefreshTokenState(ctx: Ctx): Promise<void> {
   ctx.state.oauth.setRefreshState(body.refresh_token, body.state);
   sendJson(ctx.res, 200, { refresh_token: body.refresh_token, state: body.state });
 }
+
+/** The latest edit's first image and mask as received, base64 (`null` before any edit). */
+export async function lastEdit(ctx: Ctx): Promise<void> {
+  const last = ctx.state.lastEdit;
+  sendJson(ctx.res, 200, {
+    last_edit: last && {
+      at: last.at,
+      image: last.image.toString('base64'),
+      mask: last.mask?.toString('base64') ?? null,
+    },
+  });
+}

@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import type { SimState } from './context';
 import { LIMITS } from '../shared/imageParams';
 import { SimHttpError, invalidRequest, missingParameter } from './errors';
 
@@ -48,8 +49,23 @@ async function inspect(bytes: Buffer, param: string): Promise<InputImage> {
   };
 }
 
-/** Checks an edit's inputs the way the provider does: 1..16 images; the mask matches image 0. */
+/**
+ * Checks an edit's inputs the way the provider does: 1..16 images; the mask matches image 0.
+ * Inputs that pass are kept in `state.lastEdit` for inspection.
+ */
 export async function inspectEditInputs(
+  state: Pick<SimState, 'lastEdit'>,
+  images: Buffer[],
+  mask: Buffer | undefined,
+  imageParam: string,
+  maskParam: string,
+): Promise<EditInputs> {
+  const inputs = await checkEditInputs(images, mask, imageParam, maskParam);
+  state.lastEdit = { at: Date.now(), image: inputs.images[0]!.bytes, mask: mask ?? null };
+  return inputs;
+}
+
+async function checkEditInputs(
   images: Buffer[],
   mask: Buffer | undefined,
   imageParam: string,

@@ -9,6 +9,8 @@ const FAULT_KINDS = [
   'refusal',
   'no_image',
   'downgrade',
+  'no_usage',
+  'absurd_usage',
 ] as const satisfies readonly FaultKind[];
 
 /** Control API input: faults arrive from tests over HTTP, so they are checked where they arrive. */

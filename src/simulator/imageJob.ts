@@ -12,6 +12,8 @@ export interface ImageJob {
   prompt: string;
   /** Index within an n > 1 call: image 0 of a prompt is always the same picture, others differ. */
   variant: number;
+  /** The request's seed (`x-atelier-sim-seed`), null for none: the same picture every time. */
+  seed: string | null;
   out: OutputSpec;
   partialImages: number;
   edit?: { image: Buffer; mask?: Buffer };
@@ -28,7 +30,10 @@ export type PartialSink = (b64: string, index: number) => Promise<void>;
  */
 export async function runImageJob(job: ImageJob, onPartial?: PartialSink): Promise<string> {
   const { out, signal } = job;
-  const seedText = job.variant === 0 ? job.prompt : `${job.prompt}#${job.variant}`;
+  // Noise exists for benchmarks, which want the cache to hit: it ignores the request's seed.
+  const seed = job.payload === 'noise' ? null : job.seed;
+  const drawn = job.variant === 0 ? job.prompt : `${job.prompt}#${job.variant}`;
+  const seedText = seed === null ? drawn : `${drawn}\u0000${seed}`;
   const cacheKey =
     job.payload === 'noise' && !job.edit
       ? `${seedText}\u0000${out.width}x${out.height}\u0000${out.format}\u0000${out.compression ?? ''}`

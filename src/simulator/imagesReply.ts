@@ -10,7 +10,7 @@ import type { ImageRequest } from './imageRequest';
 import { SseStream } from './sse';
 import { imageUsage } from './tokens';
 import type { Fault } from './types';
-import { firstVariant } from './variant';
+import { firstVariant, requestSeed } from './variant';
 
 export interface ImagesWork {
   operation: 'generate' | 'edit';
@@ -56,9 +56,11 @@ export async function answerImages(ctx: Ctx, work: ImagesWork): Promise<void> {
   };
   const count = fault?.kind === 'no_image' ? 0 : request.n;
   const base = firstVariant(ctx.req.headers);
+  const seed = requestSeed(ctx.req.headers);
   const job = (variant: number): ImageJob => ({
     prompt: request.prompt,
     variant: base + variant,
+    seed,
     out,
     partialImages: request.partialImages,
     edit: first ? { image: first.bytes, mask: inputs?.mask?.bytes } : undefined,
@@ -66,13 +68,16 @@ export async function answerImages(ctx: Ctx, work: ImagesWork): Promise<void> {
     speed: ctx.state.opts.speed,
     signal: ctx.signal,
   });
-  const usageOf = (images: number, partials: number, withInput: boolean): TokenUsage =>
-    imageUsage({
-      prompt: withInput ? request.prompt : '',
-      inputImages: withInput ? (inputs?.images ?? []) : [],
-      outputs: Array.from({ length: images }, () => out),
-      partialImages: partials,
-    });
+  const usageOf = (images: number, partials: number, withInput: boolean) =>
+    reportedUsage(
+      fault,
+      imageUsage({
+        prompt: withInput ? request.prompt : '',
+        inputImages: withInput ? (inputs?.images ?? []) : [],
+        outputs: Array.from({ length: images }, () => out),
+        partialImages: partials,
+      }),
+    );
 
   if (request.stream) {
     await streamImages(ctx, work, echo, count, job, usageOf);
@@ -104,7 +109,7 @@ async function streamImages(
   echo: Echo,
   count: number,
   job: (variant: number) => ImageJob,
-  usageOf: (images: number, partials: number, withInput: boolean) => TokenUsage,
+  usageOf: (images: number, partials: number, withInput: boolean) => TokenUsage | undefined,
 ): Promise<void> {
   const prefix = work.operation === 'edit' ? 'image_edit' : 'image_generation';
   const resetAfter = work.fault?.kind === 'reset' ? work.fault.afterEvents : undefined;
@@ -133,4 +138,27 @@ async function streamImages(
     });
   }
   sse.end();
+}
+
+/**
+ * The usage an upstream reports: none at all (`no_usage`, a careless upstream) or a million times
+ * the real count (`absurd_usage`), else the real one. JSON leaves an undefined `usage` out.
+ */
+function reportedUsage(fault: Fault | undefined, usage: TokenUsage): TokenUsage | undefined {
+  if (fault?.kind === 'no_usage') return undefined;
+  if (fault?.kind !== 'absurd_usage') return usage;
+  const scale = (n: number) => n * 1_000_000;
+  return {
+    input_tokens: scale(usage.input_tokens),
+    input_tokens_details: {
+      text_tokens: scale(usage.input_tokens_details.text_tokens),
+      image_tokens: scale(usage.input_tokens_details.image_tokens),
+    },
+    output_tokens: scale(usage.output_tokens),
+    output_tokens_details: {
+      text_tokens: scale(usage.output_tokens_details.text_tokens),
+      image_tokens: scale(usage.output_tokens_details.image_tokens),
+    },
+    total_tokens: scale(usage.total_tokens),
+  };
 }

@@ -51,6 +51,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     url: '',
     hosts: new Set<string>(),
     controlToken,
+    lastEdit: null,
   };
   const closing = new AbortController();
   const server = createSimServer(state, closing.signal);

@@ -61,7 +61,7 @@ export async function nativeEdits(ctx: Ctx): Promise<void> {
     planType: account.planType,
   });
   const request = readImageRequest(body.raw, false);
-  const inputs = await inspectEditInputs(body.images, body.mask, 'images', 'mask');
+  const inputs = await inspectEditInputs(ctx.state, body.images, body.mask, 'images', 'mask');
   const headers = windowHeaders(ctx, account.accountId);
   await answerImages(ctx, { operation: 'edit', request, inputs, fault, headers });
 }

@@ -35,7 +35,7 @@ async function handleResponses(ctx: Ctx, flavour: Flavour): Promise<void> {
     accountId: account?.accountId,
     planType: account?.planType,
   });
-  const plan = await planResponse(request, fault);
+  const plan = await planResponse(ctx, request, fault);
   const headers = account ? usageHeaders(accountUsagePercent(ctx, account.accountId), 3600) : {};
   if (!request.stream) {
     const final = await runResponse(ctx, plan, false, async () => {});

@@ -12,6 +12,7 @@ import type { ResponseShell } from './responsesEvents';
 import type { ImageTool, ResponsesRequest } from './responsesRequest';
 import { imageUsage } from './tokens';
 import type { Fault } from './types';
+import { requestSeed } from './variant';
 
 type Json = Record<string, unknown>;
 export type Emit = (type: string, fields: Json) => Promise<void>;
@@ -35,6 +36,7 @@ export interface ResponsePlan {
 }
 
 export async function planResponse(
+  ctx: Ctx,
   request: ResponsesRequest,
   fault: Fault | undefined,
 ): Promise<ResponsePlan> {
@@ -49,6 +51,7 @@ export async function planResponse(
   const edit = tool.action === 'edit' || (tool.action === 'auto' && request.images.length > 0);
   const inputs = edit
     ? await inspectEditInputs(
+        ctx.state,
         request.images,
         tool.mask,
         'input',
@@ -143,6 +146,7 @@ async function imageOutput(
   const job = {
     prompt: request.prompt,
     variant: 0,
+    seed: requestSeed(ctx.req.headers),
     out,
     partialImages: tool.partialImages,
     edit: inputs ? { image: inputs.images[0]!.bytes, mask: inputs.mask?.bytes } : undefined,

@@ -6,6 +6,7 @@ import {
   addFaults,
   clearCalls,
   clearFaults,
+  lastEdit,
   listCalls,
   listFaults,
   revokeToken,
@@ -36,6 +37,7 @@ const ROUTES: Record<string, Partial<Record<Method, Handler>>> = {
   '/oauth/token': { POST: oauthToken },
   '/__sim/faults': { GET: listFaults, POST: addFaults, DELETE: clearFaults },
   '/__sim/calls': { GET: listCalls, DELETE: clearCalls },
+  '/__sim/last-edit': { GET: lastEdit },
   '/__sim/revoke': { POST: revokeToken },
   '/__sim/refresh-token-state': { POST: setRefreshTokenState },
 };

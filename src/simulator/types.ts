@@ -61,6 +61,8 @@ export interface SimCall {
   originator?: string;
   /** Milliseconds since the epoch at arrival. */
   at: number;
+  /** The caller closed the connection before the answer was complete (a cancel reached here). */
+  aborted?: boolean;
   /** Kind of the fault applied to this call, if any. */
   fault?: FaultKind;
   /** HTTP status answered; undefined while running or when the socket was reset. */
@@ -68,7 +70,15 @@ export interface SimCall {
 }
 
 export type FaultKind =
-  'usage_limit' | 'http_error' | 'reset' | 'slow' | 'refusal' | 'no_image' | 'downgrade';
+  | 'usage_limit'
+  | 'http_error'
+  | 'reset'
+  | 'slow'
+  | 'refusal'
+  | 'no_image'
+  | 'downgrade'
+  | 'no_usage'
+  | 'absurd_usage';
 
 export interface FaultMatch {
   /** Substring of the URL path. Without it a fault only hits image work (images, native, responses). */

@@ -127,7 +127,8 @@ test('presets save, load (without reloading the page), survive a reload, and del
   await generate.size().selectOption('2048x2048');
   await generate.choose('param-quality', 'high');
   await generate.applyPreset('Ink drafts');
-  await expect(generate.prompt()).toHaveValue('A fox in the snow, ink wash');
+  // The artist's words stay (issue 22): the preset brings its parameters and its look.
+  await expect(generate.prompt()).toHaveValue('Something else');
   await expect(generate.size()).toHaveValue('1024x1536');
   await expect(page.getByTestId('param-quality').locator('input[value="low"]')).toBeChecked();
   expect(await page.evaluate(() => (window as unknown as { __kept?: boolean }).__kept)).toBe(true);
@@ -193,7 +194,8 @@ for (const viewport of [
     await expect(notice).toBeHidden();
     await generate.prompt().fill('Something else');
     await generate.applyPreset(long);
-    await expect(generate.prompt()).toHaveValue('A harbour at night');
+    await expect(page.getByTestId('preset-current')).toHaveText(long);
+    await expect(generate.prompt()).toHaveValue('Something else');
 
     // A starter can be hidden; the studio remembers it across a reload until it is shown again.
     await generate.presetButton().click();
@@ -423,6 +425,7 @@ for (const viewport of [
     const generate = new GeneratePage(page);
 
     // The model picker says what each model is, from the one shared list of descriptions.
+    await generate.showAllParams();
     const modelField = page.locator('.field', { has: page.getByTestId('param-model') });
     await expect(modelField.locator('.field-hint')).toContainText('newest version');
     await page.getByTestId('param-model').selectOption('image-model-2-2026-04-21');

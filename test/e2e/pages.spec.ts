@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { open, PAGES, ready } from './support/pages';
 import { useStudio } from './support/studio';
+import { scrollbarWidth } from './support/windows';
 
 const studio = useStudio();
 
@@ -25,4 +26,9 @@ test('deep links and reloads open the page itself', async () => {
   await ready(page, 'keys');
   await page.reload();
   await ready(page, 'keys');
+});
+
+test('the browser shows real scrollbars, as a person sees them (no --hide-scrollbars)', async () => {
+  // Layout defects that only scrollbars cause (issue 22's flickering grid) must show in the suite.
+  expect(await scrollbarWidth(studio.page)).toBeGreaterThan(0);
 });

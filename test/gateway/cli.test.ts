@@ -103,6 +103,38 @@ describe('the atelier CLI, as a new user runs it', () => {
     expect(server.output()).toContain('finishing in-flight requests');
   });
 
+  it('a second SIGTERM exits at once, without waiting for the in-flight request', async () => {
+    const server = await startServe([
+      '--port',
+      '0',
+      '--data-dir',
+      dataDir,
+      '--simulator-speed',
+      '1',
+    ]);
+    servers.push(server);
+    const client = new OpenAI({ apiKey: key, baseURL: `${server.url}/v1`, maxRetries: 0 });
+    const pending = client.images
+      .generate({
+        model: 'image-model-2',
+        prompt: 'a slow dusk',
+        size: '1024x1024',
+        quality: 'high',
+      })
+      .then(
+        () => 'finished',
+        () => 'cut off',
+      );
+    await waitForSimulatorCall(server);
+    server.child.kill('SIGTERM');
+    await outputContaining(server, 'finishing in-flight requests');
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(130);
+    // The process ended while the request was still running, not after it.
+    expect(await pending).toBe('cut off');
+    expect(server.output()).toContain('SIGTERM again: exiting now.');
+  });
+
   it('rejects an unknown command and bad flags with a usage message', () => {
     expect(runCli(['frobnicate']).status).toBe(2);
     const res = runCli(['serve', '--port', 'eighty']);
@@ -200,4 +232,19 @@ async function waitForSimulatorCall(server: ServeProcess): Promise<void> {
     if (calls.length > 0) return;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** Resolves once the process has printed `text` (on either stream). */
+function outputContaining(server: ServeProcess, text: string): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () => {
+      if (!server.output().includes(text)) return;
+      server.child.stdout!.off('data', check);
+      server.child.stderr!.off('data', check);
+      resolve();
+    };
+    server.child.stdout!.on('data', check);
+    server.child.stderr!.on('data', check);
+    check();
+  });
 }

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { DEFAULT_IMAGE_PRICES, estimateImageRequest } from '../../src/shared/costEstimate';
 import { INTERRUPTED } from '../../src/shared/usageRecord';
 import { databasePath } from '../../src/gateway/core/dataDir';
 import { openDatabase } from '../../src/gateway/storage/db';
@@ -106,7 +107,7 @@ describe('usage survives kill -9', () => {
       const rows = db
         .prepare(
           `SELECT request_id, endpoint, status, error_code, error_message, api_key_id, model, size,
-                  quality, n, stream, upstream_account_id, images, cost_micros
+                  quality, n, stream, upstream_account_id, images, cost_micros, estimated
            FROM usage_records ORDER BY id`,
         )
         .all() as Array<Record<string, string | number | null>>;
@@ -125,11 +126,25 @@ describe('usage survives kill -9', () => {
           api_key_id: keyId,
           upstream_account_id: 'simulator',
           images: 0,
-          cost_micros: 0,
+          // The reservation's estimate, kept: the key's budget stays spent (issue 23, item 3).
+          estimated: 1,
         });
+        expect(row.cost_micros).toBeGreaterThan(0);
         expect(row.error_message).toMatch(/after \d+ upstream calls?\b/);
       }
       const images = interrupted.filter((r) => r.endpoint === '/images/generations');
+      const plainHigh = estimateImageRequest(
+        {
+          prompt: generation.prompt,
+          size: null,
+          quality: 'high',
+          n: 1,
+          partialImages: 0,
+        },
+        DEFAULT_IMAGE_PRICES,
+      ).costMicros;
+      const plain = images.filter((r) => r.n === 1 && r.stream === 0);
+      expect(plain.map((r) => r.cost_micros)).toEqual(plain.map(() => plainHigh));
       expect(images.map((r) => r.model)).toEqual(images.map(() => 'image-model-2'));
       expect(images.map((r) => r.quality)).toEqual(images.map(() => 'high'));
       // As asked: a size left out is recorded as `auto`.

@@ -1,7 +1,10 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { validate as readmeValidate } from '@readme/openapi-parser';
 import Ajv2020 from 'ajv/dist/2020';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, studioLogin, type TestGateway } from '../support/gateway';
+import { replyProblem } from '../support/openapiReplies';
 
 /**
  * The OpenAPI document served at /v1/openapi.json, checked against real responses of a real
@@ -49,6 +52,49 @@ async function post(path: string, body: unknown) {
 }
 
 describe('/v1/openapi.json', () => {
+  it('is valid OpenAPI 3.1 for both common parsers (no 3.2 fields such as itemSchema)', async () => {
+    const readme = await readmeValidate(structuredClone(doc) as never);
+    expect(readme.valid, JSON.stringify(readme)).toBe(true);
+    // Throws with every schema error it finds.
+    await SwaggerParser.validate(structuredClone(doc) as never);
+    expect(JSON.stringify(doc)).not.toContain('itemSchema');
+  });
+
+  it("lists the statuses every route can answer, and a key limit's 429 body", () => {
+    const generations = doc.paths['/v1/images/generations']!.post!.responses;
+    for (const status of ['400', '401', '403', '404', '408', '413', '415', '429', '502', '503'])
+      expect(Object.keys(generations)).toContain(status);
+    const limited = {
+      error: {
+        message: 'Budget exceeded',
+        type: 'rate_limit_error',
+        param: null,
+        code: 'budget_exceeded',
+        limit: {
+          name: 'budget',
+          period: 'month',
+          unit: 'usd',
+          limit: 0.05,
+          used: 0.05,
+          requested: 0.0082,
+          resets_at: '2026-12-01T00:00:00.000Z',
+        },
+      },
+    };
+    expectValid('Error', limited);
+    expect(replyProblem('POST', '/v1/images/generations', 429, 'application/json', limited)).toBe(
+      null,
+    );
+    // The check can fail: a field the document does not have, a status it does not list.
+    const odd = { error: { ...limited.error, extra: 1 } };
+    expect(replyProblem('POST', '/v1/images/generations', 429, 'application/json', odd)).toMatch(
+      /additional properties/,
+    );
+    expect(replyProblem('GET', '/v1/models', 418, 'application/json', limited)).toMatch(
+      /does not list/,
+    );
+  });
+
   it('is OpenAPI 3.1, needs no key, and describes every /v1 endpoint', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(

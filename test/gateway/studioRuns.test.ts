@@ -66,7 +66,7 @@ describe('cancelling a studio run', () => {
     await clearFaults(t.simUrl);
   });
 
-  it('only cancels the studio’s own runs: an API key sending the header is not tracked', async () => {
+  it('only cancels the studio’s own runs: a key’s run with the header is out of its reach', async () => {
     await scriptFaults(t.simUrl, [{ kind: 'slow', delayMs: 1_500 }]);
     const calls = t.gateway.simulator!.calls;
     const before = calls.length;

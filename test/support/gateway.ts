@@ -20,6 +20,7 @@ import {
   openPricesRepository,
   type PricesRepository,
 } from '../../src/gateway/storage/pricesRepository';
+import { checkedFetch, checkRepliesOf } from './openapiReplies';
 
 export interface TestGateway {
   gateway: Gateway;
@@ -44,9 +45,11 @@ export async function startTestGateway(
     allowedOrigins?: string[];
     simulatorSpeed?: number;
     cooldowns?: GatewayConfig['cooldowns'];
+    /** A data folder of the test's own (a small tmpfs); removed (emptied) on close like the default. */
+    dataDir?: string;
   } = {},
 ): Promise<TestGateway> {
-  const dataDir = tempDir();
+  const dataDir = opts.dataDir ?? tempDir();
   const db = openDatabase(databasePath(dataDir));
   const keys = createKeysRepository(sqliteEngine(db));
   const { key } = await keys.create({ name: 'test', group: 'default' });
@@ -66,8 +69,15 @@ export async function startTestGateway(
     },
   });
   const url = await gateway.listen();
+  checkRepliesOf(url);
   registerSimulator(gateway.simulator!.url, gateway.simulator!.controlToken);
-  const client = new OpenAI({ apiKey: key, baseURL: `${url}/v1`, maxRetries: 0, timeout: 60_000 });
+  const client = new OpenAI({
+    apiKey: key,
+    baseURL: `${url}/v1`,
+    maxRetries: 0,
+    timeout: 60_000,
+    fetch: checkedFetch,
+  });
   return {
     gateway,
     url,
@@ -109,7 +119,7 @@ export async function studioLogin(t: TestGateway): Promise<StudioClient> {
     const headers = new Headers(init.headers);
     headers.set('cookie', cookie);
     headers.set('x-atelier-studio', '1');
-    return fetch(`${t.url}${path}`, { ...init, headers });
+    return checkedFetch(`${t.url}${path}`, { ...init, headers });
   };
   return {
     cookie,
@@ -214,6 +224,8 @@ export interface UsageRow {
   api_key_id: string | null;
   cost_micros: number;
   fallback_step: string | null;
+  /** 1 when the tokens and cost are the gateway's estimate (issue 23). */
+  estimated: number;
 }
 
 /**

@@ -4,7 +4,9 @@ import type { AccountRecord } from '../core/domain';
 export function accountStatus(
   a: AccountRecord,
   now: number,
-): { state: 'ready' | 'cooling' | 'disabled' | 'out_of_service'; detail: string } {
+  /** Its latest calls did not reach it (dispatch's view, in memory): failing, not ready. */
+  failing: { reason: string } | null = null,
+): { state: 'ready' | 'failing' | 'cooling' | 'disabled' | 'out_of_service'; detail: string } {
   if (!a.enabled) return { state: 'disabled', detail: 'disabled by the user' };
   if (a.disabledReason) return { state: 'out_of_service', detail: a.disabledReason };
   if (a.cooldownUntil !== null && a.cooldownUntil > now) {
@@ -20,5 +22,6 @@ export function accountStatus(
       detail: `back in ${human} (${new Date(a.cooldownUntil).toISOString()}): ${a.cooldownReason ?? 'no reason recorded'}`,
     };
   }
+  if (failing) return { state: 'failing', detail: failing.reason };
   return { state: 'ready', detail: '' };
 }

@@ -1,3 +1,5 @@
+import { ownValue } from '../../shared/ownProperty';
+
 /** Plan names from the id token's `chatgpt_plan_type`, plus `api` for API-key accounts. */
 export const TIER_RANK: Record<string, number> = {
   free: 0,
@@ -10,7 +12,7 @@ export const TIER_RANK: Record<string, number> = {
 };
 
 export function tierRank(tier: string): number {
-  return TIER_RANK[tier] ?? 0;
+  return ownValue(TIER_RANK, tier) ?? 0;
 }
 
 /** Subscription accounts deliver about 1.6 MP whatever is asked (protocol page 2.2). */

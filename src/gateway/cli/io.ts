@@ -6,6 +6,11 @@ export interface CliIo {
   stderr(line: string): void;
   env: NodeJS.ProcessEnv;
   onSignal(signal: NodeJS.Signals, handler: () => void): void;
+  /**
+   * Ends the process at once with `code`, whatever is still running (a second Ctrl+C). Absent in
+   * tests that run a command in their own process: the command's promise carries the code.
+   */
+  exitNow?: (code: number) => void;
   readStdin?: () => Promise<string | null>;
   /**
    * Calls `handler` on each line typed into the terminal the command runs in. Returns the
@@ -22,6 +27,8 @@ export function processIo(): CliIo {
     onSignal: (signal, handler) => {
       process.on(signal, handler);
     },
+    // In-flight requests, sockets and timers would keep the event loop alive past a returned code.
+    exitNow: (code) => process.exit(code),
     readStdin: async () => {
       if (process.stdin.isTTY) return null;
       const chunks: Buffer[] = [];

@@ -8,6 +8,7 @@ import { resolveCallbackPort } from '../oauth/callbackPort';
 import { ArgsError } from './args';
 import type { CliIo } from './io';
 import { servingLines } from './servingLines';
+import { ensureStudio, type StudioBuildDeps } from './studioBuild';
 
 const USAGE = `usage: atelier serve [--host HOST] [--port PORT] [--data-dir DIR]
                      [--upstream-url URL] [--simulator-speed 1] [--allow-origin ORIGIN ...]
@@ -94,7 +95,12 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv): ServeArg
   };
 }
 
-export async function runServeCommand(argv: string[], io: CliIo): Promise<number> {
+export async function runServeCommand(
+  argv: string[],
+  io: CliIo,
+  /** Where the built studio is, and how to build it when it is not (tests pass their own). */
+  studio: { dir: string; build?: StudioBuildDeps } = { dir: studioDir() },
+): Promise<number> {
   let args: ServeArgs;
   try {
     args = parseServeArgs(argv, io.env);
@@ -118,11 +124,12 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
     );
   }
 
+  const studioState = ensureStudio(studio.dir, (line) => io.stderr(line), studio.build);
   const gateway = await createGateway({
     host,
     port,
     dataDir,
-    staticDir: studioDir(),
+    staticDir: studio.dir,
     allowedOrigins: args.allowedOrigins,
     upstreamBaseUrl: args.upstreamUrl,
     upstreamApiKey: io.env.ATELIER_UPSTREAM_API_KEY,
@@ -140,14 +147,22 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
     now: Date.now(),
   }))
     io.stdout(line);
-  io.stdout(`  studio:   ${url}/`);
-  // Opens the studio in a browser, once, within 10 minutes.
-  const printLogin = () => io.stdout(`  studio login: ${gateway.createStudioLogin()}`);
-  printLogin();
-  // Another browser, a closed one, or a link that expired unopened: a fresh link for the
-  // person at this terminal, without restarting (and cutting off) the gateway.
-  const stopLines = io.onTerminalLine?.(() => printLogin()) ?? null;
-  if (stopLines) io.stdout('  (press Enter here for a new studio login link)');
+  let stopLines: (() => void) | null = null;
+  if (studioState.kind === 'missing') {
+    // No login link to a page that is not there: the API still serves.
+    io.stdout(
+      `  studio:   not served: ${studioState.reason}; run \`npm run build\` in the project folder`,
+    );
+  } else {
+    io.stdout(`  studio:   ${url}/`);
+    // Opens the studio in a browser, once, within 10 minutes.
+    const printLogin = () => io.stdout(`  studio login: ${gateway.createStudioLogin()}`);
+    printLogin();
+    // Another browser, a closed one, or a link that expired unopened: a fresh link for the
+    // person at this terminal, without restarting (and cutting off) the gateway.
+    stopLines = io.onTerminalLine?.(() => printLogin()) ?? null;
+    if (stopLines) io.stdout('  (press Enter here for a new studio login link)');
+  }
   // Signals are handled before the listening line goes out: a script that stops the gateway as
   // soon as it reads that line (tests, supervisors) must find the graceful stop already in place.
   const stopped = new Promise<number>((resolve) => {
@@ -156,6 +171,7 @@ export async function runServeCommand(argv: string[], io: CliIo): Promise<number
       if (stopping) {
         io.stderr(`${signal} again: exiting now.`);
         resolve(130);
+        io.exitNow?.(130);
         return;
       }
       stopping = true;

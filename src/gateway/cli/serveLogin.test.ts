@@ -46,6 +46,14 @@ function terminal(interactive: boolean) {
   };
 }
 
+/** A built studio's stand-in: serve only looks for its index.html and serves the folder. */
+function tempStudioDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-studio-'));
+  dirs.push(dir);
+  fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>Atelier</title>');
+  return dir;
+}
+
 function tempDataDir(): string {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-serve-'));
   dirs.push(dataDir);
@@ -60,6 +68,7 @@ async function serve(
   const done = runServeCommand(
     [...flags, '--data-dir', dataDir, '--oauth-callback-port', '0'],
     t.io,
+    { dir: tempStudioDir() },
   );
   await expect
     .poll(() => t.out.some((l) => l.startsWith('Atelier gateway listening on')))
@@ -84,6 +93,12 @@ describe('atelier serve: studio login links', () => {
     const res = await fetch(second, { redirect: 'manual' });
     expect(res.status).toBe(303);
     expect(res.headers.get('set-cookie')).toMatch(/^atelier_session=/);
+    // The link leads to the studio, not to a 404.
+    const studio = await fetch(new URL(res.headers.get('location')!, second), {
+      headers: { cookie: res.headers.get('set-cookie')!.split(';')[0]! },
+    });
+    expect(studio.status).toBe(200);
+    expect(await studio.text()).toContain('<title>Atelier</title>');
 
     t.interrupt();
     expect(await done).toBe(0);
@@ -95,6 +110,26 @@ describe('atelier serve: studio login links', () => {
     const { done } = await serve(t);
     expect(t.out.join('\n')).not.toContain('press Enter');
     expect(t.logins()).toHaveLength(1);
+    t.interrupt();
+    expect(await done).toBe(0);
+  });
+});
+
+describe('atelier serve: without a built studio', () => {
+  it('prints no login link when the studio cannot be built, and says what to do', async () => {
+    const t = terminal(false);
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-nostudio-'));
+    dirs.push(empty);
+    const done = runServeCommand(
+      ['--port', '0', '--data-dir', tempDataDir(), '--oauth-callback-port', '0'],
+      t.io,
+      { dir: path.join(empty, 'out', 'renderer') },
+    );
+    await expect
+      .poll(() => t.out.some((l) => l.startsWith('Atelier gateway listening on')))
+      .toBe(true);
+    expect(t.logins()).toHaveLength(0);
+    expect(t.out.find((l) => l.includes('studio:'))).toMatch(/not served: .*npm run build/);
     t.interrupt();
     expect(await done).toBe(0);
   });

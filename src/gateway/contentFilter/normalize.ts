@@ -10,10 +10,12 @@
  * boundaries: "." (sentence end), "\n" (line end), ":", "," and "--" (a Midjourney parameter).
  */
 
+import { prototypeFreeTable } from '../../shared/ownProperty';
+
 export const BREAK_TOKENS: ReadonlySet<string> = new Set(['.', '\n', ':', ',', '--']);
 
 // prettier-ignore
-const CONFUSABLES: Record<string, string> = {
+const CONFUSABLES = prototypeFreeTable<string>({
   // Cyrillic
   а: 'a', в: 'b', е: 'e', ё: 'e', к: 'k', м: 'm', н: 'h', о: 'o', р: 'p', с: 'c', т: 't', у: 'y',
   х: 'x', ѕ: 's', і: 'i', ї: 'i', ј: 'j', ԁ: 'd', ԛ: 'q', ԝ: 'w', һ: 'h', ӏ: 'l', ь: 'b',
@@ -24,7 +26,7 @@ const CONFUSABLES: Record<string, string> = {
   ᴀ: 'a', ʙ: 'b', ᴄ: 'c', ᴅ: 'd', ᴇ: 'e', ɢ: 'g', ʜ: 'h', ɪ: 'i', ᴊ: 'j', ᴋ: 'k', ʟ: 'l', ᴍ: 'm',
   ɴ: 'n', ᴏ: 'o', ᴘ: 'p', ʀ: 'r', ꜱ: 's', ᴛ: 't', ᴜ: 'u', ᴠ: 'v', ᴡ: 'w', ʏ: 'y', ᴢ: 'z', ı: 'i',
   ɑ: 'a', ø: 'o', ß: 'ss', æ: 'ae', œ: 'oe', ð: 'd', þ: 'th', ł: 'l', đ: 'd',
-};
+});
 const CONFUSABLE_RE = new RegExp(`[${Object.keys(CONFUSABLES).join('')}]`, 'g');
 
 /**
@@ -35,10 +37,10 @@ const CONFUSABLE_RE = new RegExp(`[${Object.keys(CONFUSABLES).join('')}]`, 'g');
 const INVISIBLE_RE = /[\p{M}\p{Cf}\u115F\u1160\u3164\uFFA0\u2800]/gu;
 
 // prettier-ignore
-const LEET: Record<string, string> = {
+const LEET = prototypeFreeTable<string>({
   '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '8': 'b', '9': 'g', '@': 'a',
   '$': 's', '!': 'i',
-};
+});
 
 /** Leetspeak read as letters; "1" as `one` ("i" or "l"). */
 function leetDecode(word: string, one: string): string {

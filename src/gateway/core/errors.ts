@@ -99,3 +99,20 @@ export function usageLimitReached(message: string, retryAfterSeconds: number | n
     headers,
   });
 }
+
+/**
+ * 503 while the usage log cannot be written: nothing that could cost money may start unrecorded.
+ * Retrying is right once the cause (`reason`: disk full, read-only) is fixed.
+ */
+export function usageLogUnavailable(reason: string): ApiError {
+  return new ApiError(
+    503,
+    `The gateway cannot write its usage log (${reason}), so it starts no upstream work until it can. ` +
+      'Free disk space or make the data folder writable; requests are taken again as soon as a write succeeds.',
+    {
+      type: ERROR_TYPES.server,
+      code: ERROR_CODES.usageLogUnavailable,
+      headers: { 'retry-after': '5' },
+    },
+  );
+}

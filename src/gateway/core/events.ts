@@ -6,8 +6,9 @@ export interface GatewayEventMap {
   /** A request's usage record was written. */
   usage: [requestId: string];
   /**
-   * A request is over and its usage record written (or lost): what it cost. The gallery writes
-   * the images it held for the request once it hears this.
+   * A request is over and its usage record written (or lost): what it cost. The key's limits
+   * charge their reservation and the gallery writes the images it held for the request once they
+   * hear this.
    */
   settled: [requestId: string, costMicros: number, recorded: boolean];
   /** A kept image (and its thumbnail) is on disk and in the gallery. */

@@ -6,6 +6,9 @@
 /** How long `close()` lets in-flight requests finish before it cancels and records them. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 30_000;
 
+/** Retry-After of a /v1 request refused while the gateway drains (docs/operations.md). */
+export const DRAIN_RETRY_AFTER_S = 5;
+
 /**
  * The one connection pool for all upstream calls. Timeouts are per request (they depend on
  * size), and the connection itself never times a long image out.

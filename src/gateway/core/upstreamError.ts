@@ -13,7 +13,12 @@ export type UpstreamFailure =
       param: string | null;
       type: string | null;
     }
-  | { kind: 'network'; message: string }
+  | {
+      kind: 'network';
+      message: string;
+      /** Undici reports that no byte of the request went out: the upstream never received it. */
+      unsent?: boolean;
+    }
   | { kind: 'timeout'; message: string }
   | { kind: 'no_image'; message: string }
   | { kind: 'refused'; message: string }

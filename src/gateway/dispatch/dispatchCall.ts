@@ -107,13 +107,17 @@ export async function dispatchCall<T>(
       if (!(error instanceof UpstreamError)) throw error;
       const failure = error.failure;
       lastFailure = failure;
-      d.pool.failed(accountId, failure, request);
+      const unsent = isUnsent(failure);
+      // A request that never left says nothing about the account (a keep-alive connection the
+      // upstream closed as it was reused): it neither counts as an outage nor waits a backoff.
+      if (!unsent) d.pool.failed(accountId, failure, request);
       const step = error.final ? 'fail' : nextStep(failure);
       if (step === 'fail' || target.signal.aborted) throw error;
       if (target.calls && target.calls.left <= target.calls.keep) throw error;
       if (step === 'retry') {
+        // Every second send is a retry of the request's one budget, whatever its cause.
         if (retries >= maxRetries || !d.budget.tryRetry()) throw error;
-        await d.sleep(backoffMs(retries, d.retries), target.signal);
+        if (!unsent) await d.sleep(backoffMs(retries, d.retries), target.signal);
         retries++;
       }
       // Prefer another account; the same one again only when it is the last one standing.
@@ -124,6 +128,10 @@ export async function dispatchCall<T>(
       lease.release();
     }
   }
+}
+
+function isUnsent(failure: UpstreamFailure): boolean {
+  return failure.kind === 'network' && failure.unsent === true;
 }
 
 /**

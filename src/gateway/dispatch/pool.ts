@@ -20,6 +20,12 @@ export interface PoolSelection {
   exclude: ReadonlySet<string>;
 }
 
+/** An account whose latest calls could not reach it: why (the last failure) and since when. */
+export interface AccountFailing {
+  reason: string;
+  since: number;
+}
+
 export interface PoolStatus {
   kind: 'simulator' | 'accounts';
   label: string;
@@ -28,7 +34,8 @@ export interface PoolStatus {
 /**
  * The upstream accounts a gateway dispatches to. Stored accounts are re-read when the table
  * changes (the CLI may edit it while the gateway runs). When none is configured at all, the
- * built-in simulator serves every group.
+ * built-in simulator serves every group, and it serves too while every stored account is disabled:
+ * disabling the last account must not leave the studio with nothing (issue 22).
  */
 export interface UpstreamPool {
   describe(): PoolStatus;
@@ -54,6 +61,13 @@ export interface UpstreamPool {
    */
   failed(id: string, failure: UpstreamFailure, request: string): string | null;
   list(): AccountRecord[];
+  /**
+   * The account's latest calls did not reach it (no connection, a timeout, a 502-504), before any
+   * cooldown took it out: shown as failing, not ready (issue 22). Null once it answers again.
+   */
+  failing(id: string): AccountFailing | null;
+  /** The outcome of a connection test: null when it answered, else its failure. */
+  noteTest(id: string, failure: UpstreamFailure | null): void;
 }
 
 export interface PoolDeps {
@@ -74,13 +88,20 @@ export function createUpstreamPool(deps: PoolDeps): UpstreamPool {
   const adapters = new Map<string, { key: string; upstream: Promise<ImageUpstream> }>();
   const cooldowns = deps.cooldowns ?? DEFAULT_COOLDOWNS;
   const outages = new OutageTracker(cooldowns);
+  const failures = new Map<string, AccountFailing>();
+  const noteReach = (id: string, failure: UpstreamFailure | null) => {
+    if (failure === null || !isOutage(failure)) failures.delete(id);
+    else
+      failures.set(id, { reason: failure.message, since: failures.get(id)?.since ?? deps.now() });
+  };
 
   const current = (): AccountRecord[] => {
     const v = deps.accounts.version();
     if (v !== version) {
       version = v;
       const stored = deps.accounts.list();
-      records = stored.length > 0 || !deps.fallback ? stored : [deps.fallback];
+      const anyEnabled = stored.some((a) => a.enabled);
+      records = anyEnabled || !deps.fallback ? stored : [...stored, deps.fallback];
       ranks = new Map(records.map((a) => [a.id, tierRank(a.tier)]));
     }
     return records;
@@ -94,7 +115,7 @@ export function createUpstreamPool(deps: PoolDeps): UpstreamPool {
   return {
     describe() {
       const all = current();
-      if (all.length === 1 && all[0]!.id === deps.fallback?.id)
+      if (all.some((a) => a.id === deps.fallback?.id))
         return { kind: 'simulator', label: 'Offline simulator' };
       const ready = all.filter((a) => usable(a, deps.now())).length;
       return {
@@ -163,10 +184,12 @@ export function createUpstreamPool(deps: PoolDeps): UpstreamPool {
 
     succeeded(id) {
       outages.reset(id);
+      failures.delete(id);
     },
 
     failed(id, failure, request) {
       const now = deps.now();
+      if (failure.kind !== 'cancelled') noteReach(id, failure);
       // Any answer that is not an outage shows the account is reachable: the run of outages ends.
       let evidence = { requests: 0 };
       if (isOutage(failure)) evidence = outages.note(id, request, now);
@@ -189,5 +212,7 @@ export function createUpstreamPool(deps: PoolDeps): UpstreamPool {
     },
 
     list: () => current(),
+    failing: (id) => failures.get(id) ?? null,
+    noteTest: noteReach,
   };
 }

@@ -1,3 +1,4 @@
+import { ownValue } from '../../shared/ownProperty';
 import { randomUUID } from 'node:crypto';
 import { addUsage, emptyUsage, type TokenUsage } from '../../shared/imageParams';
 import { formatSize } from '../../shared/sizeRules';
@@ -254,7 +255,7 @@ async function attempt(
     req.onDispatch?.(imageIndex, account);
     const job: ImageJob = {
       ...req.job,
-      model: upstream.account.modelMap[req.job.model] ?? req.job.model,
+      model: ownValue(upstream.account.modelMap, req.job.model) ?? req.job.model,
       size: step.size,
       quality: step.quality,
       variant: imageIndex,

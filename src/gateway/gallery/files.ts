@@ -1,3 +1,4 @@
+import { prototypeFreeTable } from '../../shared/ownProperty';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -6,13 +7,13 @@ import sharp from 'sharp';
 /** The longest side of a gallery thumbnail. */
 export const THUMB_SIZE = 256;
 
-const EXTENSIONS: Record<string, string> = { png: 'png', jpeg: 'jpg', webp: 'webp' };
-const CONTENT_TYPES: Record<string, string> = {
+const EXTENSIONS = prototypeFreeTable({ png: 'png', jpeg: 'jpg', webp: 'webp' });
+const CONTENT_TYPES = prototypeFreeTable({
   png: 'image/png',
   jpg: 'image/jpeg',
   jpeg: 'image/jpeg',
   webp: 'image/webp',
-};
+});
 
 export function newImageId(): string {
   return `img_${randomBytes(10).toString('hex')}`;

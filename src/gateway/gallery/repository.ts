@@ -8,12 +8,14 @@ export interface StoredImage extends ImageRecord {
   mask: string | null;
 }
 
-export type NewImage = Omit<StoredImage, 'favourite' | 'hasMask' | 'thumb'>;
+export type NewImage = Omit<StoredImage, 'favourite' | 'rejected' | 'hasMask' | 'thumb'>;
 
 export interface ImageListQuery {
   /** Substring of the prompt (case-insensitive for ASCII, as SQLite's LIKE). */
   q?: string;
   favourite?: boolean;
+  /** True: only the rejected images; otherwise every image but them. */
+  rejected?: boolean;
   source?: ImageSource;
   /** Exact model name. */
   model?: string;
@@ -43,6 +45,10 @@ export interface ImagesRepository {
   /** The image's parents, nearest first, up to the root of its edit chain. */
   chain(id: string): StoredImage[];
   setFavourite(id: string, favourite: boolean): StoredImage | null;
+  /** A reject hides the image from the gallery's lists (issue 22); false takes it back. */
+  setRejected(id: string, rejected: boolean): StoredImage | null;
+  /** Every image kept from these requests (rejected ones too), by request, in their order. */
+  ofRequests(requestIds: readonly string[]): Map<string, StoredImage[]>;
   setThumb(id: string, thumb: string): void;
   /** Deletes the row and returns it (its files are the caller's to remove), or null. */
   remove(id: string): StoredImage | null;
@@ -88,14 +94,22 @@ const COLUMNS = {
 
 const FIELDS = Object.keys(COLUMNS) as (keyof NewImage)[];
 const SELECT = `SELECT ${FIELDS.map((f) => `${COLUMNS[f]} AS "${f}"`).join(', ')},
-  favourite, thumb FROM images`;
+  favourite, rejected, thumb FROM images`;
 /** The deepest edit chain we walk: a guard, not a limit anyone should meet. */
 const MAX_CHAIN = 1000;
 
-type Row = Omit<StoredImage, 'favourite' | 'hasMask'> & { favourite: number };
+type Row = Omit<StoredImage, 'favourite' | 'rejected' | 'hasMask'> & {
+  favourite: number;
+  rejected: number;
+};
 
 function fromRow(row: Row): StoredImage {
-  return { ...row, favourite: row.favourite === 1, hasMask: row.mask !== null };
+  return {
+    ...row,
+    favourite: row.favourite === 1,
+    rejected: row.rejected === 1,
+    hasMask: row.mask !== null,
+  };
 }
 
 export function createImagesRepository(db: Db): ImagesRepository {
@@ -106,6 +120,10 @@ export function createImagesRepository(db: Db): ImagesRepository {
   const byId = db.prepare(`${SELECT} WHERE id = ?`);
   const exists = db.prepare('SELECT 1 FROM images WHERE id = ?').pluck();
   const favourite = db.prepare('UPDATE images SET favourite = ? WHERE id = ?');
+  const rejected = db.prepare('UPDATE images SET rejected = ? WHERE id = ?');
+  const ofRequests = db.prepare(
+    `${SELECT} WHERE request_id IN (SELECT value FROM json_each(?)) ORDER BY request_id, image_index`,
+  );
   const thumb = db.prepare('UPDATE images SET thumb = ? WHERE id = ?');
   const del = db.prepare('DELETE FROM images WHERE id = ?');
   // One query for a page of usage rows; the (request_id, image_index) unique index serves it.
@@ -146,6 +164,7 @@ export function createImagesRepository(db: Db): ImagesRepository {
         params.q = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       }
       if (query.favourite) conditions.push('favourite = 1');
+      conditions.push(query.rejected ? 'rejected = 1' : 'rejected = 0');
       if (query.source) {
         conditions.push('source = @source');
         params.source = query.source;
@@ -197,6 +216,20 @@ export function createImagesRepository(db: Db): ImagesRepository {
 
     setFavourite(id, value) {
       return favourite.run(value ? 1 : 0, id).changes === 1 ? get(id) : null;
+    },
+    setRejected(id, value) {
+      return rejected.run(value ? 1 : 0, id).changes === 1 ? get(id) : null;
+    },
+    ofRequests(requestIds) {
+      const byRequest = new Map<string, StoredImage[]>();
+      if (requestIds.length === 0) return byRequest;
+      for (const row of ofRequests.all(JSON.stringify(requestIds)) as Row[]) {
+        const image = fromRow(row);
+        const list = byRequest.get(image.requestId);
+        if (list) list.push(image);
+        else byRequest.set(image.requestId, [image]);
+      }
+      return byRequest;
     },
     setThumb(id, path) {
       thumb.run(path, id);

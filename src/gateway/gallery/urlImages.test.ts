@@ -15,7 +15,7 @@ let server: http.Server;
 let origin = '';
 
 beforeAll(async () => {
-  images = createUrlImages({ dir: path.join(dir, 'url-images'), now: () => clock });
+  images = createUrlImages({ root: path.join(dir, 'url-images'), now: () => clock });
   const app = express();
   app.get(`${URL_IMAGES_PATH}/:name`, (req, res) => images.serve(req, res));
   app.use(errorHandler(() => undefined));
@@ -28,6 +28,13 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
   fs.rmSync(dir, { recursive: true, force: true });
 });
+
+/** The one run folder a gateway's URL images live in (its name is the run's, unknown outside). */
+function runFolder(of: UrlImages, root = path.join(dir, 'url-images')): string {
+  const name = path.basename(of.dir);
+  expect(fs.readdirSync(root)).toContain(name);
+  return path.join(root, name);
+}
 
 const bytes = Buffer.from('not really a png, but bytes all the same');
 const b64 = [Buffer.from(bytes.toString('base64'))];
@@ -51,15 +58,79 @@ describe('signed image URLs', () => {
       /expired/,
     );
     const name = published.path.split('/').pop()!.split('?')[0]!;
-    expect(fs.existsSync(path.join(dir, 'url-images', name))).toBe(true);
+    const file = path.join(runFolder(images), name);
+    expect(fs.existsSync(file)).toBe(true);
     await images.sweep();
-    expect(fs.existsSync(path.join(dir, 'url-images', name))).toBe(false);
+    expect(fs.existsSync(file)).toBe(false);
+  });
+
+  it('a signature with a multibyte character is unknown (404), not an error', async () => {
+    const published = await images.publish(b64, 'png');
+    const signature = new URL(origin + published.path).searchParams.get('signature')!;
+    // Same length in characters as the real one, more bytes: the compare must not throw.
+    for (const odd of ['é', '€', '😀'.slice(0, 1), '\u{1F600}']) {
+      const forged = [...signature].slice(0, signature.length - odd.length).join('') + odd;
+      expect(forged.length).toBe(signature.length);
+      const url = new URL(origin + published.path);
+      url.searchParams.set('signature', forged);
+      const answer = await fetch(url);
+      expect(answer.status).toBe(404);
+      expect(((await answer.json()) as { error: { code: string } }).error.code).toBe('not_found');
+    }
   });
 
   it('another process cannot sign: a URL from another key is unknown', async () => {
-    const other = createUrlImages({ dir: path.join(dir, 'other'), now: () => clock });
+    const other = createUrlImages({ root: path.join(dir, 'other'), now: () => clock });
     const foreign = await other.publish(b64, 'png');
     expect((await fetch(origin + foreign.path)).status).toBe(404);
     await other.close();
+  });
+
+  it('a run removes only its own folder when it stops; another run keeps serving its images', async () => {
+    const root = path.join(dir, 'shared');
+    const first = createUrlImages({ root, now: () => clock });
+    const second = createUrlImages({ root, now: () => clock });
+    await first.publish(b64, 'png');
+    const kept = await second.publish(b64, 'png');
+    const secondFolder = runFolder(second, root);
+    expect(runFolder(first, root)).not.toBe(secondFolder);
+
+    await first.close();
+    expect(fs.readdirSync(root)).toEqual([path.basename(secondFolder)]);
+    const name = kept.path.split('/').pop()!.split('?')[0]!;
+    expect(fs.existsSync(path.join(secondFolder, name))).toBe(true);
+    // A third run starting on the same folder leaves the live run's fresh files alone too.
+    const third = createUrlImages({ root, now: () => clock });
+    await third.sweep();
+    expect(fs.existsSync(path.join(secondFolder, name))).toBe(true);
+    await Promise.all([second.close(), third.close()]);
+    expect(fs.readdirSync(root)).toEqual([]);
+  });
+
+  it("an earlier run's folder left by a crash goes once its URLs have expired, not before", async () => {
+    const root = path.join(dir, 'crashed');
+    const realNow = Date.now();
+    const young = path.join(root, 'run_young');
+    const old = path.join(root, 'run_old');
+    fs.mkdirSync(young, { recursive: true });
+    fs.mkdirSync(old, { recursive: true });
+    fs.writeFileSync(path.join(young, 'url_a.png'), bytes);
+    fs.writeFileSync(path.join(old, 'url_b.png'), bytes);
+    fs.writeFileSync(path.join(root, 'url_layout_before_runs.png'), bytes);
+    // Written 61 minutes ago: every URL of it expired a minute ago.
+    const past = (realNow - 61 * 60_000) / 1000;
+    fs.utimesSync(path.join(old, 'url_b.png'), past, past);
+    fs.utimesSync(path.join(root, 'url_layout_before_runs.png'), past, past);
+    fs.utimesSync(
+      path.join(young, 'url_a.png'),
+      realNow / 1000 - 59 * 60,
+      realNow / 1000 - 59 * 60,
+    );
+
+    const run = createUrlImages({ root, now: () => realNow });
+    await run.sweep();
+    expect(fs.readdirSync(root)).toEqual(['run_young']);
+    expect(fs.readdirSync(young)).toEqual(['url_a.png']);
+    await run.close();
   });
 });

@@ -1,3 +1,4 @@
+import { prototypeFreeTable } from '../../shared/ownProperty';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
@@ -14,7 +15,7 @@ export const URL_LIFETIME_MS = 60 * 60_000;
 /** Where the signed image URLs point, under the gateway's own address. */
 export const URL_IMAGES_PATH = '/v1/images/files';
 
-const EXTENSIONS: Record<string, string> = { png: 'png', jpeg: 'jpg', webp: 'webp' };
+const EXTENSIONS = prototypeFreeTable({ png: 'png', jpeg: 'jpg', webp: 'webp' });
 const NAME = /^url_[0-9a-f]{32}\.(png|jpg|webp)$/;
 
 export interface PublishedImage {
@@ -37,30 +38,52 @@ export interface UrlImages {
   /** Removes expired files; run on a timer and at close. */
   sweep(): Promise<void>;
   close(): Promise<void>;
+  /** This run's folder (`<root>/<run id>`), made on the first publish. */
+  readonly dir: string;
+}
+
+/**
+ * timingSafeEqual throws on buffers of different byte lengths, and a query string can hold
+ * multibyte characters whose string length matches while their byte length does not.
+ */
+function sameSignature(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** A run is one start of a gateway; its files live in `<root>/<run id>`, apart from any other's. */
+function newRunId(now: number): string {
+  return `run_${now.toString(36)}_${randomBytes(6).toString('hex')}`;
 }
 
 export function createUrlImages(opts: {
-  dir: string;
+  /** The `url-images` folder, shared by every gateway that runs on this data folder. */
+  root: string;
   now: () => number;
   lifetimeMs?: number;
 }): UrlImages {
   const key = randomBytes(32);
   const lifetime = opts.lifetimeMs ?? URL_LIFETIME_MS;
+  const runId = newRunId(opts.now());
+  const dir = path.join(opts.root, runId);
   const expiries = new Map<string, number>();
   const sign = (name: string, expires: number) =>
     createHmac('sha256', key).update(`${name}\n${expires}`).digest('base64url');
-
-  // Files left by an earlier run are unreachable (their key is gone): clear them at once.
-  fs.rmSync(opts.dir, { recursive: true, force: true });
 
   const sweep = async () => {
     const now = opts.now();
     for (const [name, expires] of expiries) {
       if (expires > now) continue;
       expiries.delete(name);
-      await fsp.rm(path.join(opts.dir, name), { force: true });
+      await fsp.rm(path.join(dir, name), { force: true });
     }
+    // Another gateway may share this data folder and still serve its own run's URLs: only what
+    // has outlived every URL that can name it goes (a stopped or crashed run's files).
+    await sweepOtherRuns(opts.root, runId, now - lifetime);
   };
+  // What earlier runs left (a crash skips their close) goes once its URLs have expired.
+  void sweep().catch(() => undefined);
   const timer = setInterval(() => void sweep().catch(() => undefined), 60_000);
   timer.unref();
 
@@ -72,7 +95,7 @@ export function createUrlImages(opts: {
       const name = `url_${randomBytes(16).toString('hex')}.${EXTENSIONS[format] ?? 'png'}`;
       const expiresAt = opts.now() + lifetime;
       const expires = Math.floor(expiresAt / 1000);
-      await writeFileAtomic(path.join(opts.dir, name), decodePieces(b64));
+      await writeFileAtomic(path.join(dir, name), decodePieces(b64));
       expiries.set(name, expires * 1000);
       return {
         path: `${URL_IMAGES_PATH}/${name}?expires=${expires}&signature=${sign(name, expires)}`,
@@ -85,16 +108,12 @@ export function createUrlImages(opts: {
       const expires = Number(req.query.expires);
       const signature = typeof req.query.signature === 'string' ? req.query.signature : '';
       const expected = NAME.test(name) && Number.isInteger(expires) ? sign(name, expires) : null;
-      if (
-        expected === null ||
-        signature.length !== expected.length ||
-        !timingSafeEqual(Buffer.from(signature), Buffer.from(expected))
-      ) {
+      if (expected === null || !sameSignature(signature, expected)) {
         throw gone(404, 'No image at this address.');
       }
       const left = expires * 1000 - opts.now();
       if (left <= 0) throw gone(410, 'This image URL has expired (image URLs last one hour).');
-      const file = path.join(opts.dir, name);
+      const file = path.join(dir, name);
       let size: number;
       try {
         size = (await fsp.stat(file)).size;
@@ -121,10 +140,40 @@ export function createUrlImages(opts: {
     },
 
     sweep,
+    dir,
 
     async close() {
       clearInterval(timer);
-      await fsp.rm(opts.dir, { recursive: true, force: true });
+      // This run's key dies with it, so none of its URLs can be answered again: its folder goes,
+      // and only its own.
+      await fsp.rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Removes, under `root`, the files of other runs written before `writtenBefore`: a URL lasts
+ * its lifetime from its file's writing, so no URL can name them any more. A run's folder goes
+ * once it is empty (a live run that publishes again makes it anew, see writeFileAtomic).
+ */
+async function sweepOtherRuns(root: string, ownRun: string, writtenBefore: number): Promise<void> {
+  const entries = await fsp.readdir(root, { withFileTypes: true }).catch(() => []);
+  for (const entry of entries) {
+    if (entry.name === ownRun) continue;
+    const full = path.join(root, entry.name);
+    if (!entry.isDirectory()) {
+      // A file of the layout before runs had folders.
+      await removeIfWrittenBefore(full, writtenBefore);
+      continue;
+    }
+    const files = await fsp.readdir(full).catch(() => []);
+    for (const file of files) await removeIfWrittenBefore(path.join(full, file), writtenBefore);
+    // Fails while the folder still holds a live file, or one being written: then it stays.
+    await fsp.rmdir(full).catch(() => undefined);
+  }
+}
+
+async function removeIfWrittenBefore(file: string, writtenBefore: number): Promise<void> {
+  const stat = await fsp.stat(file).catch(() => null);
+  if (stat && stat.mtimeMs < writtenBefore) await fsp.rm(file, { force: true });
 }

@@ -23,13 +23,17 @@ import { modelsRouter } from './routes/models';
 import { responsesRouter } from './routes/responses';
 import type { GalleryPort, LiveImageSettings } from '../imageService/types';
 import { keyConcurrency } from './keyConcurrency';
-import { keyLimitsGuard } from '../limits/middleware';
+import { keyLimitsGuard } from './keyLimits';
 import type { KeyLimiter } from '../limits/limiter';
 import { adminRouter, type AdminDeps } from './admin';
 import { parentImage } from './galleryPort';
 import type { StudioSessionGate } from './studioSession';
 import type { StudioRuns } from './studioRuns';
 import { VERSION } from '../core/version';
+import type { StorageHealth } from '../storage/health';
+import { refuseWhileDraining, type Drain } from './drain';
+import { healthRoute } from './health';
+import type { Router } from 'express';
 
 export interface AppDeps {
   dispatch: Dispatch;
@@ -66,6 +70,12 @@ export interface AppDeps {
   clientTimeouts?: ClientTimeouts;
   /** Images answered as `response_format: "url"`, served at signed URLs (gallery/urlImages.ts). */
   urlImages?: UrlImages;
+  /** Set on the first stop signal: /healthz says so and /v1 takes no new work (drain.ts). */
+  drain: Drain;
+  /** The database's answer to GET /healthz (storage/health.ts). */
+  storageHealth: () => StorageHealth;
+  /** `/mcp`, the MCP server for agent hosts (mcpRoute.ts): behind the same guards as /v1. */
+  mcp?: Router;
 }
 
 /** Middleware order is the security model: id, Host, Origin, then per-area auth. */
@@ -90,8 +100,11 @@ export function createApp(deps: AppDeps): Express {
   app.get('/v1/openapi.json', (_req, res) => {
     res.json(openApiDocument());
   });
+  // For a load balancer: no key, but behind the Host guard like everything else.
+  app.get('/healthz', healthRoute({ storage: deps.storageHealth, drain: deps.drain }));
 
   const v1 = express.Router();
+  v1.use(refuseWhileDraining(deps.drain));
   v1.use(usageRecorder({ inflight: deps.inflight, usage: deps.usage, now: deps.now }));
   v1.use(requireApiKey(deps.keys, deps.now, deps.studioSession.hasStudioSession));
   v1.use(keyLimitsGuard(deps.limits, deps.now));
@@ -102,6 +115,7 @@ export function createApp(deps: AppDeps): Express {
     imagesRouter({
       dispatch: deps.dispatch,
       settings: deps.imageSettings,
+      limits: deps.limits,
       now: deps.now,
       gallery: deps.gallery,
       urlImages: deps.urlImages,
@@ -112,7 +126,8 @@ export function createApp(deps: AppDeps): Express {
       dispatch: deps.dispatch,
       textModels: deps.textModels,
       injectImageTool: deps.injectImageTool,
-      contentFilter: deps.imageSettings.contentFilter,
+      settings: deps.imageSettings,
+      limits: deps.limits,
       now: deps.now,
       gallery: deps.gallery,
     }),
@@ -125,6 +140,7 @@ export function createApp(deps: AppDeps): Express {
     });
   });
   app.use('/v1', v1);
+  if (deps.mcp) app.use('/mcp', deps.mcp);
 
   app.get('/api/status', (_req, res) => {
     const status: StatusResponse = {

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { invalidApiKey } from '../core/errors';
 import type { AuthenticatedKey, KeyAuthenticator } from '../keys/authenticator';
-import './requestContext';
+import { scopeOf } from './requestScope';
 
 export type { AuthenticatedKey, KeyAuthenticator } from '../keys/authenticator';
 
@@ -26,8 +26,7 @@ export function requireApiKey(
           next(invalidApiKey('The Studio key is disabled. Enable it with `atelier keys enable`.'));
           return;
         }
-        res.locals.studioSession = true;
-        accept(studioKey, res, keys, now);
+        accept(studioKey, true, res, keys, now);
         next();
       };
       asStudio().catch(next);
@@ -52,7 +51,7 @@ export function requireApiKey(
         );
         return;
       }
-      accept(key, res, keys, now);
+      accept(key, false, res, keys, now);
       next();
     };
     asKey(match[1]!).catch(next);
@@ -61,11 +60,11 @@ export function requireApiKey(
 
 function accept(
   key: AuthenticatedKey,
+  studioSession: boolean,
   res: Response,
   keys: KeyAuthenticator,
   now: () => number,
 ): void {
-  res.locals.apiKey = key;
-  res.locals.usage?.authenticated(key);
+  scopeOf(res).authenticate(key, studioSession);
   keys.touch(key.id, now());
 }

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { ERROR_CODES, ERROR_TYPES } from '../../shared/errors';
 import { ApiError, unsupportedEncoding } from '../core/errors';
+import './requestScope';
 
 /** Errors thrown by express's body parsers carry a `type` such as `entity.parse.failed`. */
 interface ParserError {
@@ -66,11 +67,13 @@ export function toApiError(error: unknown): ApiError {
 export function errorHandler(log: (line: string) => void) {
   return (error: unknown, req: Request, res: Response, next: NextFunction): void => {
     const apiError = toApiError(error);
-    res.locals.errorCode = apiError.code;
-    res.locals.errorMessage = apiError.message;
+    // The last resort must not fail itself: a request always has its scope, a test's bare app
+    // may not.
+    const scope = res.locals.scope;
+    scope?.answered(apiError);
     if (apiError.status >= 500 && !(error instanceof ApiError)) {
       log(
-        `request ${String(res.locals.requestId)} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+        `request ${scope?.id ?? '(no id)'} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
       );
     }
     if (res.headersSent) {

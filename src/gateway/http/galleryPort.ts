@@ -1,13 +1,14 @@
 import type { NextFunction, Request, Response } from 'express';
 import { PARENT_IMAGE_HEADER, type ImageSource } from '../../shared/admin';
-import { emptyUsage, type TokenUsage } from '../../shared/imageParams';
+import { emptyUsage } from '../../shared/imageParams';
 import { IMAGE_MODELS } from '../../shared/models';
 import { invalidParam } from '../core/errors';
+import { scopeOf } from './requestScope';
 import type { ImageBatch, ImageStore, KeptImage } from '../gallery/store';
 import type { UsageNotes } from '../usage/notes';
 import { inspectBase64Pieces } from '../bytes/imageInspect';
-import type { ResponsesImageDelivery } from './responsesImages';
-import type { GalleryPort, ImageDelivery } from '../imageService/types';
+import { splitUsage } from '../imageService/responsesImages';
+import type { GalleryPort, ImageDelivery, ResponsesImageDelivery } from '../imageService/types';
 
 /**
  * `x-atelier-parent-image: <id>` on an edit made from the gallery links the new image to the one
@@ -30,7 +31,7 @@ export function parentImage(exists: (id: string) => boolean) {
       );
       return;
     }
-    res.locals.parentImageId = id;
+    scopeOf(res).madeFrom(id);
     next();
   };
 }
@@ -171,25 +172,4 @@ export function responsesImageKeeper(
       images,
     };
   });
-}
-
-/**
- * `total` shared over `n` images, every count split evenly with the remainder on the first, so
- * the parts add up to the total exactly.
- */
-export function splitUsage(total: TokenUsage, n: number): TokenUsage[] {
-  const share = (count: number, i: number) => Math.floor(count / n) + (i === 0 ? count % n : 0);
-  return Array.from({ length: n }, (_, i) => ({
-    input_tokens: share(total.input_tokens, i),
-    input_tokens_details: {
-      text_tokens: share(total.input_tokens_details.text_tokens, i),
-      image_tokens: share(total.input_tokens_details.image_tokens, i),
-    },
-    output_tokens: share(total.output_tokens, i),
-    output_tokens_details: {
-      text_tokens: share(total.output_tokens_details.text_tokens, i),
-      image_tokens: share(total.output_tokens_details.image_tokens, i),
-    },
-    total_tokens: share(total.total_tokens, i),
-  }));
 }

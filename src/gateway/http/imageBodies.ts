@@ -3,6 +3,7 @@ import { invalidParam } from '../core/errors';
 import { parseEditJson, parseEditMultipart } from '../validation/editRequest';
 import { checkDecodable } from '../validation/editRules';
 import { noteRawFields } from './requestContext';
+import { scopeOf } from './requestScope';
 
 /** Edits come as multipart (files as they are) or JSON (images as data URLs). */
 export async function parseEdit(req: Request, res: Response) {
@@ -11,7 +12,7 @@ export async function parseEdit(req: Request, res: Response) {
     await checkDecodable(edit, () => 'image');
     return edit;
   }
-  noteRawFields(req, res);
+  noteRawFields(req, scopeOf(res));
   if (!req.is('application/json')) {
     throw invalidParam(
       'image',

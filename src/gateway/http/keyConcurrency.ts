@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { ERROR_TYPES } from '../../shared/errors';
 import { ApiError } from '../core/errors';
+import { scopeOf } from './requestScope';
 
 /**
  * A key's optional cap on requests in flight, so one busy agent cannot starve the other apps
@@ -9,7 +10,8 @@ import { ApiError } from '../core/errors';
 export function keyConcurrency() {
   const inFlight = new Map<string, number>();
   return (req: Request, res: Response, next: NextFunction): void => {
-    const key = res.locals.apiKey;
+    const scope = scopeOf(res);
+    const key = scope.keyIfAny;
     if (!key || key.concurrencyLimit === null || req.method !== 'POST') {
       next();
       return;
@@ -31,14 +33,10 @@ export function keyConcurrency() {
     }
     inFlight.set(key.id, current + 1);
     // The slot is held until the upstream work is over, not just until the client leaves.
-    res.once('close', () => {
-      void Promise.resolve(res.locals.work)
-        .catch(() => undefined)
-        .then(() => {
-          const left = (inFlight.get(key.id) ?? 1) - 1;
-          if (left <= 0) inFlight.delete(key.id);
-          else inFlight.set(key.id, left);
-        });
+    scope.afterWork(() => {
+      const left = (inFlight.get(key.id) ?? 1) - 1;
+      if (left <= 0) inFlight.delete(key.id);
+      else inFlight.set(key.id, left);
     });
     next();
   };

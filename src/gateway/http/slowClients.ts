@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Socket } from 'node:net';
 import { ERROR_CODES, ERROR_TYPES } from '../../shared/errors';
 import { ApiError } from '../core/errors';
+import { scopeOf } from './requestScope';
 
 /**
  * Bounds on clients that send slowly or not at all. The server's own request and socket timeouts
@@ -87,8 +88,7 @@ function bodyTooSlow(req: Request, res: Response, bodyIdleMs: number): void {
     `The request body stalled: nothing arrived for ${Math.round(bodyIdleMs / 1000)} s before it was complete.`,
     { type: ERROR_TYPES.invalidRequest, code: ERROR_CODES.requestTimeout },
   );
-  res.locals.errorCode = error.code;
-  res.locals.errorMessage = error.message;
+  scopeOf(res).answered(error);
   res.setHeader('connection', 'close');
   res.status(408).json(error.toBody());
   res.once('finish', () => socket.destroy());

@@ -1,9 +1,10 @@
 import type { NextFunction, Request, Response } from 'express';
 import { ERROR_CODES } from '../../shared/errors';
+import { usageLogUnavailable } from '../core/errors';
 import type { Inflight } from '../usage/inflight';
 import type { FinalStatus, UsageNotes } from '../usage/notes';
 import type { UsageWriter } from '../usage/writer';
-import './requestContext';
+import { scopeOf, type RequestScope } from './requestScope';
 
 /** HTTP's unofficial "client closed request": the caller left before the answer was complete. */
 export const CLIENT_CLOSED = 499;
@@ -20,27 +21,20 @@ export function usageRecorder(deps: { inflight: Inflight; usage: UsageWriter; no
       next();
       return;
     }
-    const notes = deps.usage.open(
-      String(res.locals.requestId),
-      Number(res.locals.startedAt),
-      req.path,
-    );
-    res.locals.usage = notes;
+    // Fail closed: a request that could not be recorded must not reach an upstream.
+    const log = deps.usage.health.state;
+    if (!log.writable) throw usageLogUnavailable(log.reason);
+    const scope = scopeOf(res);
+    const notes = deps.usage.open(scope.id, scope.startedAt, req.path);
+    scope.recordInto(notes);
     const token = deps.inflight.begin();
-    res.locals.signal = token.signal;
-    res.once('close', () => {
-      // Whether the client got the whole response is a fact of this moment: the handler may
-      // still write (into the closed socket) when its upstream work ends.
-      const delivered = res.writableFinished;
-      void Promise.resolve(res.locals.work)
-        .catch(() => undefined)
-        .then(() => {
-          try {
-            deps.usage.write(notes, finalStatus(notes, res, delivered, deps.now()));
-          } finally {
-            token.end();
-          }
-        });
+    scope.stopOn(token.signal);
+    scope.afterWork(() => {
+      try {
+        deps.usage.write(notes, finalStatus(notes, scope, res.statusCode, deps.now()));
+      } finally {
+        token.end();
+      }
     });
     next();
   };
@@ -48,8 +42,8 @@ export function usageRecorder(deps: { inflight: Inflight; usage: UsageWriter; no
 
 function finalStatus(
   notes: UsageNotes,
-  res: Response,
-  delivered: boolean,
+  scope: RequestScope,
+  statusCode: number,
   now: number,
 ): FinalStatus {
   const latencyMs = now - notes.startedAt;
@@ -62,9 +56,10 @@ function finalStatus(
       latencyMs,
     };
   }
-  const errorCode = res.locals.errorCode ?? null;
-  const errorMessage = res.locals.errorMessage ?? null;
-  if (!delivered) {
+  const answer = scope.answeredError;
+  const errorCode = answer?.code ?? null;
+  const errorMessage = answer?.message ?? null;
+  if (!scope.delivered) {
     return {
       status: CLIENT_CLOSED,
       errorCode: errorCode ?? ERROR_CODES.cancelled,
@@ -73,5 +68,5 @@ function finalStatus(
       latencyMs,
     };
   }
-  return { status: res.statusCode, errorCode, errorMessage, latencyMs };
+  return { status: statusCode, errorCode, errorMessage, latencyMs };
 }

@@ -55,6 +55,7 @@ export function billResponse(
   const first = made[0];
   usage.delivered({
     parts,
+    responded: true,
     images: made.length,
     deliveredSize: first ? concrete(first.size) : null,
     deliveredQuality: first ? concrete(first.quality) : null,

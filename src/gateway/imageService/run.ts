@@ -3,7 +3,13 @@ import { formatSize } from '../../shared/sizeRules';
 import type { Dispatch } from '../dispatch/dispatchCall';
 import { ImageRunError, runImages, type DeliveredImage } from '../dispatch/runImages';
 import type { Delivered } from '../usage/notes';
-import type { GalleryPort, ImagePlan, LiveImageSettings, ImageRunReply } from './types';
+import type {
+  GalleryPort,
+  ImagePlan,
+  ImageRunReply,
+  KeyLimitsPort,
+  LiveImageSettings,
+} from './types';
 
 /** A value the upstream stated, unless it is missing or still `auto`. */
 export function concrete(value: string | null): string | null {
@@ -13,6 +19,8 @@ export function concrete(value: string | null): string | null {
 export interface ImageServiceDeps {
   dispatch: Dispatch;
   settings: LiveImageSettings;
+  /** Each key's budget and images per day: the estimate is reserved before any upstream call. */
+  limits: KeyLimitsPort;
   now: () => number;
   /** Sees every successful batch of images (it keeps them once the usage record is written). */
   gallery?: Pick<GalleryPort, 'keepImages'>;

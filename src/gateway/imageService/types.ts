@@ -1,7 +1,7 @@
 import type { TokenUsage } from '../../shared/imageParams';
 import type { DeliveredImage, ImageStartInfo } from '../dispatch/runImages';
 import type { ApiError } from '../core/errors';
-import type { ImageDemandInput } from '../limits/demand';
+import type { KeyLimiter, LimitedKey } from '../limits/limiter';
 import type { FilterMode } from '../contentFilter/checkPrompt';
 import type { ImageJob, ImageSink, InputImage, PartialImage } from '../upstream/types';
 import type { UsageNotes } from '../usage/notes';
@@ -34,9 +34,10 @@ export interface ImageRequest {
   mask?: InputImage;
 }
 
-/** Who asks, as the HTTP layer knows it (the typed request context), without Express. */
+/** Who asks, as the HTTP layer knows it (its request scope), without Express. */
 export interface ImageCaller {
-  key: { group: string; fallbackLadder: boolean };
+  requestId: string;
+  key: LimitedKey & { group: string; fallbackLadder: boolean };
   /** The request asked for the fallback ladder (`x-atelier-fallback: ladder`). */
   ladderAsked: boolean;
   /** Aborted when the request's work must stop (the gateway closes, the studio cancels). */
@@ -46,11 +47,17 @@ export interface ImageCaller {
   studioSession: boolean;
   /** The gallery image an edit was made from (`x-atelier-parent-image`). */
   parentImageId: string | null;
-  /** Throws the 429 of a key limit the estimate would pass, else reserves it. */
-  reserve(demand: ImageDemandInput): void;
+  /**
+   * The seed a simulated account draws from: the caller's `x-atelier-sim-seed`, else a fresh one
+   * per request, so asking again gives new pictures (issue 22).
+   */
+  seed: string;
   /** false once the caller has gone. */
   connected(): boolean;
 }
+
+/** The key limits, as the service sees them: the estimate reserved before any upstream call. */
+export type KeyLimitsPort = Pick<KeyLimiter, 'reserveEstimate'>;
 
 /** What the service decided before any upstream call. */
 export interface ImagePlan {
@@ -160,4 +167,21 @@ export interface ImageRunReply {
   failed(error: ApiError): Promise<void>;
   /** Something unexpected went wrong: a reply under way can only be broken off. */
   broken(): void;
+}
+
+/**
+ * The reply a relayed Responses call is written into (http/replies/responsesRelay.ts): the
+ * upstream's bytes pass through as they are.
+ */
+export interface ResponsesRunReply {
+  /** True once the reply's headers went out: a failure can then only end it. */
+  readonly committed: boolean;
+  /** Starts an event stream (a 200). */
+  openEvents(): void;
+  /** Forwards one whole upstream event, in the pieces it arrived in. */
+  event(pieces: readonly Buffer[]): void;
+  /** Writes a whole JSON body with the upstream's status. */
+  whole(status: number, body: Buffer): void;
+  /** Ends the reply: the end of its event stream, or one broken off mid-way. */
+  end(): void;
 }

@@ -9,7 +9,7 @@ export interface AuthenticatedKey {
   fallbackLadder: boolean;
   /** Requests this key may have in flight at once; null for no cap. */
   concurrencyLimit: number | null;
-  /** Budget, requests per minute, images per day, expiry (enforced by limits/middleware.ts). */
+  /** Budget, requests per minute, images per day, expiry (enforced by http/keyLimits.ts and the image service). */
   limits: KeyLimits;
 }
 

@@ -1,7 +1,4 @@
-import { estimateImageRequest, type EstimateInput } from '../../shared/costEstimate';
-import type { Quality } from '../../shared/imageParams';
-import { checkSize } from '../../shared/sizeRules';
-import type { Prices } from '../billing/prices';
+export type { ImageDemandInput } from '../billing/admission';
 
 /** What a request will use of a key's limits, known before any upstream call. */
 export interface Demand {
@@ -12,38 +9,3 @@ export interface Demand {
 }
 
 export const NO_DEMAND: Demand = { costMicros: 0, images: 0 };
-
-/** An image request as the estimate needs it: the same inputs the studio prices before sending. */
-export interface ImageDemandInput {
-  model: string;
-  prompt: string;
-  size: string;
-  quality: Quality | undefined;
-  n: number;
-  partialImages: number;
-  inputImages?: ReadonlyArray<{ width: number; height: number }>;
-}
-
-/**
- * The estimate of shared/costEstimate.ts at the gateway's own price for the model (the price the
- * usage row will be billed at); a model without a price costs nothing, as its usage row will.
- */
-export function imageDemand(
-  input: ImageDemandInput,
-  priceFor: (model: string) => Prices | null,
-): Demand {
-  const price = priceFor(input.model);
-  const size = checkSize(input.size);
-  const estimate: EstimateInput = {
-    prompt: input.prompt,
-    size: size.ok && !size.auto ? { width: size.width, height: size.height } : null,
-    quality: input.quality ?? 'auto',
-    n: input.n,
-    partialImages: input.partialImages,
-    inputImages: input.inputImages,
-  };
-  return {
-    costMicros: price ? estimateImageRequest(estimate, price).costMicros : 0,
-    images: input.n,
-  };
-}

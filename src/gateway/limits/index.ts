@@ -3,5 +3,4 @@ export { applyLimits, BUDGET_PERIODS, hasLimits, limitsOf, NO_LIMITS } from './k
 export type { BudgetPeriod, KeyLimits, KeyLimitsPatch } from './keyLimits';
 export { createUsageLedger, type UsageLedger } from './ledger';
 export { KeyLimiter, keyLimitUse, type KeyLimitUse, type LimitedKey } from './limiter';
-export { keyLimitsGuard, reserveKeyLimits } from './middleware';
 export { LIMIT_ERROR_CODES, type LimitDetail } from './limitErrors';

@@ -1,7 +1,6 @@
 import type { BudgetAlert } from '../../shared/admin';
-import type { Prices } from '../billing/prices';
 import { budgetAlerts } from './budgetAlerts';
-import { imageDemand, NO_DEMAND, type Demand, type ImageDemandInput } from './demand';
+import type { Demand } from './demand';
 import type { KeyLimits } from './keyLimits';
 import type { UsageLedger } from './ledger';
 import {
@@ -52,16 +51,7 @@ export interface KeyLimitUse {
 export class KeyLimiter {
   private readonly tickets = new Map<string, Ticket>();
 
-  constructor(
-    private readonly ledger: UsageLedger,
-    /** The gateway's price for a model: the one its usage row will be billed at. */
-    private readonly priceFor: (model: string) => Prices | null,
-  ) {}
-
-  /** What a request needs of a key's limits; nothing countable for null. */
-  demandOf(request: ImageDemandInput | null): Demand {
-    return request ? imageDemand(request, this.priceFor) : NO_DEMAND;
-  }
+  constructor(private readonly ledger: UsageLedger) {}
 
   /** Expiry (any request). Throws the 401 that says so. */
   checkExpiry(key: LimitedKey, now: number): void {
@@ -129,6 +119,16 @@ export class KeyLimiter {
     }
     ticket.costMicros += demand.costMicros;
     ticket.images += demand.images;
+  }
+
+  /**
+   * Called once a handler has read and priced what the request asks for (its admission), before
+   * any upstream call: throws the 429 of the limit its estimate would pass, else reserves it.
+   * Nothing for a request that was not admitted through the limits (a key without any).
+   */
+  reserveEstimate(requestId: string, key: LimitedKey, demand: Demand, now: number): void {
+    if (!this.tickets.has(requestId)) return;
+    this.reserve(requestId, key, demand, now);
   }
 
   /**

@@ -5,6 +5,7 @@ import {
   completedImageEventSchema,
   errorEventSchema,
   errorSchema,
+  healthSchema,
   imageEditJsonSchema,
   imageEditMultipartSchema,
   imageGenerationRequestSchema,
@@ -32,6 +33,7 @@ const COMPONENTS: Record<string, z.ZodType> = {
   ModelList: modelListSchema,
   ResponsesRequest: responsesRequestSchema,
   Response: responsesResponseSchema,
+  Health: healthSchema,
 };
 
 /** JSON Schema 2020-12, as OpenAPI 3.1 takes it; requests as a client writes them. */
@@ -61,16 +63,35 @@ const ERROR_MEANINGS: Record<number, string> = {
   401: 'Missing, unknown, disabled or deleted key (INVALID_API_KEY).',
   403: 'A Host or Origin this gateway does not serve.',
   404: 'Unknown model or path.',
+  408: 'The request body stalled before it was complete (request_timeout); the connection closes.',
   413: 'The body is over the endpoint limit.',
-  429: "usage_limit_reached (the upstream account's usage window; retry-after), rate_limit_exceeded, gateway_busy, concurrency_limit_exceeded.",
+  415: 'A Content-Encoding or charset the gateway does not decode.',
+  499: 'The studio cancelled this run (client_cancelled); what was delivered is billed.',
+  500: 'Internal error in the gateway (internal_error); the request id identifies it in the log.',
+  429: "usage_limit_reached (the upstream account's usage window; retry-after), rate_limit_exceeded, budget_exceeded, gateway_busy, concurrency_limit_exceeded; a key's own limits add error.limit.",
   502: 'Upstream request failed (code says how: upstream_no_image, upstream_timeout, ...).',
-  503: 'No account available (upstream_unavailable: every account rests briefly after outages; retry-after).',
+  503: 'No account available (upstream_unavailable: every account rests briefly after outages; retry-after), the usage log cannot be written (usage_log_unavailable: disk full, read-only; nothing starts until it can), or the gateway is stopping (server_draining; retry-after).',
 };
 
+/** What every route can answer before its handler runs: Host/Origin guards, unknown paths. */
+const GUARD_ERRORS = [403, 404] as const;
+/** What a route with a request body can answer besides: a stalled or mis-encoded body. */
+const BODY_ERRORS = [400, 408, 413, 415] as const;
+/** Every /v1 route past the guards: no key, a key's limits, the drain, a fault of its own. */
+const V1_ERRORS = [401, 429, 500, 503] as const;
+/** Routes that do upstream work: the upstream's failures, and the studio's Cancel. */
+const WORK_ERRORS = [499, 502] as const;
+
+// OpenAPI 3.1 has no schema for one event of a stream (3.2's itemSchema): the events are named
+// in the description and as an extension, so 3.1 tools accept the document.
 const imageStream = {
   'text/event-stream': {
-    schema: { type: 'string' },
-    itemSchema: {
+    schema: {
+      type: 'string',
+      description:
+        'Server-sent events; each data line is a PartialImageEvent, CompletedImageEvent or ErrorEvent.',
+    },
+    'x-atelier-event-schema': {
       oneOf: [ref('PartialImageEvent'), ref('CompletedImageEvent'), ref('ErrorEvent')],
     },
   },
@@ -102,7 +123,7 @@ const imageOperation = (summary: string, request: Json): Json => ({
       },
       content: { ...json('ImagesResponse'), ...imageStream },
     },
-    ...errors(400, 401, 403, 413, 429, 502, 503),
+    ...errors(...GUARD_ERRORS, ...BODY_ERRORS, ...V1_ERRORS, ...WORK_ERRORS),
   },
 });
 
@@ -162,7 +183,7 @@ export function openApiDocument(): Json {
                 "The Responses object, or the upstream's Responses events with stream: true.",
               content: { ...json('Response'), 'text/event-stream': { schema: { type: 'string' } } },
             },
-            ...errors(400, 401, 403, 413, 429, 502, 503),
+            ...errors(...GUARD_ERRORS, ...BODY_ERRORS, ...V1_ERRORS, ...WORK_ERRORS),
           },
         },
       },
@@ -172,7 +193,7 @@ export function openApiDocument(): Json {
           summary: 'Text/agent models and both image model ids',
           responses: {
             '200': { description: 'The models', content: json('ModelList') },
-            ...errors(401),
+            ...errors(...GUARD_ERRORS, ...V1_ERRORS),
           },
         },
       },
@@ -183,7 +204,7 @@ export function openApiDocument(): Json {
           parameters: [{ name: 'model', in: 'path', required: true, schema: { type: 'string' } }],
           responses: {
             '200': { description: 'The model', content: json('Model') },
-            ...errors(401, 404),
+            ...errors(...GUARD_ERRORS, ...V1_ERRORS),
           },
         },
       },
@@ -206,6 +227,7 @@ export function openApiDocument(): Json {
                 'image/webp': { schema: { type: 'string', format: 'binary' } },
               },
             },
+            ...errors(...GUARD_ERRORS),
             '404': { description: 'No such image, or a bad signature', content: json('Error') },
             '410': { description: 'The URL expired', content: json('Error') },
           },
@@ -216,7 +238,25 @@ export function openApiDocument(): Json {
           operationId: 'getOpenApi',
           summary: 'This document',
           security: [],
-          responses: { '200': { description: 'OpenAPI 3.1', content: { 'application/json': {} } } },
+          responses: {
+            '200': { description: 'OpenAPI 3.1', content: { 'application/json': {} } },
+            ...errors(...GUARD_ERRORS),
+          },
+        },
+      },
+      '/healthz': {
+        get: {
+          operationId: 'getHealth',
+          summary: 'For a load balancer: database, migrations and drain (docs/operations.md)',
+          security: [],
+          responses: {
+            '200': { description: 'Takes work', content: json('Health') },
+            '503': {
+              description: 'Draining, or the database does not answer or is another build',
+              content: json('Health'),
+            },
+            ...errors(...GUARD_ERRORS),
+          },
         },
       },
       ...adminPaths(toSchema),

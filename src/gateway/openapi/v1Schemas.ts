@@ -43,7 +43,7 @@ const prompt = z
 const DALL_E_QUALITIES = ['standard', 'hd'] as const;
 
 /** The scalar parameters of generations and edits; explicit null means absent (SDKs send it). */
-const imageParameters = {
+export const imageParameters = {
   model: z.enum(IMAGE_MODELS),
   prompt,
   n: z.int().min(LIMITS.nMin).max(LIMITS.nMax).nullish(),
@@ -191,13 +191,33 @@ export const completedImageEventSchema = z.object({
   usage: usageSchema,
 });
 
+/** `error.limit` of a 429 refused by one of the key's own limits (limits/limitErrors.ts). */
+const limitDetailSchema = z.object({
+  name: z.enum(['budget', 'requests_per_minute', 'images_per_day']),
+  period: z.enum(['day', 'month', 'total', 'minute']),
+  unit: z.enum(['usd', 'requests', 'images']),
+  limit: z.number(),
+  used: z.number(),
+  requested: z.number(),
+  resets_at: z.string().nullable(),
+});
+
 export const errorSchema = z.object({
   error: z.object({
     message: z.string(),
     type: z.string(),
     param: z.string().nullable(),
     code: z.string().nullable(),
+    limit: limitDetailSchema.optional(),
   }),
+});
+
+/** GET /healthz (http/health.ts). */
+export const healthSchema = z.object({
+  status: z.enum(['ok', 'draining', 'unavailable']),
+  database: z.enum(['reachable', 'unreachable']),
+  migrations: z.enum(['current', 'behind', 'ahead', 'unknown']),
+  accepting: z.boolean(),
 });
 
 export const errorEventSchema = errorSchema.extend({ type: z.literal('error') });

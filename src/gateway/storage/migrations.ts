@@ -256,6 +256,30 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 8,
+    name: 'estimated usage',
+    up(db) {
+      // Issue 23: a row billed at the gateway's estimate (the upstream reported no usage, or an
+      // absurd one; or the gateway stopped mid-request) says so. Rows before this were not.
+      db.exec(`
+        ALTER TABLE usage_records ADD COLUMN estimated INTEGER NOT NULL DEFAULT 0
+          CHECK (estimated IN (0, 1));
+      `);
+    },
+  },
+  {
+    version: 9,
+    name: 'image keepers',
+    up(db) {
+      // A reject on Generate hides the image from the gallery without deleting it (issue 22), so
+      // it survives reloads and restarts and can be taken back. The gallery walks its newest-first
+      // index and skips the rejected ones as it goes, like a prompt search.
+      db.exec(`
+        ALTER TABLE images ADD COLUMN rejected INTEGER NOT NULL DEFAULT 0 CHECK (rejected IN (0, 1));
+      `);
+    },
+  },
 ];
 
 /**
@@ -330,6 +354,13 @@ export async function runPostgresMigrations(
         `PostgreSQL migration ${m.version} is ${m.name}, SQLite's is ${sqlite?.name}`,
       );
   });
+  // One history: a step added to migrations.ts needs its PostgreSQL text in postgresMigrations.ts.
+  if (migrations === POSTGRES_MIGRATIONS && migrations.length !== MIGRATIONS.length) {
+    throw new Error(
+      `PostgreSQL has ${migrations.length} migrations, SQLite ${MIGRATIONS.length}: ` +
+        'translate the missing ones into postgresMigrations.ts',
+    );
+  }
   const latest = await engine.transaction(async (tx) => {
     await tx.get('SELECT pg_advisory_xact_lock(?)', [MIGRATION_LOCK]);
     await tx.run(`

@@ -215,4 +215,23 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       `);
     },
   },
+  {
+    version: 8,
+    name: 'estimated usage',
+    async up(tx) {
+      await tx.exec(`
+        ALTER TABLE usage_records ADD COLUMN estimated INTEGER NOT NULL DEFAULT 0
+          CHECK (estimated IN (0, 1));
+      `);
+    },
+  },
+  {
+    version: 9,
+    name: 'image keepers',
+    async up(tx) {
+      await tx.exec(`
+        ALTER TABLE images ADD COLUMN rejected INTEGER NOT NULL DEFAULT 0 CHECK (rejected IN (0, 1));
+      `);
+    },
+  },
 ];

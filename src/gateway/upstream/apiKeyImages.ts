@@ -1,5 +1,5 @@
-import type { Dispatcher } from 'undici';
-import { SIM_VARIANT_HEADER } from '../../simulator/variant';
+import { request, type Dispatcher } from 'undici';
+import { SIM_SEED_HEADER, SIM_VARIANT_HEADER } from '../../simulator/variant';
 import { failureFromResponse, failureFromThrown } from './httpFailure';
 import { readImageEvents } from './imageEventsReader';
 import { readImagesJson } from './imagesJsonReader';
@@ -31,10 +31,14 @@ export interface HttpDeps {
 export function createApiKeyUpstream(account: UpstreamAccount, deps: HttpDeps): ImageUpstream {
   const base = account.baseUrl.replace(/\/+$/, '');
   const auth = { authorization: `Bearer ${account.credential}` };
-  // Only the simulator hears which of n images a call makes; a real upstream gets no extra header.
+  // Only the simulator hears which of n images a call makes and the request's seed; a real
+  // upstream gets no extra header.
   const variantHeader = (job: ImageJob): Record<string, string> =>
-    account.kind === 'simulator' && job.variant
-      ? { [SIM_VARIANT_HEADER]: String(job.variant) }
+    account.kind === 'simulator'
+      ? {
+          ...(job.variant ? { [SIM_VARIANT_HEADER]: String(job.variant) } : {}),
+          ...(job.seed ? { [SIM_SEED_HEADER]: job.seed } : {}),
+        }
       : {};
 
   async function post(
@@ -63,6 +67,24 @@ export function createApiKeyUpstream(account: UpstreamAccount, deps: HttpDeps): 
 
   return {
     account,
+
+    async probe(opts) {
+      try {
+        const res = await request(`${base}/models`, {
+          method: 'GET',
+          dispatcher: deps.dispatcher,
+          signal: opts.signal,
+          headersTimeout: opts.timeoutMs,
+          bodyTimeout: opts.timeoutMs,
+          headers: { ...auth, accept: 'application/json' },
+        });
+        const text = await readErrorText(res.body);
+        if (res.statusCode >= 400)
+          throw failureFromResponse(res.statusCode, res.headers, text, deps.now());
+      } catch (error) {
+        throw failureFromThrown(error, opts.signal);
+      }
+    },
 
     async generateImage(job: ImageJob, opts: CallOptions): Promise<ImageOutcome> {
       const stream = job.partialImages > 0 && opts.onPartial !== undefined;

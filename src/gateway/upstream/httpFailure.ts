@@ -1,5 +1,6 @@
 import { errors as undiciErrors } from 'undici';
 import { UpstreamError, type UpstreamFailure } from '../core/upstreamError';
+import { UnsentRequestError } from './sendPost';
 
 type Headers = Record<string, string | string[] | undefined>;
 
@@ -110,5 +111,9 @@ export function failureFromThrown(error: unknown, signal: AbortSignal): Upstream
   }
   const message = error instanceof Error ? error.message : String(error);
   const code = (error as { code?: string } | null)?.code;
-  return new UpstreamError({ kind: 'network', message: code ? `${code}: ${message}` : message });
+  return new UpstreamError({
+    kind: 'network',
+    message: code ? `${code}: ${message}` : message,
+    ...(error instanceof UnsentRequestError ? { unsent: true } : {}),
+  });
 }

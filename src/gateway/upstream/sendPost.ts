@@ -1,6 +1,5 @@
-import { performance } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
-import { request, type Dispatcher } from 'undici';
+import { Dispatcher, request } from 'undici';
 
 export interface OutgoingBody {
   chunks: Buffer[];
@@ -8,19 +7,64 @@ export interface OutgoingBody {
 }
 
 /**
- * A connection the upstream closed before answering, within this long of the request going out,
- * is the keep-alive race: the server dropped an idle connection just as the pool reused it. The
- * request never reached it, so it goes out once more, on a new connection. A connection that
- * breaks later may have been answered in part (an image generated and billed), so it is not
- * sent again: that failure is the upstream's, and dispatch handles it.
+ * A POST that failed before undici handed any of its bytes to a connection: the upstream provably
+ * never received it. Dispatch may send it again (retryPolicy.ts); nothing below dispatch does.
  */
-export const RESENT_WITHIN_MS = 1000;
-const CONNECTION_DROPPED = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
+export class UnsentRequestError extends Error {
+  readonly code: string | undefined;
+  constructor(override readonly cause: unknown) {
+    const message = cause instanceof Error ? cause.message : String(cause);
+    super(`the request was never written to the upstream (${message})`);
+    this.name = 'UnsentRequestError';
+    this.code = (cause as { code?: string } | null)?.code;
+  }
+}
+
+/**
+ * Watches one request through undici: `onConnect` is undici's report that the request was put on
+ * a connection and its bytes are about to be written (a new connection or a reused keep-alive
+ * one). Until then nothing of it can have reached the upstream.
+ */
+class WriteWatch extends Dispatcher {
+  written = false;
+  constructor(private readonly inner: Dispatcher) {
+    super();
+  }
+
+  override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler) {
+    // A proxy, not a copy: undici's handlers keep state on themselves (the abort callback set in
+    // onConnect is read by their signal listener), so every call runs on the handler itself.
+    const watched = new Proxy(handler, {
+      get: (target, property) => {
+        const value: unknown = Reflect.get(target, property, target);
+        if (typeof value !== 'function') return value;
+        if (property !== 'onConnect') return value.bind(target);
+        return (...args: unknown[]) => {
+          this.written = true;
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    return this.inner.dispatch(options, watched);
+  }
+
+  override close(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  override destroy(): Promise<void> {
+    return Promise.resolve();
+  }
+}
 
 /**
  * One upstream POST with the call's own timeouts (they depend on the image size). A body of
  * several chunks (a multipart edit, JSON with spliced base64) goes out as it is: the image bytes
  * are never copied into one buffer.
+ *
+ * It is sent exactly once. A failure before any byte went out is thrown as UnsentRequestError;
+ * every other failure as undici reports it (the upstream may have read the whole request and
+ * generated, and billed, an image: only dispatch decides whether to send it again).
  */
 export async function sendPost(
   url: string,
@@ -32,10 +76,11 @@ export async function sendPost(
     headers: Record<string, string>;
   },
 ): Promise<Dispatcher.ResponseData> {
-  const send = () =>
-    request(url, {
+  const watch = new WriteWatch(opts.dispatcher);
+  try {
+    return await request(url, {
       method: 'POST',
-      dispatcher: opts.dispatcher,
+      dispatcher: watch,
       signal: opts.signal,
       headersTimeout: opts.timeoutMs,
       bodyTimeout: opts.timeoutMs,
@@ -45,13 +90,8 @@ export async function sendPost(
           ? body.chunks[0]
           : Readable.from(body.chunks, { objectMode: false }),
     });
-  const sentAt = performance.now();
-  try {
-    return await send();
   } catch (error) {
-    const code = (error as { code?: string }).code;
-    const quick = performance.now() - sentAt < RESENT_WITHIN_MS;
-    if (!quick || opts.signal.aborted || !code || !CONNECTION_DROPPED.has(code)) throw error;
-    return send();
+    if (!watch.written && !opts.signal.aborted) throw new UnsentRequestError(error);
+    throw error;
   }
 }

@@ -41,6 +41,11 @@ export interface ImageJob {
    * (so n calls of one prompt draw n different pictures); real upstreams never see it.
    */
   variant?: number;
+  /**
+   * The request's seed for the simulator (`x-atelier-sim-seed`): the caller's own, else the
+   * request's id, so every request draws new pictures. Real upstreams never see it.
+   */
+  seed?: string;
 }
 
 /**
@@ -141,6 +146,12 @@ export interface SseEvent {
 
 export interface ImageUpstream {
   readonly account: UpstreamAccount;
+  /**
+   * A cheap authenticated call that makes nothing (the model list): resolves when the upstream
+   * answered it, throws an UpstreamError saying why not. Adapters without one are tested by
+   * reaching their base URL.
+   */
+  probe?(opts: { signal: AbortSignal; timeoutMs: number }): Promise<void>;
   generateImage(job: ImageJob, opts: CallOptions): Promise<ImageOutcome>;
   responses(
     body: Record<string, unknown>,

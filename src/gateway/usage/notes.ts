@@ -1,11 +1,10 @@
 import { emptyUsage, type TokenUsage } from '../../shared/imageParams';
 import type { StoredUsage } from '../../shared/usageRecord';
+import { admit, type Admission, type AdmissionRequest } from '../billing/admission';
+import type { Prices } from '../billing/prices';
+import type { PricedUsage } from '../billing/settle';
 
-/** One part of a request's tokens, priced at its own model (a Responses call has text and image parts). */
-export interface PricedUsage {
-  model: string;
-  usage: TokenUsage;
-}
+export type { PricedUsage } from '../billing/settle';
 
 /** How the request ended, as the HTTP layer saw it. */
 export interface FinalStatus {
@@ -41,6 +40,8 @@ export interface Delivered {
   deliveredSize?: string | null;
   deliveredQuality?: string | null;
   fallbackStep?: string | null;
+  /** A Responses call's final response object arrived. */
+  responded?: boolean;
 }
 
 /** Told each time the request goes upstream (the writer keeps a pending row from it). */
@@ -76,7 +77,30 @@ export class UsageNotes {
     readonly startedAt: number,
     readonly endpoint: string,
     private readonly onDispatch: DispatchListener = () => undefined,
+    private readonly priceFor: (model: string) => Prices | null = () => null,
   ) {}
+
+  private pricedAt: Admission | null = null;
+  private responded = false;
+
+  /**
+   * Prices the request before it is admitted, with the live price table, and keeps that table
+   * for its row. Priced once: a second call returns the first admission.
+   */
+  admit(request: AdmissionRequest): Admission {
+    this.pricedAt ??= admit(request, this.priceFor);
+    return this.pricedAt;
+  }
+
+  /** The admission's estimate and prices; null for a request refused before it was priced. */
+  get admission(): Admission | null {
+    return this.pricedAt;
+  }
+
+  /** A response object arrived from the upstream (its text was made, usage reported or not). */
+  get hasResponse(): boolean {
+    return this.responded;
+  }
 
   /** What the caller asked for; may be told twice (the raw body first, then the validated one). */
   requested(fields: Requested): void {
@@ -100,6 +124,7 @@ export class UsageNotes {
 
   /** Tokens and images the upstream made, whether the reply succeeded or not. */
   delivered(outcome: Delivered): void {
+    if (outcome.responded) this.responded = true;
     this.parts = outcome.parts;
     this.images = outcome.images;
     if (outcome.accounts) this.accounts = unique(outcome.accounts);
@@ -134,9 +159,21 @@ export class UsageNotes {
     return this.streamFailure;
   }
 
-  /** The usage record these notes make, ended with `final` and priced at `costMicros`. */
-  record(final: FinalStatus, costMicros: number): StoredUsage {
-    const total = totalUsage(this.parts);
+  /** What the upstream delivered, for billing (billing/settle.ts). */
+  get work(): { parts: readonly PricedUsage[]; images: number; responded: boolean } {
+    return { parts: this.parts, images: this.images, responded: this.responded };
+  }
+
+  /**
+   * The usage record these notes make, ended with `final` and billed as `billed` says (its parts,
+   * when given, are the tokens billed in place of the reported ones).
+   */
+  record(
+    final: FinalStatus,
+    billed: { costMicros: number; estimated: boolean; parts?: readonly PricedUsage[] },
+  ): StoredUsage {
+    const parts = billed.parts ?? this.parts;
+    const total = totalUsage(parts);
     const accountIds = this.accounts.map((a) => a.id);
     const accountNames = [...new Set(this.accounts.map((a) => a.name))];
     return {
@@ -163,9 +200,10 @@ export class UsageNotes {
       groupName: this.key?.group ?? null,
       user: this.asked.user,
       apiKeyId: this.key?.id ?? null,
-      costMicros,
-      priceModel: this.parts.map((p) => p.model).join(',') || null,
+      costMicros: billed.costMicros,
+      priceModel: parts.map((p) => p.model).join(',') || null,
       fallbackStep: this.fallbackStep,
+      estimated: billed.estimated,
     };
   }
 }

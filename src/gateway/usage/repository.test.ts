@@ -44,6 +44,7 @@ function record(overrides: Partial<NewUsageRecord> = {}): NewUsageRecord {
     costMicros: 125_050,
     priceModel: 'image-model-2',
     fallbackStep: null,
+    estimated: false,
     ...overrides,
   };
 }
@@ -240,6 +241,7 @@ describe('usage repository', () => {
         label: null,
         requests: 2,
         errors: 1,
+        cancelled: 0,
         images: 2,
         inputTokens: 20,
         inputTextTokens: 20,
@@ -279,10 +281,15 @@ describe('usage repository', () => {
         errorCode: INTERRUPTED,
       }),
     );
-    const ids = (status: 'error' | 'success') => usage.list({ status }).map((r) => r.requestId);
-    expect(ids('error')).toEqual(['stopped', 'not-made']);
+    const ids = (status: 'error' | 'success' | 'cancelled') =>
+      usage.list({ status }).map((r) => r.requestId);
+    // A cancel before any image is the caller's own choice, neither a failure nor a success.
+    expect(ids('error')).toEqual(['stopped']);
+    expect(ids('cancelled')).toEqual(['not-made']);
     expect(ids('success')).toEqual(['made']);
-    expect(usage.totals()).toEqual([expect.objectContaining({ requests: 3, errors: 2 })]);
+    expect(usage.totals()).toEqual([
+      expect.objectContaining({ requests: 3, errors: 1, cancelled: 1 }),
+    ]);
   });
 
   it('totals an empty log as one zero row', () => {

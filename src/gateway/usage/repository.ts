@@ -1,5 +1,10 @@
 import type { TokenUsage } from '../../shared/imageParams';
-import { CLIENT_CLOSED, INTERRUPTED, type StoredUsage } from '../../shared/usageRecord';
+import {
+  CLIENT_CANCELLED,
+  CLIENT_CLOSED,
+  INTERRUPTED,
+  type StoredUsage,
+} from '../../shared/usageRecord';
 import type { Db } from '../storage/db';
 import {
   usagePerformance,
@@ -51,10 +56,23 @@ export interface UsageFilter {
   accountId?: string;
   model?: string;
   endpoint?: string;
-  /** An exact HTTP status, or every 2xx/3xx ('success') or every >= 400 ('error'). */
-  status?: number | 'success' | 'error';
+  /**
+   * An exact HTTP status, or the delivered ('success'), the failed ('error': >= 400 but a
+   * delivered 499 and the caller's own cancels) or the caller's cancels ('cancelled').
+   */
+  status?: number | 'success' | 'error' | 'cancelled';
   /** Only rows up to this row id: pins a read of many pages against rows written meanwhile. */
   throughId?: number;
+}
+
+/**
+ * Where the previous page of a newest-first read ended: the next page starts after this row.
+ * Keyset paging costs the same for the thousandth page as for the first; an OFFSET walks and
+ * drops every row before it, so an export of n rows by offset costs O(n^2 / page).
+ */
+export interface UsageCursor {
+  createdAt: number;
+  id: number;
 }
 
 export type UsageGroupBy = 'day' | 'model' | 'key' | 'account';
@@ -80,6 +98,8 @@ export interface UsageTotal extends Pick<UsageRecord, TokenFields | 'images' | '
   label: string | null;
   requests: number;
   errors: number;
+  /** The callers' own cancels (no image made): not counted in `errors`. */
+  cancelled: number;
 }
 
 export interface UsageRepository {
@@ -87,7 +107,9 @@ export interface UsageRepository {
   insert(record: NewUsageRecord): boolean;
   get(requestId: string): UsageRecord | null;
   /** Newest first. `limit` defaults to 100 and is capped at 1000. */
-  list(filter?: UsageFilter & { limit?: number; offset?: number }): UsageRecord[];
+  list(
+    filter?: UsageFilter & { limit?: number; offset?: number; after?: UsageCursor },
+  ): UsageRecord[];
   count(filter?: UsageFilter): number;
   totals(query?: UsageTotalsQuery): UsageTotal[];
   /** Latency percentiles and success rate per time bucket, by key or account (SQL-side). */
@@ -107,6 +129,11 @@ export interface UsageRepository {
   listPending(): PendingUsage[];
   /** Pending rows still waiting (the soak's invariant: none once the gateway is idle). */
   countPending(): number;
+  /**
+   * A committed write that leaves nothing behind: throws as a usage row would (disk full,
+   * read-only), so an unwritable log knows when it takes writes again.
+   */
+  probe(): void;
 }
 
 const TOKEN_FIELDS = [
@@ -154,6 +181,16 @@ export function createUsageRepository(db: Db): UsageRepository {
      FROM usage_pending ORDER BY updated_at`,
   );
   const countPending = db.prepare('SELECT COUNT(*) FROM usage_pending').pluck();
+  const probeRow = db.prepare(
+    `INSERT INTO usage_pending (request_id, record, attempts, updated_at, owner_pid, owner_run)
+     VALUES ('~probe', ?, 0, 0, 0, '')`,
+  );
+  const probe = db.transaction(() => {
+    // 64 KB: more than the write-ahead log's slack after a failed write (a few pages), so it
+    // succeeds only when the disk really has room again. Removed in the same transaction.
+    probeRow.run(JSON.stringify('x'.repeat(65_536)));
+    deletePending.run('~probe');
+  });
 
   const insertRecord = (record: NewUsageRecord) => {
     if (!record.requestId) throw new TypeError('A usage record needs a requestId');
@@ -179,6 +216,7 @@ export function createUsageRepository(db: Db): UsageRepository {
     },
 
     countPending: () => countPending.get() as number,
+    probe: () => probe.immediate(),
 
     get(requestId) {
       const row = selectOne.get(requestId) as UsageRecord | undefined;
@@ -186,7 +224,7 @@ export function createUsageRepository(db: Db): UsageRepository {
     },
 
     list(filter = {}) {
-      const { where, params } = whereClause(filter);
+      const { where, params } = whereClause(filter, filter.after);
       const limit = Math.min(Math.max(Math.trunc(filter.limit ?? 100), 0), 1000);
       const offset = Math.max(Math.trunc(filter.offset ?? 0), 0);
       const rows = db
@@ -213,7 +251,8 @@ export function createUsageRepository(db: Db): UsageRepository {
       const order = query.groupBy === 'day' ? 'key ASC' : 'costMicros DESC, requests DESC, key ASC';
       const sql = `
         SELECT ${group ? group.key : 'NULL'} AS key, ${group ? group.label : 'NULL'} AS label,
-               COUNT(*) AS requests, COALESCE(SUM(${FAILED}), 0) AS errors, ${sums}
+               COUNT(*) AS requests, COALESCE(SUM(${FAILED}), 0) AS errors,
+               COALESCE(SUM(${CANCELLED}), 0) AS cancelled, ${sums}
         FROM usage_records u LEFT JOIN api_keys k ON k.id = u.api_key_id
         ${where}
         ${group ? `GROUP BY 1 ORDER BY ${order}` : ''}`;
@@ -247,15 +286,28 @@ export function usageTokenFields(usage: TokenUsage): Pick<NewUsageRecord, TokenF
  * made is not a failure, in the totals' error count and the status filter as in the list.
  */
 const DELIVERED_DESPITE_LEAVING = `(u.status = ${CLIENT_CLOSED} AND u.images > 0 AND COALESCE(u.error_code, '') <> '${INTERRUPTED}')`;
-const FAILED = `(u.status >= 400 AND NOT ${DELIVERED_DESPITE_LEAVING})`;
+/** cancelledByCaller in SQL: the caller's own Cancel before any image is not a failure either. */
+const CANCELLED = `(u.status = ${CLIENT_CLOSED} AND u.images = 0 AND COALESCE(u.error_code, '') = '${CLIENT_CANCELLED}')`;
+const FAILED = `(u.status >= 400 AND NOT ${DELIVERED_DESPITE_LEAVING} AND NOT ${CANCELLED})`;
 
-function whereClause(filter: UsageFilter): { where: string; params: Record<string, unknown> } {
+function whereClause(
+  filter: UsageFilter,
+  after?: UsageCursor,
+): { where: string; params: Record<string, unknown> } {
   const conditions: string[] = [];
   const params: Record<string, unknown> = {};
   const add = (condition: string, name: string, value: unknown) => {
     conditions.push(condition);
     params[name] = value;
   };
+  if (after) {
+    // The range on created_at lets the index seek; the OR breaks ties within one millisecond.
+    conditions.push(
+      'u.created_at <= @afterCreatedAt AND (u.created_at < @afterCreatedAt OR u.id < @afterId)',
+    );
+    params.afterCreatedAt = after.createdAt;
+    params.afterId = after.id;
+  }
   if (filter.since !== undefined) add('u.created_at >= @since', 'since', filter.since);
   if (filter.until !== undefined) add('u.created_at < @until', 'until', filter.until);
   if (filter.apiKeyId !== undefined) add('u.api_key_id = @apiKeyId', 'apiKeyId', filter.apiKeyId);
@@ -264,8 +316,9 @@ function whereClause(filter: UsageFilter): { where: string; params: Record<strin
   if (filter.model !== undefined) add('u.model = @model', 'model', filter.model);
   if (filter.endpoint !== undefined) add('u.endpoint = @endpoint', 'endpoint', filter.endpoint);
   if (filter.throughId !== undefined) add('u.id <= @throughId', 'throughId', filter.throughId);
-  if (filter.status === 'success') conditions.push(`NOT ${FAILED}`);
+  if (filter.status === 'success') conditions.push(`NOT ${FAILED} AND NOT ${CANCELLED}`);
   else if (filter.status === 'error') conditions.push(FAILED);
+  else if (filter.status === 'cancelled') conditions.push(CANCELLED);
   else if (filter.status !== undefined) add('u.status = @status', 'status', filter.status);
   return { where: conditions.length ? `WHERE ${conditions.join(' AND ')}` : '', params };
 }

@@ -16,20 +16,22 @@ function setup() {
   const announced: string[] = [];
   events.on('usage', (id) => announced.push(id));
   const settled: Array<[string, number]> = [];
+  events.on('settled', (id, cost) => settled.push([id, cost]));
   let clock = 1_000;
   const writer = createUsageWriter({
     repository,
     priceFor: () => ({ textInput: 5, imageInput: 10, textOutput: 10, imageOutput: 40_000_000 }),
     events,
     rejected: createRejectedCounter(() => clock),
-    onWritten: (id, cost) => settled.push([id, cost]),
     now: () => clock,
     log: () => undefined,
+    retryMs: 5,
   });
   return {
     db,
     repository,
     writer,
+    writerEvents: events,
     announced,
     settled,
     tick: (ms: number) => (clock += ms),
@@ -90,7 +92,7 @@ describe('usage writer', () => {
     const finished = t.writer.open('req_finished', 1_000, '/images/generations');
     finished.dispatched({ id: 'acc_1', name: 'Main' });
     // As a crash between the two would leave it: a finished record and its pending row.
-    t.repository.insert(finished.record(final, 0));
+    t.repository.insert(finished.record(final, { costMicros: 0, estimated: false }));
 
     // This process's run is open, so its rows are requests under way, not a crash.
     expect(t.writer.recordInterrupted()).toBe(0);
@@ -123,5 +125,42 @@ describe('usage writer', () => {
     expect(recordInterrupted(t.repository, () => false)).toBe(1);
     expect(t.repository.countPending()).toBe(0);
     expect(t.repository.count()).toBe(3);
+  });
+
+  it('fails closed while the log is read-only: keeps the record, holds its charge, writes it once', async () => {
+    const t = setup();
+    const notes = t.writer.open('req_ro', 1_000, '/images/generations');
+    notes.authenticated({ id: 'key_1', group: 'default' });
+    notes.admit({
+      image: {
+        model: 'image-model-2',
+        prompt: 'a read-only disk',
+        size: '1024x1024',
+        quality: 'low',
+        n: 1,
+        partialImages: 0,
+      },
+    });
+    // SQLite refuses every write on this connection, as on a read-only data folder.
+    t.db.pragma('query_only = 1');
+    notes.dispatched({ id: 'acc_1', name: 'Main' });
+    expect(t.writer.health.state).toMatchObject({ writable: false });
+    expect((t.writer.health.state as { reason: string }).reason).toMatch(/^read-only/);
+    notes.delivered({ parts: [{ model: 'image-model-2', usage: tokens }], images: 1 });
+    t.writer.write(notes, final);
+    expect(t.writer.unwritten).toBe(1);
+    expect(t.repository.count()).toBe(0);
+    // Its reservation stays held: nothing is settled before the row exists.
+    expect(t.settled).toEqual([]);
+
+    t.db.pragma('query_only = 0');
+    await new Promise<void>((resolve) => t.writerEvents.once('usage', () => resolve()));
+    expect(t.repository.get('req_ro')).toMatchObject({ status: 200, costMicros: 40_000 });
+    expect(t.repository.count()).toBe(1);
+    expect(t.writer.unwritten).toBe(0);
+    expect(t.settled).toEqual([['req_ro', 40_000]]);
+    t.writer.write(notes, final);
+    expect(t.repository.count()).toBe(1);
+    t.writer.close();
   });
 });

@@ -1,11 +1,12 @@
-import { costMicros } from '../billing/cost';
-import type { Prices } from '../billing/prices';
-import type { GatewayEvents } from '../core/events';
 import { randomUUID } from 'node:crypto';
+import type { Prices } from '../billing/prices';
+import { settle } from '../billing/settle';
+import type { GatewayEvents } from '../core/events';
 import { openRun, recordInterrupted, type UsageOwner } from './interrupted';
-import { UsageNotes, type FinalStatus, type PricedUsage } from './notes';
+import { createLogHealth, type UsageLogHealth } from './logHealth';
+import { UsageNotes, type FinalStatus } from './notes';
 import type { RejectedCounter } from './rejected';
-import type { UsageRepository } from './repository';
+import type { NewUsageRecord, UsageRepository } from './repository';
 
 export interface UsageWriterDeps {
   repository: UsageRepository;
@@ -13,24 +14,30 @@ export interface UsageWriterDeps {
   events: GatewayEvents;
   /** Counts requests that never got past the key check; they are not written. */
   rejected: RejectedCounter;
-  /**
-   * After the record is written (or failed to be; `recorded` says which): the key's limits
-   * charge their reservation, the gallery may confirm the request's images.
-   */
-  onWritten?: (requestId: string, costMicros: number, recorded: boolean) => void;
   now: () => number;
   log: (line: string) => void;
+  /** How often an unwritable log is tried again (ms). */
+  retryMs?: number;
 }
 
 /**
  * The one writer of usage records: opens a request's notes, keeps a pending row while it is
- * upstream (so a crash cannot erase it), and when the request is over prices the notes, writes the
+ * upstream (so a crash cannot erase it), and when the request is over bills the notes, writes the
  * record once, ends the pending row in the same transaction, and announces it (`usage` event).
+ *
+ * When the log cannot be written (disk full, read-only), the writer fails closed: `health` says
+ * so (new requests are refused before any upstream work), records of requests already running
+ * are kept in memory and written once a write succeeds again, and their reservations stay held
+ * until then.
  */
 export interface UsageWriter {
   open(requestId: string, startedAt: number, endpoint: string): UsageNotes;
   /** Writes the request's record; a second call for the same notes does nothing. */
   write(notes: UsageNotes, final: FinalStatus): void;
+  /** Whether the usage log takes writes, and why not. */
+  readonly health: UsageLogHealth;
+  /** Records kept in memory until the log takes writes again. */
+  readonly unwritten: number;
   /** Records the requests a stopped gateway left pending; returns how many. Called at start. */
   recordInterrupted(): number;
   /** This run is over (after the last request was written). */
@@ -46,20 +53,52 @@ export function openUsageWriter(deps: UsageWriterDeps): UsageWriter {
   return writer;
 }
 
+interface Unwritten {
+  record: NewUsageRecord;
+  costMicros: number;
+}
+
 export function createUsageWriter(deps: UsageWriterDeps): UsageWriter {
   const written = new WeakSet<UsageNotes>();
   const owner: UsageOwner = { pid: process.pid, run: randomUUID() };
   const closeRun = openRun(owner);
+  const unwritten = new Map<string, Unwritten>();
+  const health = createLogHealth({
+    retryMs: deps.retryMs ?? 500,
+    log: deps.log,
+    // Kept records first, oldest first; with none kept, a write that changes nothing proves it.
+    retry: () => {
+      for (const [requestId, kept] of unwritten) {
+        store(kept.record);
+        unwritten.delete(requestId);
+        announce(requestId, kept.costMicros);
+      }
+      if (unwritten.size === 0) deps.repository.probe();
+    },
+  });
+
+  const store = (record: NewUsageRecord) => {
+    // false: recorded already (an earlier try that reported an error after committing).
+    if (deps.repository.complete(record)) deps.events.emit('usage', record.requestId);
+  };
+  const announce = (requestId: string, costMicros: number) => {
+    deps.events.emit('settled', requestId, costMicros, true);
+  };
 
   const savePending = (notes: UsageNotes) => {
     if (written.has(notes)) return;
     const at = deps.now();
+    const admission = notes.admission;
     try {
       deps.repository.savePending({
         requestId: notes.requestId,
+        // The reservation's estimate: after a crash the interrupted row keeps it, so the budget
+        // stays spent (what the upstream made and billed is unknown, not nothing).
         record: notes.record(
           { status: 0, errorCode: null, errorMessage: null, latencyMs: at - notes.startedAt },
-          0,
+          admission
+            ? { costMicros: admission.costMicros, estimated: true, parts: admission.parts }
+            : { costMicros: 0, estimated: false },
         ),
         attempts: notes.attempts,
         updatedAt: at,
@@ -67,17 +106,27 @@ export function createUsageWriter(deps: UsageWriterDeps): UsageWriter {
         ownerRun: owner.run,
       });
     } catch (error) {
-      // The pending row insures against a crash; failing to write it must not fail the request.
-      deps.log(`pending usage for ${notes.requestId} could not be written: ${String(error)}`);
+      // The request is under way: it goes on, and its record is kept if it cannot be written
+      // either. No new request starts until the log takes writes again.
+      health.failed(error, `pending usage for ${notes.requestId}`);
     }
   };
 
   return {
     open: (requestId, startedAt, endpoint) =>
-      new UsageNotes(requestId, startedAt, endpoint, savePending),
+      new UsageNotes(requestId, startedAt, endpoint, savePending, deps.priceFor),
 
     recordInterrupted: () => recordInterrupted(deps.repository),
-    close: closeRun,
+    close() {
+      health.stop();
+      closeRun();
+    },
+    get health() {
+      return health;
+    },
+    get unwritten() {
+      return unwritten.size;
+    },
 
     write(notes, final) {
       if (written.has(notes)) return;
@@ -87,32 +136,20 @@ export function createUsageWriter(deps: UsageWriterDeps): UsageWriter {
         deps.rejected.note();
         return;
       }
-      const cost = priceOf(notes.pricedParts, deps.priceFor);
-      let recorded = false;
-      try {
-        deps.repository.complete(notes.record(final, cost));
-        recorded = true;
-        deps.events.emit('usage', notes.requestId);
-      } catch (error) {
-        deps.log(`usage record for ${notes.requestId} could not be written: ${String(error)}`);
-      } finally {
-        // Written or not, the request is over: its kept images may go to disk now.
-        deps.onWritten?.(notes.requestId, cost, recorded);
-        deps.events.emit('settled', notes.requestId, cost, recorded);
+      const billed = settle(notes.work, notes.admission, deps.priceFor);
+      const record = notes.record(final, billed);
+      if (unwritten.size === 0) {
+        try {
+          store(record);
+          announce(notes.requestId, billed.costMicros);
+          return;
+        } catch (error) {
+          health.failed(error, `usage record for ${notes.requestId}`);
+        }
       }
+      // Kept, in order, until a write succeeds: its reservation stays held meanwhile.
+      unwritten.set(notes.requestId, { record, costMicros: billed.costMicros });
+      health.retrySoon();
     },
   };
-}
-
-/** A request's cost in micro-dollars: each part at its own model's price (none: free). */
-export function priceOf(
-  parts: readonly PricedUsage[],
-  priceFor: (model: string) => Prices | null,
-): number {
-  let cost = 0;
-  for (const part of parts) {
-    const price = priceFor(part.model);
-    if (price) cost += costMicros(part.usage, price);
-  }
-  return cost;
 }

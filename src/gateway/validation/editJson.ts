@@ -34,7 +34,7 @@ export function parseEditJson(body: unknown): EditRequest {
     );
   }
   const { images, mask, ...scalars } = body;
-  if ('image' in scalars) {
+  if (Object.hasOwn(scalars, 'image')) {
     throw invalidParam(
       'image',
       `JSON edits send input images as images: [${EXAMPLE}], not image`,

@@ -77,7 +77,10 @@ export const IMAGE_PARAMETERS = [
  * DALL-E 3's quality names, sent by older clients (LangChain's DallEAPIWrapper always sends one):
  * read as the spec's quality that means the same ('standard' is normal work, 'hd' final).
  */
-const DALL_E_QUALITIES: Record<string, Quality> = { standard: 'medium', hd: 'high' };
+const DALL_E_QUALITIES: ReadonlyMap<string, Quality> = new Map([
+  ['standard', 'medium'],
+  ['hd', 'high'],
+]);
 const DALL_E_STYLES = ['vivid', 'natural'] as const;
 
 export function parseImageOptions(
@@ -245,10 +248,11 @@ function readUser(value: unknown): string {
 }
 
 function readQuality(value: unknown, notices: string[]): Quality {
-  if (typeof value === 'string' && value in DALL_E_QUALITIES) {
-    const quality = DALL_E_QUALITIES[value]!;
-    notices.push(`quality '${value}' is a DALL-E 3 value and was read as '${quality}'`);
-    return quality;
+  // A Map, not an object: 'constructor' or '__proto__' must not read as a DALL-E quality.
+  const dallE = typeof value === 'string' ? DALL_E_QUALITIES.get(value) : undefined;
+  if (typeof value === 'string' && dallE !== undefined) {
+    notices.push(`quality '${value}' is a DALL-E 3 value and was read as '${dallE}'`);
+    return dallE;
   }
   return readEnum(value, 'quality', QUALITIES);
 }

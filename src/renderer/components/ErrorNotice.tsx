@@ -1,6 +1,7 @@
 import { errorView } from '../lib/errorView';
 import type { GatewayErrorInfo } from '../lib/api/errors';
 import { useNow } from '../lib/hooks';
+import { useRouteStore } from '../stores/route';
 
 interface ErrorNoticeProps {
   error: GatewayErrorInfo;
@@ -11,12 +12,14 @@ interface ErrorNoticeProps {
 /**
  * One error in plain words (lib/errorView.ts): what happened, the gateway's message with local
  * times, one piece of advice, and Retry only where it can help (a usage limit's Retry appears
- * once its window has reset). The code and request id stay for a bug report, small.
+ * once its window has reset), and a button to the page that helps (Settings for the studio
+ * budget, Keys for a key's limits). The code and request id stay for a bug report, small.
  */
 export function ErrorNotice({ error, onRetry, testId = 'run-error' }: ErrorNoticeProps) {
   // The clock matters only while a reset is ahead ("in 12 min", Retry coming back).
   const now = useNow(15_000);
   const view = errorView(error, now);
+  const navigate = useRouteStore((s) => s.navigate);
   const canRetry = view.retry === 'now' || (view.retryAt !== null && now >= view.retryAt);
   return (
     <div
@@ -31,7 +34,7 @@ export function ErrorNotice({ error, onRetry, testId = 'run-error' }: ErrorNotic
       <p className="notice-title" data-testid="error-title">
         {view.title}
       </p>
-      <p className="notice-message">{view.message}</p>
+      {view.message && <p className="notice-message">{view.message}</p>}
       {error.param && (
         <p className="notice-param">
           Parameter <code data-testid="error-param">{error.param}</code>
@@ -49,10 +52,25 @@ export function ErrorNotice({ error, onRetry, testId = 'run-error' }: ErrorNotic
           {error.requestId && <code>{error.requestId}</code>}
         </p>
       )}
-      {onRetry && canRetry && (
-        <button type="button" onClick={onRetry} data-testid="retry">
-          Retry
-        </button>
+      {((onRetry && canRetry) || view.action) && (
+        <p className="notice-buttons">
+          {view.action && (
+            <button
+              type="button"
+              className="primary"
+              onClick={() => navigate(view.action!.path)}
+              data-testid="error-action"
+              data-path={view.action.path}
+            >
+              {view.action.label}
+            </button>
+          )}
+          {onRetry && canRetry && (
+            <button type="button" onClick={onRetry} data-testid="retry">
+              Retry
+            </button>
+          )}
+        </p>
       )}
     </div>
   );

@@ -1,4 +1,6 @@
+import type { CSSProperties } from 'react';
 import type { RunPhase, ImageSlot } from '../stores/run';
+import './results.css';
 
 interface ImageSlotsProps {
   slots: ImageSlot[];
@@ -16,9 +18,11 @@ interface ImageSlotsProps {
   onView?: ((slot: ImageSlot) => void) | undefined;
 }
 
-function aspect(size: string): string {
+/** The frame's shape: `aspect-ratio`, and `--slot-ratio` (width / height) for sizing by height. */
+function frameShape(size: string): CSSProperties {
   const m = /^(\d+)x(\d+)$/.exec(size);
-  return m ? `${m[1]} / ${m[2]}` : '1 / 1';
+  const [w, h] = m ? [Number(m[1]), Number(m[2])] : [1, 1];
+  return { aspectRatio: `${w} / ${h}`, ['--slot-ratio' as string]: String(w / h) };
 }
 
 /** The images of a run: each slot shows its latest partial while streaming, then the final. */
@@ -36,17 +40,28 @@ export function ImageSlots(props: ImageSlotsProps) {
         const mismatch = slot.size && requestedSize !== 'auto' && slot.size !== requestedSize;
         // No image is coming for this slot: say so in a line rather than an empty frame.
         const ended = !slot.url && phase !== 'running';
+        // A preview whose run ended without its final: it must not look like a run still going.
+        const stopped =
+          slot.state === 'partial' && phase !== 'running'
+            ? phase === 'cancelled'
+              ? 'cancelled'
+              : 'failed'
+            : null;
+        const previewCount = `${slot.partials}${props.partialImages ? ` of ${props.partialImages}` : ''}`;
         return (
           <li
             key={slot.index}
-            className={`image-slot slot-${slot.state} ${props.selected === slot.index ? 'selected' : ''}`}
+            className={`image-slot slot-${slot.state} ${props.selected === slot.index ? 'selected' : ''}${
+              stopped ? ` slot-stopped slot-stopped-${stopped}` : ''
+            }`}
+            data-stopped={stopped ?? undefined}
             data-testid="image-slot"
             data-state={slot.state}
             data-image-index={slot.index}
           >
             <div
               className={`slot-frame ${ended ? 'slot-frame-compact' : ''}`}
-              style={ended ? undefined : { aspectRatio: aspect(slot.size ?? requestedSize) }}
+              style={ended ? undefined : frameShape(slot.size ?? requestedSize)}
               data-testid="slot-frame"
             >
               {slot.url ? (
@@ -67,10 +82,20 @@ export function ImageSlots(props: ImageSlotsProps) {
                       props.onSelect ? props.onSelect(slot.index) : props.onView?.(slot)
                     }
                   >
-                    <SlotImage slot={slot} label={label} partialImages={props.partialImages} />
+                    <SlotImage
+                      slot={slot}
+                      label={label}
+                      partialImages={props.partialImages}
+                      stopped={stopped}
+                    />
                   </button>
                 ) : (
-                  <SlotImage slot={slot} label={label} partialImages={props.partialImages} />
+                  <SlotImage
+                    slot={slot}
+                    label={label}
+                    partialImages={props.partialImages}
+                    stopped={stopped}
+                  />
                 )
               ) : (
                 <div className="slot-empty">
@@ -84,9 +109,12 @@ export function ImageSlots(props: ImageSlotsProps) {
                 </div>
               )}
               {slot.state === 'partial' && (
-                <span className="slot-badge">
-                  Preview {slot.partials}
-                  {props.partialImages ? ` / ${props.partialImages}` : ''}
+                <span className="slot-badge" data-testid="slot-badge">
+                  {stopped === 'cancelled'
+                    ? `Cancelled at preview ${previewCount}`
+                    : stopped === 'failed'
+                      ? `Stopped at preview ${previewCount}: no final image`
+                      : `Preview ${slot.partials}${props.partialImages ? ` / ${props.partialImages}` : ''}`}
                 </span>
               )}
             </div>
@@ -144,19 +172,25 @@ function SlotImage({
   slot,
   label,
   partialImages,
+  stopped,
 }: {
   slot: ImageSlot;
   label: string;
   partialImages: number;
+  /** The run ended with this preview as the last: cancelled, or failed. */
+  stopped: 'cancelled' | 'failed' | null;
 }) {
   const done = slot.state === 'done';
+  const preview = `preview ${slot.partials}${partialImages ? ` of ${partialImages}` : ''}`;
   return (
     <img
       src={slot.url ?? undefined}
       alt={
         done
           ? `${label}, final`
-          : `${label}, preview ${slot.partials}${partialImages ? ` of ${partialImages}` : ''}`
+          : stopped
+            ? `${label}, ${stopped} at ${preview}`
+            : `${label}, ${preview}`
       }
       data-testid={done ? 'result-image' : 'partial-image'}
       data-image-index={slot.index}

@@ -8,6 +8,14 @@ export interface ViewerItem {
   label: string;
 }
 
+/** What can be done with the image in view (issue 22): each button shows when it is given. */
+export interface ViewerActions {
+  favourite?: { on: boolean; toggle: () => void };
+  onEdit?: () => void;
+  onDownload?: () => void;
+  onDelete?: () => void;
+}
+
 interface ImageViewerProps {
   items: readonly ViewerItem[];
   index: number;
@@ -17,6 +25,8 @@ interface ImageViewerProps {
   against?: readonly ViewerItem[];
   /** The comparison open at the start (a result's source, a step's parent). */
   initialAgainst?: string | null;
+  /** Actions on the image in view (favourite, edit, download, delete); Compare is built in. */
+  actions?: ViewerActions;
 }
 
 type Zoom = 'fit' | 'actual';
@@ -221,6 +231,17 @@ export function ImageViewer(props: ImageViewerProps) {
               </button>
             </>
           )}
+          {(props.actions || candidates.length > 0) && (
+            <ViewerActionButtons
+              actions={props.actions ?? {}}
+              canCompare={candidates.length > 0}
+              comparing={against !== null}
+              onCompare={() => {
+                setAgainstKey(against ? null : (candidates[0]?.key ?? null));
+                setMode('wipe');
+              }}
+            />
+          )}
           <button
             type="button"
             className="viewer-close"
@@ -316,5 +337,55 @@ export function ImageViewer(props: ImageViewerProps) {
         </footer>
       )}
     </dialog>
+  );
+}
+
+function ViewerActionButtons(props: {
+  actions: ViewerActions;
+  canCompare: boolean;
+  comparing: boolean;
+  onCompare: () => void;
+}) {
+  const { favourite, onEdit, onDownload, onDelete } = props.actions;
+  return (
+    <span className="viewer-actions" role="group" aria-label="Image" data-testid="viewer-actions">
+      {favourite && (
+        <button
+          type="button"
+          aria-pressed={favourite.on}
+          onClick={favourite.toggle}
+          title={favourite.on ? 'Remove from favourites' : 'Add to favourites'}
+          data-testid="viewer-favourite"
+        >
+          {favourite.on ? '★' : '☆'}
+        </button>
+      )}
+      {onEdit && (
+        <button type="button" onClick={onEdit} data-testid="viewer-edit">
+          Edit
+        </button>
+      )}
+      {onDownload && (
+        <button type="button" onClick={onDownload} data-testid="viewer-download">
+          Download
+        </button>
+      )}
+      {props.canCompare && (
+        <button
+          type="button"
+          aria-pressed={props.comparing}
+          onClick={props.onCompare}
+          title="Compare with another image (wipe or difference)"
+          data-testid="viewer-compare"
+        >
+          Compare
+        </button>
+      )}
+      {onDelete && (
+        <button type="button" className="danger" onClick={onDelete} data-testid="viewer-delete">
+          Delete
+        </button>
+      )}
+    </span>
   );
 }

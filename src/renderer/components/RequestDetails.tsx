@@ -92,9 +92,9 @@ export function ExpandButton({
 }
 
 /** The asked size, and what was delivered where it differs (with the ladder step that made it). */
-export function SizeCell({ record }: { record: UsageRecord }) {
+export function SizeCell({ record, className }: { record: UsageRecord; className?: string }) {
   return (
-    <td className="mono">
+    <td className={className ? `mono ${className}` : 'mono'}>
       {record.size ?? '—'}
       {record.deliveredSize && record.deliveredSize !== record.size && (
         <span className="warn" title="Delivered size">

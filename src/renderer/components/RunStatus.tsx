@@ -5,6 +5,7 @@ import { useNow } from '../lib/hooks';
 import { costPerKeptImage } from '../features/budget/studioBudget';
 import { ElapsedTime, formatElapsed } from './ElapsedTime';
 import { RequestIdChip } from './RequestIdChip';
+import './results.css';
 
 interface RunStatusProps {
   phase: RunPhase;

@@ -35,6 +35,7 @@ const record: UsageRecord = {
   costMicros: 46_900,
   priceModel: 'image-model-2',
   fallbackStep: null,
+  estimated: false,
 };
 
 describe('requestFacts', () => {
@@ -92,11 +93,11 @@ describe('statusView', () => {
     );
   });
 
-  it('keeps a 499 without an image, an interruption and an error as failures', () => {
+  it('reads a cancel without an image as cancelled, an interruption and an error as failures', () => {
     expect(statusView({ ...leftEarly, images: 0 })).toMatchObject({
-      text: '499',
-      tone: 'error',
-      note: 'client_cancelled',
+      text: 'cancelled',
+      tone: 'off',
+      title: expect.stringContaining('499 client_cancelled') as unknown,
     });
     expect(statusView({ ...leftEarly, errorCode: 'gateway_interrupted' })).toMatchObject({
       text: 'interrupted',

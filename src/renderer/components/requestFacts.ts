@@ -1,5 +1,5 @@
 import type { UsageListRecord, UsageRecord } from '../../shared/admin';
-import { deliveredDespiteLeaving, INTERRUPTED } from '../../shared/usageRecord';
+import { cancelledByCaller, deliveredDespiteLeaving, INTERRUPTED } from '../../shared/usageRecord';
 import { formatCount, formatDateTime, formatLatency, formatUsd } from '../lib/format';
 
 /**
@@ -11,7 +11,7 @@ export type RequestRecord = UsageRecord & Partial<Pick<UsageListRecord, 'keptIma
 export interface StatusView {
   /** What the status cell says. */
   text: string;
-  tone: 'ok' | 'error';
+  tone: 'ok' | 'error' | 'off';
   /** A short note beside it (an error code, or why a delivered request has a 499). */
   note: string | null;
   /** On hover: the full story, with the HTTP status where the text does not show it. */
@@ -37,6 +37,15 @@ export function statusView(r: RequestRecord): StatusView {
         `HTTP ${r.status}${r.errorCode ? ` ${r.errorCode}` : ''}: the caller closed the ` +
         `connection before the answer was complete, but the image was made and billed` +
         (kept ? ' and is kept in the Gallery.' : '.'),
+    };
+  }
+  if (cancelledByCaller(r)) {
+    // The person's own Cancel (or an app that hung up) before any image: not a failure.
+    return {
+      text: 'cancelled',
+      tone: 'off',
+      note: null,
+      title: `HTTP ${r.status} ${r.errorCode}: cancelled by the caller before an image was made.`,
     };
   }
   const ok = r.status < 400;
@@ -122,7 +131,10 @@ export function requestFacts(r: RequestRecord): RequestFact[] {
     {
       id: 'cost',
       label: 'Cost',
-      value: formatUsd(r.costMicros) + (r.priceModel ? ` at ${r.priceModel} prices` : ''),
+      value:
+        formatUsd(r.costMicros) +
+        (r.priceModel ? ` at ${r.priceModel} prices` : '') +
+        (r.estimated ? ' (estimated: the upstream gave no usable figures)' : ''),
     },
     { id: 'key', label: 'Key', value: `${orDash(r.apiKeyName)} · group ${orDash(r.groupName)}` },
     { id: 'account', label: 'Account', value: orDash(r.upstreamAccountName) },

@@ -8,6 +8,8 @@ export type ShortcutId =
   | 'cancel'
   | 'brush'
   | 'eraser'
+  | 'selectRect'
+  | 'selectLasso'
   | 'brushSmaller'
   | 'brushLarger'
   | 'undo'
@@ -78,6 +80,18 @@ export const SHORTCUTS: readonly ShortcutDef[] = [
     group: 'Mask editor',
   },
   { id: 'eraser', combos: ['e'], description: 'Eraser: keep an area', group: 'Mask editor' },
+  {
+    id: 'selectRect',
+    combos: ['m'],
+    description: 'Rectangle selection (Alt-drag cuts)',
+    group: 'Mask editor',
+  },
+  {
+    id: 'selectLasso',
+    combos: ['l'],
+    description: 'Lasso selection (Alt-drag cuts)',
+    group: 'Mask editor',
+  },
   { id: 'brushSmaller', combos: ['['], description: 'Smaller brush', group: 'Mask editor' },
   { id: 'brushLarger', combos: [']'], description: 'Larger brush', group: 'Mask editor' },
   { id: 'undo', combos: ['mod+z'], description: 'Undo the last stroke', group: 'Mask editor' },

@@ -24,6 +24,15 @@ export interface ChainStep extends Omit<ReferenceImage, 'id' | 'url'> {
   /** Its own object URL (the reference's may be revoked first). */
   url: string;
   prompt: string | null;
+  /** A flattened image: the layers below it are baked in, so a new layer stack starts here. */
+  startsStack?: boolean;
+}
+
+/** How an edit layer shows over the steps below it (a chain step's result over its source). */
+export interface LayerLook {
+  hidden: boolean;
+  /** 0..1 */
+  opacity: number;
 }
 
 export interface EditState {
@@ -35,6 +44,9 @@ export interface EditState {
   chain: ChainStep[];
   /** The first image as it was when the last edit was sent: the "before" of its results. */
   runSource: { blob: Blob; url: string; name: string } | null;
+  /** Per chain step id; a step not listed shows plainly (visible, opaque). */
+  layerLooks: Record<string, LayerLook>;
+  setLayerLook: (stepId: string, look: Partial<LayerLook>) => void;
   /**
    * Adds images (at the end, or first); returns how many did not fit under the limit of
    * `LIMITS.maxInputImages`.
@@ -46,7 +58,11 @@ export interface EditState {
   /** Edit this image (e.g. from Generate): it replaces the first image and starts a new chain. */
   startFrom: (image: ReferenceImage) => void;
   /** "Edit this result": the result replaces the first image and the chain grows by a step. */
-  continueWith: (image: ReferenceImage, prompt: string | null) => void;
+  continueWith: (
+    image: ReferenceImage,
+    prompt: string | null,
+    options?: { startsStack?: boolean },
+  ) => void;
   /** Goes back to an earlier step of the chain (to branch from it). */
   branchFrom: (stepId: string) => void;
   setRunSource: (image: ReferenceImage) => void;
@@ -101,6 +117,15 @@ export function createEditStore(deps: EditDeps = browserDeps) {
       sendMask: true,
       chain: [],
       runSource: null,
+      layerLooks: {},
+
+      setLayerLook: (stepId, look) =>
+        set((s) => {
+          const before = Object.hasOwn(s.layerLooks, stepId)
+            ? s.layerLooks[stepId]!
+            : { hidden: false, opacity: 1 };
+          return { layerLooks: { ...s.layerLooks, [stepId]: { ...before, ...look } } };
+        }),
 
       addReferences: (images, at = 'end') => {
         const current = get().references;
@@ -146,12 +171,16 @@ export function createEditStore(deps: EditDeps = browserDeps) {
         set({ references: [image, ...rest], chain: [] });
       },
 
-      continueWith: (image, prompt) => {
+      continueWith: (image, prompt, options) => {
         const { references, chain } = get();
         const [first, ...rest] = references;
         if (first) deps.revokeUrl(first.url);
         const steps = chain.length === 0 && first ? [toStep(first, null)] : chain;
-        set({ references: [image, ...rest], chain: [...steps, toStep(image, prompt)] });
+        const step = {
+          ...toStep(image, prompt),
+          ...(options?.startsStack && { startsStack: true }),
+        };
+        set({ references: [image, ...rest], chain: [...steps, step] });
       },
 
       branchFrom: (stepId) => {

@@ -1,6 +1,10 @@
 import { create } from 'zustand';
-import { MaskDocument, type MaskTool } from '../features/edit/mask/maskDocument';
-import { FEATHER_MAX } from '../features/edit/mask/maskPixels';
+import { MaskDocument, type MaskTool, type PressureUse } from '../features/edit/mask/maskDocument';
+import { DEFAULT_TINT_HEX, FEATHER_MAX } from '../features/edit/mask/maskPixels';
+import type { SelectionMode, SelectionShape } from '../features/edit/mask/selection';
+
+/** Painting tools and the two selections (drag a rectangle, draw a lasso). */
+export type CanvasTool = MaskTool | 'rect' | 'lasso';
 
 export const BRUSH_MIN = 2;
 export const BRUSH_MAX = 800;
@@ -13,7 +17,18 @@ const KEPT_DOCUMENTS = 6;
  * components re-render when it changes.
  */
 export interface MaskState {
-  tool: MaskTool;
+  tool: CanvasTool;
+  /** Whether a selection adds to the change or cuts from it (Alt while dragging: the other). */
+  selectionMode: SelectionMode;
+  /** What a pen's pressure changes. */
+  pressure: PressureUse;
+  /** The overlay's colour, `#rrggbb`. */
+  tint: string;
+  /**
+   * The source whose mask was carried from the step before ("Edit this result"): the editor
+   * asks once whether to keep it or start clean.
+   */
+  carriedTo: string | null;
   /** Brush diameter in image pixels. */
   brushSize: number;
   /** Feather radius in image pixels. */
@@ -31,7 +46,13 @@ export interface MaskState {
   attach: (sourceId: string | null, width: number, height: number) => void;
   /** Call after changing `doc` directly (a finished stroke). */
   commit: () => void;
-  setTool: (tool: MaskTool) => void;
+  setTool: (tool: CanvasTool) => void;
+  setSelectionMode: (mode: SelectionMode) => void;
+  setPressure: (use: PressureUse) => void;
+  setTint: (tint: string) => void;
+  select: (shape: SelectionShape, mode: SelectionMode) => void;
+  /** Answers the carried mask's question: keep it, or start clean (one undo step). */
+  settleCarried: (keep: boolean) => void;
   setBrushSize: (size: number) => void;
   /** [ and ]: about 20% a step, so small and huge brushes are both a few presses away. */
   nudgeBrush: (direction: 1 | -1) => void;
@@ -86,6 +107,10 @@ export const useMaskStore = create<MaskState>()((set, get) => {
 
   return {
     tool: 'brush',
+    selectionMode: 'add',
+    pressure: 'size',
+    tint: DEFAULT_TINT_HEX,
+    carriedTo: null,
     brushSize: 64,
     feather: 0,
     overlay: true,
@@ -120,6 +145,14 @@ export const useMaskStore = create<MaskState>()((set, get) => {
 
     commit: () => set(summary(get().doc)),
     setTool: (tool) => set({ tool }),
+    setSelectionMode: (selectionMode) => set({ selectionMode }),
+    setPressure: (pressure) => set({ pressure }),
+    setTint: (tint) => set({ tint }),
+    select: (shape, mode) => act((doc) => doc.select(shape, mode)),
+    settleCarried: (keep) => {
+      if (!keep && get().carriedTo === get().sourceId) act((doc) => doc.clear());
+      set({ carriedTo: null });
+    },
     setBrushSize: (size) => set({ brushSize: clampBrush(size) }),
     nudgeBrush: (direction) => {
       const size = get().brushSize;
@@ -147,6 +180,7 @@ export const useMaskStore = create<MaskState>()((set, get) => {
       if (!current || current.width !== width || current.height !== height) return false;
       if (current.isEmpty()) return false;
       get().seed(sourceId, width, height, current.coverage);
+      set({ carriedTo: sourceId });
       return true;
     },
   };

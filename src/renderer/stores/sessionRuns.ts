@@ -1,111 +1,113 @@
 import { create } from 'zustand';
-import type { RunState } from './run';
-import { createObjectUrl, retireObjectUrl } from '../lib/objectUrls';
+import type { ImageRecord, StudioRun, StudioRunsResponse } from '../../shared/admin';
+import { admin } from '../lib/api/admin';
 
 /**
- * Every Generate run of this session (memory only, newest first), so a person can go back to an
- * earlier variant, star the keepers and reject the rest. A run's images are copied with their own
- * object URLs: the run store revokes its URLs when the next run starts.
+ * Generate's runs, read from the gateway (GET /api/admin/studio/runs, newest first), so they
+ * survive a reload, a restart and a changed port (issue 22). A star is the image's gallery
+ * favourite and a reject hides it from the gallery: both are stored by the gateway.
  */
 export type Mark = 'star' | 'reject' | null;
 
-export interface PastImage {
-  index: number;
-  url: string;
-  blob: Blob;
-  /** False for a preview that never became the final image (a cancelled run's partials). */
-  final: boolean;
-  mark: Mark;
-}
-
-export interface PastRun {
-  id: number;
-  prompt: string;
-  requestedSize: string;
-  n: number;
-  phase: 'done' | 'error' | 'cancelled';
-  startedAt: number;
-  finishedAt: number;
-  requestId: string | null;
-  images: PastImage[];
-}
+export const markOf = (image: Pick<ImageRecord, 'favourite' | 'rejected'>): Mark =>
+  image.rejected ? 'reject' : image.favourite ? 'star' : null;
 
 export interface SessionRunsState {
-  runs: PastRun[];
-  archive: (run: RunState) => void;
-  mark: (runId: number, index: number, mark: Mark) => void;
-  clear: () => void;
+  runs: StudioRun[];
+  /** The studio's Generate runs over all pages. */
+  total: number;
+  loaded: boolean;
+  /** Reads the first page again (and as many runs as are shown). */
+  load: () => Promise<void>;
+  /** Reads the next page. */
+  more: () => Promise<void>;
+  /** Called when a run ends (RunWatch): its record and images are on their way. */
+  archive: (run: unknown) => void;
+  mark: (imageId: string, mark: Mark) => Promise<void>;
+  /** An image changed elsewhere (the gallery, the viewer) or was deleted (null). */
+  replaceImage: (id: string, image: ImageRecord | null) => void;
 }
 
 export interface SessionRunsDeps {
-  createUrl: (blob: Blob) => string;
-  revokeUrl: (url: string) => void;
+  fetchRuns: (query: { limit: number; offset: number }) => Promise<StudioRunsResponse>;
+  markImage: (id: string, marks: { favourite: boolean; rejected: boolean }) => Promise<ImageRecord>;
 }
 
-/** Older runs drop off (and free their images) beyond this many. */
-export const MAX_SESSION_RUNS = 60;
+/** Runs per page. */
+export const RUNS_PAGE = 20;
+
+const MARKS: Record<'star' | 'reject' | 'none', { favourite: boolean; rejected: boolean }> = {
+  star: { favourite: true, rejected: false },
+  reject: { favourite: false, rejected: true },
+  none: { favourite: false, rejected: false },
+};
 
 export function createSessionRunsStore(
   deps: SessionRunsDeps = {
-    createUrl: createObjectUrl,
-    revokeUrl: retireObjectUrl,
+    fetchRuns: (query) => admin.studioRuns({ endpoint: 'generations', ...query }),
+    markImage: (id, marks) => admin.markImage(id, marks),
   },
 ) {
-  let seq = 0;
-  const free = (runs: PastRun[]) => {
-    for (const run of runs) for (const image of run.images) deps.revokeUrl(image.url);
-  };
-  return create<SessionRunsState>()((set, get) => ({
-    runs: [],
-    archive: (run) => {
-      if (run.phase !== 'done' && run.phase !== 'error' && run.phase !== 'cancelled') return;
-      if (!run.request || run.startedAt === null) return;
-      const images = run.slots.flatMap((slot): PastImage[] =>
-        slot.blob
-          ? [
-              {
-                index: slot.index,
-                url: deps.createUrl(slot.blob),
-                blob: slot.blob,
-                final: slot.state === 'done',
-                mark: null,
-              },
-            ]
-          : [],
-      );
-      const past: PastRun = {
-        id: ++seq,
-        prompt: run.request.prompt,
-        requestedSize: run.request.requestedSize,
-        n: run.request.n,
-        phase: run.phase,
-        startedAt: run.startedAt,
-        finishedAt: run.finishedAt ?? run.startedAt,
-        requestId: run.requestId,
-        images,
-      };
-      const runs = [past, ...get().runs];
-      free(runs.slice(MAX_SESSION_RUNS));
-      set({ runs: runs.slice(0, MAX_SESSION_RUNS) });
-    },
-    mark: (runId, index, mark) =>
+  // Loads never overlap: one asked for while another runs is made once it ends, so the newest
+  // state always lands last.
+  let loading: Promise<void> | null = null;
+  let again = false;
+  return create<SessionRunsState>()((set, get) => {
+    const readFirst = async (): Promise<void> => {
+      const limit = Math.max(RUNS_PAGE, get().runs.length);
+      const page = await deps.fetchRuns({ limit, offset: 0 });
+      set({ runs: page.runs, total: page.total, loaded: true });
+    };
+    const load = async (): Promise<void> => {
+      if (loading) {
+        again = true;
+        return loading;
+      }
+      loading = (async () => {
+        try {
+          do {
+            again = false;
+            await readFirst();
+          } while (again);
+        } finally {
+          loading = null;
+        }
+      })();
+      return loading;
+    };
+    const patchImage = (id: string, image: ImageRecord | null) =>
       set({
         runs: get().runs.map((run) =>
-          run.id !== runId
-            ? run
-            : {
+          run.images.some((i) => i.id === id)
+            ? {
                 ...run,
-                images: run.images.map((image) =>
-                  image.index === index ? { ...image, mark } : image,
-                ),
-              },
+                images: run.images.flatMap((i) => (i.id !== id ? [i] : image ? [image] : [])),
+              }
+            : run,
         ),
-      }),
-    clear: () => {
-      free(get().runs);
-      set({ runs: [] });
-    },
-  }));
+      });
+    return {
+      runs: [],
+      total: 0,
+      loaded: false,
+      load,
+      more: async () => {
+        const { runs } = get();
+        const page = await deps.fetchRuns({ limit: RUNS_PAGE, offset: runs.length });
+        const seen = new Set(runs.map((r) => r.requestId));
+        set({
+          runs: [...runs, ...page.runs.filter((r) => !seen.has(r.requestId))],
+          total: page.total,
+        });
+      },
+      archive: () => void load().catch(() => undefined),
+      mark: async (imageId, mark) => {
+        const updated = await deps.markImage(imageId, MARKS[mark ?? 'none']);
+        patchImage(imageId, updated);
+      },
+      replaceImage: patchImage,
+    };
+  });
 }
 
 export const useSessionRuns = createSessionRunsStore();

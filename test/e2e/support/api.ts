@@ -26,14 +26,14 @@ export async function generate(
   key: string,
   prompt: string,
   extra: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
 ): Promise<MadeImage> {
-  const answer = await studio.v1('/images/generations', key, {
-    model: 'image-model-2',
-    prompt,
-    size: '1024x1024',
-    quality: 'low',
-    ...extra,
-  });
+  const answer = await studio.v1(
+    '/images/generations',
+    key,
+    { model: 'image-model-2', prompt, size: '1024x1024', quality: 'low', ...extra },
+    headers,
+  );
   if (answer.status !== 200 || !answer.requestId) {
     throw new Error(`generation failed: ${answer.status} ${JSON.stringify(answer.json)}`);
   }

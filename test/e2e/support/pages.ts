@@ -71,6 +71,19 @@ export class GeneratePage {
 
   choose = (testId: string, value: string) => choose(this.page, testId, value);
 
+  /**
+   * Opens the drawer of the less used parameters (model, format, background, previews) where a
+   * narrow window folds them; wide windows show them all.
+   */
+  async showAllParams() {
+    const drawer = this.page.getByTestId('params-more');
+    if ((await drawer.count()) === 0) return;
+    if ((await drawer.getAttribute('open')) === null) {
+      await this.page.getByTestId('params-more-toggle').click();
+    }
+    await expect(drawer).toHaveAttribute('open', '');
+  }
+
   /** Saves the form as a preset through the preset bar. */
   async savePreset(name: string) {
     await this.page.getByTestId('preset-new').click();

@@ -24,6 +24,7 @@ export interface Studio {
     apiPath: string,
     key: string,
     body?: unknown,
+    headers?: Record<string, string>,
   ): Promise<{ status: number; json: unknown; requestId: string | null }>;
 }
 
@@ -159,10 +160,11 @@ export function useStudio(options: StudioOptions = {}): Studio {
       if (!response.ok()) throw new Error(`GET ${apiPath}: ${response.status()}`);
       return response.body();
     },
-    async v1(apiPath, key, body) {
+    async v1(apiPath, key, body, headers = {}) {
       const response = await fetch(`${need(server, 'the server').url}/v1${apiPath}`, {
         method: body === undefined ? 'GET' : 'POST',
         headers: {
+          ...headers,
           authorization: `Bearer ${key}`,
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },

@@ -14,6 +14,7 @@ import {
   removeAccount,
   type AccountsContext,
 } from '../../accounts/service';
+import type { ConnectionTestResult } from '../../dispatch/connectionTest';
 import { accountStatus } from '../../accounts/status';
 import type { AccountRecord } from '../../core/domain';
 import { ApiError } from '../../core/errors';
@@ -26,6 +27,10 @@ export interface AccountsAdminDeps {
   logins: LoginFlows;
   /** Weight units in flight on the account now (the scheduler's view). */
   loadOf: (id: string) => number;
+  /** The account's latest calls did not reach it (dispatch's view): why, since when. */
+  failingOf: (id: string) => { reason: string; since: number } | null;
+  /** One cheap call to the account, timed (accounts/connectionTest.ts). */
+  testConnection: (id: string, baseUrl: string) => Promise<ConnectionTestResult>;
   /** No account is configured and the built-in simulator serves. */
   simulatorOnly: () => boolean;
   now: () => number;
@@ -38,7 +43,11 @@ export function accountsAdmin(deps: AccountsAdminDeps): Router {
   const { accounts } = deps.ctx;
   const view = (record: AccountRecord): AccountView => {
     const { secretName: _secret, ...rest } = record;
-    return { ...rest, status: accountStatus(record, deps.now()), load: deps.loadOf(record.id) };
+    return {
+      ...rest,
+      status: accountStatus(record, deps.now(), deps.failingOf(record.id)),
+      load: deps.loadOf(record.id),
+    };
   };
   const existing = (id: string) => {
     const record = accounts.get(id);
@@ -79,6 +88,12 @@ export function accountsAdmin(deps: AccountsAdminDeps): Router {
     accounts.update(id, patch);
     if (body.clearCooldown) accounts.setCooldown(id, null, null);
     res.json({ account: view(existing(id)) });
+  });
+
+  router.post('/accounts/:id/test', async (req, res) => {
+    const { id, baseUrl } = existing(req.params.id);
+    const result = await deps.testConnection(id, baseUrl);
+    res.json({ ...result, account: view(existing(id)) });
   });
 
   router.delete('/accounts/:id', async (req, res) => {

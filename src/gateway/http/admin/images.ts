@@ -57,10 +57,10 @@ export function imagesAdmin(deps: ImagesAdminDeps): Router {
 
   router.patch('/images/:id', (req, res) => {
     const body = parse(patchImageBodySchema, req.body);
-    const image = existing(req.params.id);
-    const updated =
-      body.favourite === undefined ? image : deps.images.setFavourite(image.id, body.favourite);
-    res.json({ image: imageView(updated ?? image) });
+    const { id } = existing(req.params.id);
+    if (body.favourite !== undefined) deps.images.setFavourite(id, body.favourite);
+    if (body.rejected !== undefined) deps.images.setRejected(id, body.rejected);
+    res.json({ image: imageView(existing(id)) });
   });
 
   router.delete('/images/:id', async (req, res) => {

@@ -7,6 +7,7 @@ import { keysAdmin, type KeysAdminDeps } from './keys';
 import { pricesAdmin } from './prices';
 import { runsAdmin, type RunsAdminDeps } from './runs';
 import { settingsAdmin, type SettingsAdminDeps } from './settings';
+import { studioRunsList } from './studioRunsList';
 import { usageAdmin, type UsageAdminDeps } from './usage';
 import type { PricesRepository } from '../../storage/pricesRepository';
 
@@ -55,5 +56,6 @@ export function adminRouter(deps: AdminDeps): Router {
   router.use(pricesAdmin(deps.prices));
   router.use(imagesAdmin({ images: deps.images, store: deps.store }));
   router.use(runsAdmin(deps));
+  router.use(studioRunsList({ usage: deps.usage, images: deps.images, studioKey: deps.studioKey }));
   return router;
 }

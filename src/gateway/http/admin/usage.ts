@@ -9,7 +9,12 @@ import {
 import { formatMicros } from '../../billing/prices';
 import type { ImagesRepository } from '../../gallery/repository';
 import type { KeysRepository } from '../../keys/repository';
-import type { UsageFilter, UsageRecord, UsageRepository } from '../../usage/repository';
+import type {
+  UsageCursor,
+  UsageFilter,
+  UsageRecord,
+  UsageRepository,
+} from '../../usage/repository';
 import type { RejectedCounter } from '../../usage/rejected';
 import { parse } from './parse';
 
@@ -124,6 +129,7 @@ const CSV_COLUMNS: Array<[string, (r: UsageView) => string | number | boolean | 
   ['cost_usd', (r) => formatMicros(r.costMicros)],
   ['cost_micros', (r) => r.costMicros],
   ['fallback_step', (r) => r.fallbackStep],
+  ['estimated', (r) => r.estimated],
 ];
 
 /**
@@ -160,14 +166,20 @@ async function writeCsv(res: Response, deps: UsageAdminDeps, filter: UsageFilter
           res.once('close', done);
         });
   await write(`${CSV_COLUMNS.map(([name]) => name).join(',')}\r\n`);
-  for (let offset = 0; !res.destroyed; offset += PAGE) {
-    const rows = deps.usage.list({ ...pinned, limit: PAGE, offset });
+  let after: UsageCursor | undefined;
+  while (!res.destroyed) {
+    const rows = deps.usage.list({ ...pinned, limit: PAGE, after });
     const lines = rows.map((r) => {
       const record = usageView(r, nameOf);
       return `${CSV_COLUMNS.map(([, get]) => csvField(get(record))).join(',')}\r\n`;
     });
     if (lines.length > 0) await write(lines.join(''));
     if (rows.length < PAGE) break;
+    const last = rows[rows.length - 1]!;
+    after = { createdAt: last.createdAt, id: last.id };
+    // A page is a few milliseconds of synchronous work: between pages, every other request
+    // gets its turn (a write that did not fill the socket would otherwise never yield).
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
   res.end();
 }

@@ -3,7 +3,7 @@ import type { DeliveredImage, ImageStartInfo } from '../../dispatch/runImages';
 import type { ImageSpool, SpooledImage } from '../../core/domain';
 import type { GalleryPort } from '../../imageService/types';
 import type { ImageSink } from '../../upstream/types';
-import { callerOf } from '../requestContext';
+import { scopeOf } from '../requestScope';
 import type { ReplyMeta, StreamedImage, StreamedImageTarget } from './types';
 
 export interface PassThroughDeps {
@@ -45,7 +45,7 @@ export function imagePassThrough(
   return {
     onImageStart(_imageIndex, start) {
       // A caller already gone never gets this image: the gallery keeps it (it was paid for).
-      keep = res.destroyed || (deps.gallery?.keeps(callerOf(res)) ?? true);
+      keep = res.destroyed || (deps.gallery?.keeps(scopeOf(res)) ?? true);
       const pixels = start.delivered.width * start.delivered.height;
       spool = keep && deps.gallery ? deps.gallery.spool(pixels) : null;
       // Pieces are retained only when the gallery wants them and no spool takes them: an image

@@ -1,5 +1,6 @@
 import type { Response } from 'express';
 import type { ApiError } from '../../core/errors';
+import { scopeOf } from '../requestScope';
 import { writeWithBackpressure } from './backpressure';
 
 /** Comment lines keep proxies and clients from timing out during multi-minute images. */
@@ -86,9 +87,7 @@ export function openSse(res: Response): SseWriter {
       res.uncork();
     },
     error(error) {
-      res.locals.errorCode = error.code;
-      res.locals.errorMessage = error.message;
-      res.locals.streamStatus = error.status;
+      scopeOf(res).answered(error);
       if (!writable()) return;
       res.write(`event: error\ndata: ${JSON.stringify({ type: 'error', ...error.toBody() })}\n\n`);
     },

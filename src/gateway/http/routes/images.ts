@@ -5,7 +5,8 @@ import type { ImageRequest } from '../../imageService/types';
 import { parseGenerationRequest } from '../../validation/generationRequest';
 import { parseEdit, notJson } from '../imageBodies';
 import { imageReply, type ImageReplyDeps } from '../replies/imageReply';
-import { imageCaller, noteRawFields, registerWork } from '../requestContext';
+import { imageCaller, noteRawFields } from '../requestContext';
+import { scopeOf } from '../requestScope';
 
 /**
  * Generation bodies are small. The JSON edit form carries its images as base64 text, and the body
@@ -27,19 +28,17 @@ export function imagesRouter(deps: ImagesRouteDeps): Router {
     '/images/generations',
     express.json({ limit: GENERATION_BODY_LIMIT }),
     async (req, res) => {
-      noteRawFields(req, res);
+      const scope = scopeOf(res);
+      noteRawFields(req, scope);
       if (!req.is('application/json')) throw notJson();
       const options = parseGenerationRequest(req.body);
-      await registerWork(
-        res,
-        planRunReply(res, deps, { operation: 'generate', options, images: [] }),
-      );
+      await scope.work(planRunReply(res, deps, { operation: 'generate', options, images: [] }));
     },
   );
 
   router.post('/images/edits', express.json({ limit: EDIT_JSON_BODY_LIMIT }), async (req, res) => {
     const edit = await parseEdit(req, res);
-    await registerWork(res, planRunReply(res, deps, { operation: 'edit', ...edit }));
+    await scopeOf(res).work(planRunReply(res, deps, { operation: 'edit', ...edit }));
   });
 
   return router;
@@ -47,7 +46,7 @@ export function imagesRouter(deps: ImagesRouteDeps): Router {
 
 /** The service plans and runs the request; the reply turns the run into bytes. */
 async function planRunReply(res: Response, deps: ImagesRouteDeps, request: ImageRequest) {
-  const plan = planImageRun(deps.settings, request, imageCaller(res), {
+  const plan = planImageRun(deps, request, imageCaller(res), {
     publishUrls: deps.urlImages !== undefined,
   });
   const { notices } = request.options;

@@ -1,50 +1,38 @@
 import express, { Router } from 'express';
-import { IMAGE_MODELS } from '../../../shared/models';
-import { fromAgentClient, inputText, withImageTool } from '../../imageService/responsesBody';
-import { reserveKeyLimits } from '../../limits/middleware';
-import { checkPrompt, contentPolicyError, type FilterMode } from '../../contentFilter/checkPrompt';
+import { fromAgentClient, withImageTool } from '../../imageService/responsesBody';
+import {
+  planResponses,
+  runResponses,
+  type ResponsesServiceDeps,
+} from '../../imageService/responses';
 import { parseResponsesRequest } from '../../validation/responsesRequest';
-import { relayResponses, type ResponsesRelayDeps } from '../replies/responsesRelay';
-import { registerWork, usageNotes } from '../requestContext';
+import { responsesRelayReply } from '../replies/responsesRelay';
+import { imageCaller } from '../requestContext';
+import { scopeOf } from '../requestScope';
 
 /** Responses inputs may carry images as data URLs. */
 const RESPONSES_BODY_LIMIT = '200mb';
 
-export interface ResponsesDeps extends ResponsesRelayDeps {
+export interface ResponsesDeps extends ResponsesServiceDeps {
   textModels: () => readonly string[];
   injectImageTool: () => boolean;
-  contentFilter: () => FilterMode;
 }
 
+/** Parse, plan, run, reply: the service relays the call, the reply writes its bytes. */
 export function responsesRouter(deps: ResponsesDeps): Router {
   const router = Router();
   router.post('/responses', express.json({ limit: RESPONSES_BODY_LIMIT }), async (req, res) => {
+    const scope = scopeOf(res);
     const raw = (req.body ?? {}) as Record<string, unknown>;
-    if (typeof raw.model === 'string')
-      usageNotes(res).requested({ model: raw.model.slice(0, 100) });
+    if (typeof raw.model === 'string') scope.usage.requested({ model: raw.model.slice(0, 100) });
     const fromAgent = fromAgentClient({
       originator: req.headers.originator,
       userAgent: req.headers['user-agent'],
     });
     const body = fromAgent && deps.injectImageTool() ? withImageTool(raw) : raw;
-    const parsed = parseResponsesRequest(body, deps.textModels());
-    // The pre-filter reads what the caller wrote (the text parts of `input` and `instructions`).
-    const verdict = checkPrompt(inputText(parsed.body), deps.contentFilter());
-    if (!verdict.allowed) throw contentPolicyError(verdict);
-    // A key's limits see the image the tool may make; the text model's tokens are not estimated.
-    const tool = parsed.imageTool;
-    reserveKeyLimits(
-      res,
-      tool && {
-        model: tool.model ?? IMAGE_MODELS[0],
-        prompt: inputText(parsed.body),
-        size: tool.size ?? 'auto',
-        quality: tool.quality,
-        n: 1,
-        partialImages: parsed.stream ? (tool.partialImages ?? 0) : 0,
-      },
-    );
-    await registerWork(res, relayResponses(res, deps, parsed));
+    const request = parseResponsesRequest(body, deps.textModels());
+    const plan = planResponses(deps, request, imageCaller(res));
+    await scope.work(runResponses(deps, plan, responsesRelayReply(res)));
   });
   return router;
 }

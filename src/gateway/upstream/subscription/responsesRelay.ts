@@ -26,7 +26,7 @@ export function bridgeResponsesBody(body: Json, bridgeModel: string): Json {
   if (typeof out.model !== 'string' || out.model === '') out.model = bridgeModel;
   if (Array.isArray(out.tools)) {
     out.tools = out.tools.map((tool: unknown) => {
-      if (!isRecord(tool) || !('n' in tool)) return tool;
+      if (!isRecord(tool) || !Object.hasOwn(tool, 'n')) return tool;
       const { n: _n, ...rest } = tool;
       return rest;
     });

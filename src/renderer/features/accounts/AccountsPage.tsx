@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { AccountView } from '../../../shared/admin';
+import type { AccountTestResponse, AccountView } from '../../../shared/admin';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Page } from '../../components/Page';
@@ -34,6 +34,21 @@ export function AccountsPage() {
   const [deleting, setDeleting] = useState<AccountView | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [failure, setFailure] = useState<GatewayErrorInfo | null>(null);
+  const [tested, setTested] = useState<Record<string, ConnectionTestView>>({});
+
+  const testConnection = async (account: AccountView) => {
+    setBusy(account.id);
+    setFailure(null);
+    try {
+      const result = await admin.testAccount(account.id);
+      setTested((all) => ({ ...all, [account.id]: result }));
+      accounts.reload();
+    } catch (e) {
+      setFailure(errorInfo(e));
+    } finally {
+      setBusy(null);
+    }
+  };
 
   const act = async (account: AccountView, patch: Parameters<typeof admin.updateAccount>[1]) => {
     setBusy(account.id);
@@ -72,8 +87,8 @@ export function AccountsPage() {
       {failure && <ErrorNotice error={failure} testId="account-action-error" />}
       {accounts.data?.simulatorOnly && (
         <p className="notice notice-info" data-testid="simulator-only">
-          No account is configured, so the built-in offline simulator serves every request. Add an
-          account to make real images.
+          No account is enabled, so the built-in offline simulator serves every request. Add or
+          enable an account to make real images.
         </p>
       )}
       <div className="table-wrap">
@@ -160,6 +175,9 @@ export function AccountsPage() {
                         {status.reason}
                       </span>
                     )}
+                    {Object.hasOwn(tested, account.id) && (
+                      <ConnectionTestNote result={tested[account.id]!} />
+                    )}
                   </td>
                   <td>
                     <div className="actions">
@@ -174,6 +192,15 @@ export function AccountsPage() {
                           Retry now
                         </button>
                       )}
+                      <button
+                        type="button"
+                        onClick={() => void testConnection(account)}
+                        disabled={busy === account.id}
+                        aria-label={`Test the connection of ${account.name}`}
+                        data-testid="account-test"
+                      >
+                        Test connection
+                      </button>
                       <button
                         type="button"
                         onClick={() => void act(account, { enabled: !account.enabled })}
@@ -251,5 +278,23 @@ export function AccountsPage() {
         </p>
       </ConfirmDialog>
     </Page>
+  );
+}
+
+type ConnectionTestView = Pick<AccountTestResponse, 'ok' | 'detail' | 'latencyMs'>;
+
+/** What the last "Test connection" of an account found, under its status. */
+function ConnectionTestNote({ result }: { result: ConnectionTestView }) {
+  return (
+    <span
+      className={`status-reason ${result.ok ? 'muted' : ''}`}
+      data-testid="account-test-result"
+      data-ok={String(result.ok)}
+      role="status"
+    >
+      {result.ok
+        ? `Connection works (${Math.round(result.latencyMs)} ms).`
+        : `Connection failed: ${result.detail}`}
+    </span>
   );
 }

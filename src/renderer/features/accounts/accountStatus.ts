@@ -14,6 +14,7 @@ export interface AccountStatusView {
 
 const LABELS: Record<AccountView['status']['state'], string> = {
   ready: 'Ready',
+  failing: 'Failing',
   cooling: 'Cooling down',
   disabled: 'Disabled',
   out_of_service: 'Out of service',
@@ -42,6 +43,8 @@ export function accountStatusView(account: AccountView, now: number): AccountSta
   }
   if (state === 'disabled')
     return { tone: 'off', label: LABELS.disabled, reason: null, timeLeft: null };
+  if (state === 'failing')
+    return { tone: 'error', label: LABELS.failing, reason: detail, timeLeft: null };
   if (state === 'out_of_service')
     return { tone: 'error', label: LABELS.out_of_service, reason: detail, timeLeft: null };
   return { tone: 'ok', label: LABELS.ready, reason: null, timeLeft: null };

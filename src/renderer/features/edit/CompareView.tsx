@@ -8,13 +8,21 @@ interface CompareViewProps {
 }
 
 const MODES = [
+  { value: 'wipe', label: 'Wipe' },
   { value: 'side', label: 'Side by side' },
   { value: 'toggle', label: 'Before / after' },
 ] as const;
 
-/** The source and a result: beside each other, or in one frame with a before/after switch. */
+type Mode = (typeof MODES)[number]['value'];
+
+/**
+ * The source and a result, at the size of the canvas: by default the result over its source
+ * with a wipe (left of the line the source, right of it the result); or beside each other, or
+ * in one frame with a before/after switch.
+ */
 export function CompareView({ beforeUrl, afterUrl, label }: CompareViewProps) {
-  const [mode, setMode] = useState<'side' | 'toggle'>('side');
+  const [mode, setMode] = useState<Mode>('wipe');
+  const [wipe, setWipe] = useState(50);
   const [showBefore, setShowBefore] = useState(false);
   return (
     <section
@@ -43,7 +51,30 @@ export function CompareView({ beforeUrl, afterUrl, label }: CompareViewProps) {
           </button>
         )}
       </div>
-      {mode === 'side' ? (
+      {mode === 'wipe' ? (
+        <figure className="compare-wipe" data-wipe={wipe}>
+          <div className="compare-wipe-frame">
+            {/* The result whole underneath, the source over it cut off at the line. */}
+            <img src={afterUrl} alt={`After: ${label}`} data-testid="compare-after" />
+            <img
+              src={beforeUrl}
+              alt="Before: the source image"
+              style={{ clipPath: `inset(0 ${100 - wipe}% 0 0)` }}
+              data-testid="compare-before"
+            />
+            <span className="compare-wipe-line" style={{ left: `${wipe}%` }} aria-hidden="true" />
+          </div>
+          <input
+            type="range"
+            min={0}
+            max={100}
+            value={wipe}
+            onChange={(e) => setWipe(Number(e.target.value))}
+            aria-label="Wipe: before on the left, after on the right"
+            data-testid="compare-wipe"
+          />
+        </figure>
+      ) : mode === 'side' ? (
         <div className="compare-side">
           <figure>
             <img src={beforeUrl} alt="Before: the source image" data-testid="compare-before" />

@@ -1,4 +1,4 @@
-import { useEffect, useEffectEvent, useId, useState, type DragEvent } from 'react';
+import { useEffect, useEffectEvent, useId, useRef, useState, type DragEvent } from 'react';
 import { LIMITS } from '../../../shared/imageParams';
 import { describedBy, CheckboxField, Segmented } from '../../components/fields';
 import { ImageSlots } from '../../components/ImageSlots';
@@ -8,7 +8,7 @@ import { gateway } from '../../lib/api/images';
 import type { ImageRecord } from '../../../shared/admin';
 import { useEditStore } from '../../stores/edit';
 import { useMaskStore } from '../../stores/mask';
-import { useEditRun, type ImageSlot, type RunPhase } from '../../stores/run';
+import { useEditRun, type ImageSlot } from '../../stores/run';
 import { promptProblem } from '../generate/composePrompt';
 import { requestFields } from '../generate/params';
 import { ParamsPanel } from '../generate/ParamsPanel';
@@ -17,6 +17,7 @@ import { ResultsViewer } from '../generate/ResultsViewer';
 import { useImagePricing } from '../generate/useImagePricing';
 import { useSpendGuard } from '../budget/SpendConfirm';
 import { useShortcuts } from '../shell/useShortcuts';
+import { ChainTrail } from './ChainTrail';
 import { CompareView } from './CompareView';
 import { buildEditForm } from './editRequest';
 import { GalleryPicker } from './GalleryPicker';
@@ -26,9 +27,15 @@ import { EMPTY_MASK_MESSAGE, exportMaskCached } from './mask/exportMask';
 import { MaskEditor } from './MaskEditor';
 import { MaskPreview } from './MaskPreview';
 import { MaskToolbar } from './MaskToolbar';
+import { LayerPanel } from './LayerPanel';
+import { expandImage } from './outpaint/expandImage';
+import { outpaintCoverage, placeOriginal } from './outpaint/outpaintGeometry';
+import { OutpaintPanel, type OutpaintPlan } from './outpaint/OutpaintPanel';
 import { ReferenceList } from './ReferenceList';
 import { linkToGallery, toReference } from './references';
+import { RunNote } from './RunNote';
 import './edit.css';
+import './canvas.css';
 
 /** Edit results are saved as atelier-edit-<time>-<n>.<ext>. */
 const EDIT_PREFIX = 'atelier-edit';
@@ -62,6 +69,8 @@ export function EditPage() {
   const [view, setView] = useState<'mask' | 'result'>('mask');
   /** The result open in the full-window viewer (its slot index). */
   const [viewing, setViewing] = useState<number | null>(null);
+  /** An outpaint's expanded image: sent as soon as it is the masked first image. */
+  const sendWhenReady = useRef<string | null>(null);
   const promptId = useId();
 
   // The work kept from before a reload comes back, and what is done here is kept from now on.
@@ -168,6 +177,36 @@ export function EditPage() {
     }
   };
   const sendNow = () => void send();
+
+  /** Outpainting in one click: the bigger canvas, its new area as the mask, then the send. */
+  const expand = async ({ canvas, anchor }: OutpaintPlan) => {
+    if (!source || running) return;
+    setTried(true);
+    // Nothing is expanded for a send that would be refused: the prompt comes first.
+    if (problem) return;
+    try {
+      const placed = placeOriginal(source, canvas, anchor);
+      const blob = await expandImage(source.blob, canvas, placed);
+      const reference = await toReference(blob, `${source.name} (expanded)`);
+      useMaskStore
+        .getState()
+        .seed(reference.id, canvas.width, canvas.height, outpaintCoverage(canvas, placed));
+      edit().continueWith(reference, `Canvas expanded to ${canvas.width}x${canvas.height}`);
+      edit().setSendMask(true);
+      // The result takes the canvas's size: "auto" keeps the first image's.
+      if (params.size !== 'auto') setParams({ size: 'auto' });
+      sendWhenReady.current = reference.id;
+    } catch (error) {
+      setNotice(error instanceof Error ? error.message : String(error));
+    }
+  };
+  // The expanded image is sent once it is the first image and its mask is attached.
+  const sendExpanded = useEffectEvent((id: string | undefined) => {
+    if (!id || sendWhenReady.current !== id || maskSourceId !== id) return;
+    sendWhenReady.current = null;
+    void send(true);
+  });
+  useEffect(() => sendExpanded(source?.id), [source?.id, maskSourceId]);
   // Escape stops a run only while one is going: otherwise it stays with dialogs and fields.
   useShortcuts(run.phase === 'running' ? { send: sendNow, cancel: run.cancel } : { send: sendNow });
 
@@ -249,6 +288,7 @@ export function EditPage() {
             </p>
           )}
           {chain.length > 0 && <ChainTrail />}
+          {source && <LayerPanel source={source} />}
 
           <div className={`field ${tried && problem ? 'field-invalid' : ''}`}>
             <label htmlFor={promptId}>What should change?</label>
@@ -294,6 +334,17 @@ export function EditPage() {
             </div>
           )}
           {sendMask && source && maskSourceId === source.id && <MaskPreview source={source} />}
+          {source && (
+            <details className="edit-outpaint" data-testid="outpaint-open">
+              <summary>Expand the canvas (outpaint)</summary>
+              <OutpaintPanel
+                key={source.id}
+                original={source}
+                busy={running}
+                onExpand={(plan) => void expand(plan)}
+              />
+            </details>
+          )}
 
           <details className="edit-params">
             <summary>Parameters</summary>
@@ -419,71 +470,5 @@ export function EditPage() {
         onPick={pickFromGallery}
       />
     </Page>
-  );
-}
-
-/** The edit chain so far: click a step to branch from it. */
-function ChainTrail() {
-  const chain = useEditStore((s) => s.chain);
-  const branchFrom = useEditStore((s) => s.branchFrom);
-  return (
-    <nav className="chain" aria-label="Edit chain" data-testid="edit-chain">
-      <ol>
-        {chain.map((step, i) => (
-          <li key={step.id}>
-            <button
-              type="button"
-              onClick={() => branchFrom(step.id)}
-              disabled={i === chain.length - 1}
-              aria-label={i === 0 ? 'Original image' : `Step ${i}: ${step.prompt ?? ''}`}
-              title={step.prompt ?? 'Original'}
-            >
-              <img src={step.url} alt="" />
-            </button>
-          </li>
-        ))}
-      </ol>
-      <span className="muted">Click an earlier step to branch from it.</span>
-    </nav>
-  );
-}
-
-/** Beside the button the person just pressed: what the edit is doing and where its result is. */
-function RunNote(props: {
-  phase: RunPhase;
-  received: number;
-  n: number;
-  showing: boolean;
-  onShow: () => void;
-}) {
-  const { phase, received, n } = props;
-  if (phase === 'idle') return null;
-  const text =
-    phase === 'running'
-      ? `Editing: ${received} of ${n} image${n === 1 ? '' : 's'} so far.`
-      : phase === 'done'
-        ? `Done: ${n === 1 ? 'the result is' : `${n} results are`} ready.`
-        : phase === 'cancelled'
-          ? 'Cancelled.'
-          : 'The edit failed: the reason is with the result.';
-  return (
-    <p
-      className={`run-note run-note-${phase}`}
-      role="status"
-      data-testid="edit-run-note"
-      data-phase={phase}
-    >
-      {text}{' '}
-      {!props.showing && (
-        <button
-          type="button"
-          className="link-button"
-          onClick={props.onShow}
-          data-testid="edit-show-result"
-        >
-          Show
-        </button>
-      )}
-    </p>
   );
 }

@@ -2,45 +2,16 @@ import { useEffect, useEffectEvent, useRef, useState, type PointerEvent } from '
 import type { ReferenceImage } from '../../stores/edit';
 import { useMaskStore } from '../../stores/mask';
 import { useShortcuts } from '../shell/useShortcuts';
-import { isTypingTarget } from '../../lib/shortcuts';
-import { unionRect, type MaskDocument, type Rect } from './mask/maskDocument';
-import { announceMaskDrawn } from './mask/maskCanvasFeed';
-import { featherCoverage, overlayRgba } from './mask/maskPixels';
+import { CarriedMaskChoice } from './CarriedMaskChoice';
+import { fitView, zoomAround, type View } from './canvasView';
+import { extendLasso, type SelectionMode, type SelectionShape } from './mask/selection';
+import { LayerImages } from './LayerImages';
+import { MaskStatusBar } from './MaskStatusBar';
+import { SelectionOutline } from './SelectionOutline';
+import { useMaskCanvas, type StrokePoint } from './useMaskCanvas';
+import { useSpaceHeld } from './useSpaceHeld';
 
-export const ZOOM_MIN = 0.1;
-export const ZOOM_MAX = 8;
-
-interface View {
-  doc: MaskDocument;
-  zoom: number;
-  x: number;
-  y: number;
-}
-
-const clampZoom = (z: number) => Math.min(ZOOM_MAX, Math.max(ZOOM_MIN, z));
-
-function fitView(doc: MaskDocument, size: { width: number; height: number }): View {
-  const zoom = clampZoom(Math.min(size.width / doc.width, size.height / doc.height) * 0.94);
-  return {
-    doc,
-    zoom,
-    x: (size.width - doc.width * zoom) / 2,
-    y: (size.height - doc.height * zoom) / 2,
-  };
-}
-
-/** Zooms to `zoom` keeping the image point under (cx, cy) (viewport pixels) in place. */
-function zoomAround(view: View, zoom: number, cx: number, cy: number): View {
-  const z = clampZoom(zoom);
-  const k = z / view.zoom;
-  return { doc: view.doc, zoom: z, x: cx - (cx - view.x) * k, y: cy - (cy - view.y) * k };
-}
-
-interface Stroke {
-  pointerId: number;
-  pending: Array<{ x: number; y: number }>;
-  frame: number;
-}
+export { ZOOM_MAX, ZOOM_MIN } from './canvasView';
 
 interface Pan {
   pointerId: number;
@@ -49,50 +20,42 @@ interface Pan {
   view: View;
 }
 
+interface Selecting {
+  pointerId: number;
+  shape: SelectionShape;
+  mode: SelectionMode;
+}
+
+/** A pen's pressure (Pointer Events); a mouse or a finger paints at full strength. */
+const pressureOf = (e: globalThis.PointerEvent) =>
+  e.pointerType === 'pen' && e.pressure > 0 ? e.pressure : 1;
+
 /**
- * Paints the mask over the first reference image. The overlay canvas has the image's own pixel
- * size (CSS scales it for zoom), and is drawn from the mask document's coverage: only the
- * rectangle a stroke segment touched is redrawn, once per animation frame.
+ * Paints the mask over the first reference image, and draws rectangle and lasso selections
+ * that add to the change or cut from it (Alt while dragging: the other way).
  */
 export function MaskEditor({ source }: { source: ReferenceImage }) {
   const doc = useMaskStore((s) => s.doc);
-  const version = useMaskStore((s) => s.version);
   const tool = useMaskStore((s) => s.tool);
   const brushSize = useMaskStore((s) => s.brushSize);
-  const feather = useMaskStore((s) => s.feather);
   const overlay = useMaskStore((s) => s.overlay);
   const changedShare = useMaskStore((s) => s.changedShare);
-  const commit = useMaskStore((s) => s.commit);
-  const store = useMaskStore;
+  const state = useMaskStore.getState;
 
   const viewportRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const cursorRef = useRef<HTMLDivElement>(null);
-  const strokeRef = useRef<Stroke | null>(null);
   const panRef = useRef<Pan | null>(null);
-  /** What the canvas shows, to skip a redraw the strokes already made. */
-  const drawnRef = useRef<{
-    canvas: HTMLCanvasElement | null;
-    doc: MaskDocument | null;
-    version: number;
-    feather: number;
-  }>({
-    canvas: null,
-    doc: null,
-    version: -1,
-    feather: -1,
-  });
-
+  const [selecting, setSelecting] = useState<Selecting | null>(null);
   const [viewportSize, setViewportSize] = useState<{ width: number; height: number } | null>(null);
   const [userView, setUserView] = useState<View | null>(null);
-  const [spaceHeld, setSpaceHeld] = useState(false);
+  const spaceHeld = useSpaceHeld();
   const [panning, setPanning] = useState(false);
 
   const fitted = doc && viewportSize ? fitView(doc, viewportSize) : null;
   const view = userView && userView.doc === doc ? userView : fitted;
-  const staged = view !== null;
+  const canvas = useMaskCanvas(canvasRef, view !== null);
 
-  // The viewport's size, for fitting the image.
   useEffect(() => {
     const viewport = viewportRef.current;
     if (!viewport) return;
@@ -102,58 +65,6 @@ export function MaskEditor({ source }: { source: ReferenceImage }) {
     });
     observer.observe(viewport);
     return () => observer.disconnect();
-  }, []);
-
-  // Full redraw after undo, redo, invert, clear, load, a feather change or a new image.
-  useEffect(() => {
-    const canvas = canvasRef.current;
-    if (!doc || !canvas || doc.painting) return;
-    const drawn = drawnRef.current;
-    if (
-      drawn.canvas === canvas &&
-      drawn.doc === doc &&
-      drawn.version === version &&
-      drawn.feather === feather
-    ) {
-      // Already drawn (by the stroke itself): the preview may still need to hear of it, e.g.
-      // after it mounted again.
-      announceMaskDrawn({ canvas, doc, version, feather });
-      return;
-    }
-    const change =
-      feather > 0 ? featherCoverage(doc.coverage, doc.width, doc.height, feather) : doc.coverage;
-    const ctx = canvas.getContext('2d');
-    ctx?.putImageData(
-      new ImageData(overlayRgba(change, doc.width, doc.full), doc.width, doc.height),
-      0,
-      0,
-    );
-    drawnRef.current = { canvas, doc, version, feather };
-    announceMaskDrawn({ canvas, doc, version, feather });
-    // `staged`: the canvas exists only once the viewport is measured; a mask that was already
-    // painted (carried over, or kept across a reload) is drawn when it appears.
-  }, [doc, version, feather, staged]);
-
-  // Space held = pan mode (not while typing: space is a character there).
-  useEffect(() => {
-    const down = (e: KeyboardEvent) => {
-      if (e.code !== 'Space' || isTypingTarget(e.target) || document.querySelector('dialog[open]'))
-        return;
-      e.preventDefault();
-      if (!e.repeat) setSpaceHeld(true);
-    };
-    const up = (e: KeyboardEvent) => {
-      if (e.code === 'Space') setSpaceHeld(false);
-    };
-    const blur = () => setSpaceHeld(false);
-    window.addEventListener('keydown', down);
-    window.addEventListener('keyup', up);
-    window.addEventListener('blur', blur);
-    return () => {
-      window.removeEventListener('keydown', down);
-      window.removeEventListener('keyup', up);
-      window.removeEventListener('blur', blur);
-    };
   }, []);
 
   // The wheel zooms around the pointer; React's wheel listener is passive, so add our own.
@@ -175,19 +86,19 @@ export function MaskEditor({ source }: { source: ReferenceImage }) {
 
   const zoomBy = (factor: number) => {
     if (!view || !viewportSize) return;
-    setUserView(
-      zoomAround(view, view.zoom * factor, viewportSize.width / 2, viewportSize.height / 2),
-    );
+    const { width, height } = viewportSize;
+    setUserView(zoomAround(view, view.zoom * factor, width / 2, height / 2));
   };
   const zoomTo = (zoom: number) => {
     if (!view || !viewportSize) return;
     setUserView(zoomAround(view, zoom, viewportSize.width / 2, viewportSize.height / 2));
   };
 
-  const state = store.getState;
   useShortcuts({
     brush: () => state().setTool('brush'),
     eraser: () => state().setTool('eraser'),
+    selectRect: () => state().setTool('rect'),
+    selectLasso: () => state().setTool('lasso'),
     brushSmaller: () => state().nudgeBrush(-1),
     brushLarger: () => state().nudgeBrush(1),
     undo: () => state().undo(),
@@ -200,35 +111,13 @@ export function MaskEditor({ source }: { source: ReferenceImage }) {
     zoomActual: () => zoomTo(1),
   });
 
-  const drawRect = (d: MaskDocument, rect: Rect | null) => {
-    const ctx = canvasRef.current?.getContext('2d');
-    if (!rect || !ctx || rect.width <= 0 || rect.height <= 0) return;
-    ctx.putImageData(
-      new ImageData(overlayRgba(d.coverage, d.width, rect), rect.width, rect.height),
-      rect.x,
-      rect.y,
-    );
-  };
-
-  const toImage = (clientX: number, clientY: number) => {
+  const toImage = (e: globalThis.PointerEvent): StrokePoint => {
     const box = canvasRef.current!.getBoundingClientRect();
     return {
-      x: ((clientX - box.left) / box.width) * doc!.width,
-      y: ((clientY - box.top) / box.height) * doc!.height,
+      x: ((e.clientX - box.left) / box.width) * doc!.width,
+      y: ((e.clientY - box.top) / box.height) * doc!.height,
+      pressure: pressureOf(e),
     };
-  };
-
-  const flush = () => {
-    const stroke = strokeRef.current;
-    if (!stroke || !doc) return;
-    stroke.frame = 0;
-    let dirty: Rect | null = null;
-    for (const p of stroke.pending) dirty = unionRect(dirty, doc.strokeTo(p.x, p.y));
-    stroke.pending = [];
-    drawRect(doc, dirty);
-    if (dirty && canvasRef.current) {
-      announceMaskDrawn({ canvas: canvasRef.current, doc, version: -1, feather });
-    }
   };
 
   const moveCursor = (e: PointerEvent<HTMLDivElement>) => {
@@ -251,30 +140,45 @@ export function MaskEditor({ source }: { source: ReferenceImage }) {
       setPanning(true);
       return;
     }
-    const p = toImage(e.clientX, e.clientY);
-    drawRect(doc, doc.beginStroke(tool, brushSize, p.x, p.y));
-    strokeRef.current = { pointerId: e.pointerId, pending: [], frame: 0 };
+    const p = toImage(e.nativeEvent);
+    if (tool === 'rect' || tool === 'lasso') {
+      const chosen = state().selectionMode;
+      const mode = e.altKey ? (chosen === 'add' ? 'cut' : 'add') : chosen;
+      const at = { x: p.x, y: p.y };
+      const shape: SelectionShape =
+        tool === 'rect' ? { kind: 'rect', from: at, to: at } : { kind: 'lasso', points: [at] };
+      setSelecting({ pointerId: e.pointerId, shape, mode });
+      return;
+    }
+    canvas.beginStroke(e.pointerId, p);
   };
 
   const onPointerMove = (e: PointerEvent<HTMLDivElement>) => {
     moveCursor(e);
     const pan = panRef.current;
     if (pan && pan.pointerId === e.pointerId) {
-      setUserView({
-        ...pan.view,
-        x: pan.view.x + e.clientX - pan.startX,
-        y: pan.view.y + e.clientY - pan.startY,
-      });
+      const { view: v, startX, startY } = pan;
+      setUserView({ ...v, x: v.x + e.clientX - startX, y: v.y + e.clientY - startY });
       return;
     }
-    const stroke = strokeRef.current;
-    if (!stroke || stroke.pointerId !== e.pointerId) return;
+    if (selecting && selecting.pointerId === e.pointerId) {
+      const p = toImage(e.nativeEvent);
+      const { shape } = selecting;
+      if (shape.kind === 'rect') {
+        setSelecting({ ...selecting, shape: { ...shape, to: { x: p.x, y: p.y } } });
+      } else {
+        const points = [...shape.points];
+        if (extendLasso(points, { x: p.x, y: p.y }, 1 / (view?.zoom ?? 1))) {
+          setSelecting({ ...selecting, shape: { kind: 'lasso', points } });
+        }
+      }
+      return;
+    }
+    if (!doc) return;
     // Coalesced events keep fast strokes smooth: every sample the pointer made, not one per frame.
     const samples = e.nativeEvent.getCoalescedEvents?.() ?? [];
-    for (const sample of samples.length > 0 ? samples : [e.nativeEvent]) {
-      stroke.pending.push(toImage(sample.clientX, sample.clientY));
-    }
-    if (!stroke.frame) stroke.frame = requestAnimationFrame(flush);
+    const points = (samples.length > 0 ? samples : [e.nativeEvent]).map(toImage);
+    canvas.moveStroke(e.pointerId, points);
   };
 
   const endPointer = (e: PointerEvent<HTMLDivElement>) => {
@@ -283,33 +187,28 @@ export function MaskEditor({ source }: { source: ReferenceImage }) {
       setPanning(false);
       return;
     }
-    const stroke = strokeRef.current;
-    if (!stroke || stroke.pointerId !== e.pointerId || !doc) return;
-    if (stroke.frame) cancelAnimationFrame(stroke.frame);
-    flush();
-    strokeRef.current = null;
-    doc.endStroke();
-    // The canvas already shows this stroke; only a feathered view needs a full redraw.
-    if (feather === 0) {
-      drawnRef.current = { canvas: canvasRef.current, doc, version: doc.version, feather };
-      if (canvasRef.current) {
-        announceMaskDrawn({ canvas: canvasRef.current, doc, version: doc.version, feather });
+    if (selecting && selecting.pointerId === e.pointerId) {
+      setSelecting(null);
+      if (doc && e.type === 'pointerup') {
+        canvas.selected(doc.select(selecting.shape, selecting.mode));
       }
+      return;
     }
-    commit();
+    canvas.endStroke(e.pointerId);
   };
 
   const cursorSize = view ? brushSize * view.zoom : brushSize;
-  const zoomPercent = view ? Math.round(view.zoom * 100) : 100;
+  const selectionTool = tool === 'rect' || tool === 'lasso';
 
   return (
     <div className="mask-editor" data-testid="mask-editor">
+      <CarriedMaskChoice />
       <div
         ref={viewportRef}
         className={`mask-viewport ${spaceHeld || panning ? 'is-pan' : ''} tool-${tool}`}
         role="application"
         aria-roledescription="mask painting area"
-        aria-label={`Mask over ${source.name}, ${source.width} by ${source.height} pixels. Paint the area to change.`}
+        aria-label={`Mask over ${source.name}, ${source.width} by ${source.height} pixels. Paint or select the area to change.`}
         aria-describedby="mask-help"
         tabIndex={0}
         onPointerDown={onPointerDown}
@@ -319,7 +218,7 @@ export function MaskEditor({ source }: { source: ReferenceImage }) {
         onPointerLeave={() => cursorRef.current?.style.setProperty('opacity', '0')}
         onPointerEnter={(e) => {
           moveCursor(e);
-          cursorRef.current?.style.setProperty('opacity', '1');
+          cursorRef.current?.style.setProperty('opacity', selectionTool ? '0' : '1');
         }}
         data-testid="mask-viewport"
       >
@@ -332,14 +231,7 @@ export function MaskEditor({ source }: { source: ReferenceImage }) {
               transform: `translate(${view.x}px, ${view.y}px) scale(${view.zoom})`,
             }}
           >
-            <img
-              src={source.url}
-              alt=""
-              width={doc.width}
-              height={doc.height}
-              draggable={false}
-              className={view.zoom >= 2 ? 'pixelated' : undefined}
-            />
+            <LayerImages source={source} pixelated={view.zoom >= 2} />
             <canvas
               ref={canvasRef}
               width={doc.width}
@@ -348,57 +240,37 @@ export function MaskEditor({ source }: { source: ReferenceImage }) {
               style={{ visibility: overlay ? 'visible' : 'hidden' }}
               data-testid="mask-canvas"
             />
+            {selecting && (
+              <SelectionOutline
+                shape={selecting.shape}
+                mode={selecting.mode}
+                width={doc.width}
+                height={doc.height}
+              />
+            )}
           </div>
         )}
-        <div
-          ref={cursorRef}
-          className={`brush-cursor cursor-${tool}`}
-          style={{
-            width: cursorSize,
-            height: cursorSize,
-            marginLeft: -cursorSize / 2,
-            marginTop: -cursorSize / 2,
-          }}
-          aria-hidden="true"
-        />
+        {!selectionTool && (
+          <div
+            ref={cursorRef}
+            className={`brush-cursor cursor-${tool}`}
+            style={{
+              width: cursorSize,
+              height: cursorSize,
+              marginLeft: -cursorSize / 2,
+              marginTop: -cursorSize / 2,
+            }}
+            aria-hidden="true"
+          />
+        )}
       </div>
-      <div className="mask-statusbar">
-        <div className="zoom-controls" role="group" aria-label="Zoom">
-          <button
-            type="button"
-            onClick={() => zoomBy(1 / 1.25)}
-            aria-label="Zoom out"
-            disabled={!view || view.zoom <= ZOOM_MIN}
-          >
-            −
-          </button>
-          <output className="zoom-value" data-testid="zoom-value" aria-label="Zoom level">
-            {zoomPercent}%
-          </output>
-          <button
-            type="button"
-            onClick={() => zoomBy(1.25)}
-            aria-label="Zoom in"
-            disabled={!view || view.zoom >= ZOOM_MAX}
-          >
-            +
-          </button>
-          <button type="button" onClick={() => setUserView(null)}>
-            Fit
-          </button>
-          <button type="button" onClick={() => zoomTo(1)}>
-            100%
-          </button>
-        </div>
-        <span className="mask-share" data-testid="mask-share" aria-live="polite">
-          {changedShare > 0
-            ? `${(changedShare * 100).toFixed(changedShare < 0.01 ? 2 : 1)}% of the image will change`
-            : 'Nothing painted: the whole image may change'}
-        </span>
-        <span id="mask-help" className="muted mask-help">
-          Space-drag or middle-drag to pan · wheel to zoom
-        </span>
-      </div>
+      <MaskStatusBar
+        view={view}
+        changedShare={changedShare}
+        zoomBy={zoomBy}
+        zoomTo={zoomTo}
+        fit={() => setUserView(null)}
+      />
     </div>
   );
 }

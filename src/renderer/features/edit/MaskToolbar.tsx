@@ -1,19 +1,39 @@
 import { useRef, useState } from 'react';
 import { RangeField, Segmented } from '../../components/fields';
 import { formatCombo, isMacPlatform } from '../../lib/shortcuts';
-import { BRUSH_MAX, BRUSH_MIN, useMaskStore } from '../../stores/mask';
+import { BRUSH_MAX, BRUSH_MIN, useMaskStore, type CanvasTool } from '../../stores/mask';
 import { ImageFileError, readRgba } from './imageFiles';
-import type { MaskTool } from './mask/maskDocument';
+import type { PressureUse } from './mask/maskDocument';
 import { coverageFromRgba, FEATHER_MAX } from './mask/maskPixels';
+import type { SelectionMode } from './mask/selection';
 
 const TOOLS = [
-  { value: 'brush', label: 'Brush (B)' },
-  { value: 'eraser', label: 'Eraser (E)' },
-] as const satisfies ReadonlyArray<{ value: MaskTool; label: string }>;
+  { value: 'brush', label: 'Brush' },
+  { value: 'eraser', label: 'Eraser' },
+  { value: 'rect', label: 'Rectangle' },
+  { value: 'lasso', label: 'Lasso' },
+] as const satisfies ReadonlyArray<{ value: CanvasTool; label: string }>;
 
-/** Brush, eraser, size, feather, undo/redo, invert, clear, overlay and loading a mask file. */
+const MODES = [
+  { value: 'add', label: 'Add' },
+  { value: 'cut', label: 'Cut' },
+] as const satisfies ReadonlyArray<{ value: SelectionMode; label: string }>;
+
+const PRESSURE = [
+  { value: 'size', label: 'Size' },
+  { value: 'opacity', label: 'Strength' },
+  { value: 'off', label: 'Off' },
+] as const satisfies ReadonlyArray<{ value: PressureUse; label: string }>;
+
+/**
+ * Brush, eraser, rectangle and lasso (adding or cutting), size, pen pressure, feather,
+ * undo/redo, invert, clear, the overlay and its colour, and loading a mask file.
+ */
 export function MaskToolbar() {
   const tool = useMaskStore((s) => s.tool);
+  const selectionMode = useMaskStore((s) => s.selectionMode);
+  const pressure = useMaskStore((s) => s.pressure);
+  const tint = useMaskStore((s) => s.tint);
   const brushSize = useMaskStore((s) => s.brushSize);
   const feather = useMaskStore((s) => s.feather);
   const overlay = useMaskStore((s) => s.overlay);
@@ -55,6 +75,16 @@ export function MaskToolbar() {
         testId="mask-tool"
         hideLabel
       />
+      {(tool === 'rect' || tool === 'lasso') && (
+        <Segmented
+          label="Selection adds to the change or cuts from it"
+          value={selectionMode}
+          options={MODES}
+          onChange={(m) => actions().setSelectionMode(m)}
+          testId="selection-mode"
+          hideLabel
+        />
+      )}
       <RangeField
         label="Brush"
         value={brushSize}
@@ -118,6 +148,27 @@ export function MaskToolbar() {
         >
           Overlay
         </button>
+        <select
+          value={pressure}
+          aria-label="Pen pressure changes"
+          title="Pen pressure changes the brush's size, its strength, or nothing"
+          onChange={(e) => actions().setPressure(e.target.value as PressureUse)}
+          data-testid="pen-pressure"
+        >
+          {PRESSURE.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+        <input
+          type="color"
+          value={tint}
+          aria-label="Overlay colour"
+          title="Overlay colour: pick one that stands out from the picture"
+          onChange={(e) => actions().setTint(e.target.value)}
+          data-testid="overlay-colour"
+        />
         <button
           type="button"
           onClick={() => fileRef.current?.click()}

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { ImageRecord } from '../../../shared/admin';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
-import type { ViewerItem } from '../../components/ImageViewer';
+import type { ViewerActions, ViewerItem } from '../../components/ImageViewer';
 import { LazyImageViewer as ImageViewer } from '../../components/LazyImageViewer';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { CheckboxField, SelectField } from '../../components/fields';
@@ -334,6 +334,15 @@ export function GalleryPage() {
           selected={selected}
           onSelect={setSelected}
           onClose={() => setViewer(null)}
+          actions={{
+            favourite: { on: selected.favourite, toggle: () => void toggleFavourite(selected) },
+            onEdit: () => void editThis(selected),
+            onDownload: () => void download(selected),
+            onDelete: () => {
+              setViewer(null);
+              setDeleting(selected);
+            },
+          }}
         />
       )}
       {viewer?.over === 'chain' && (
@@ -392,6 +401,7 @@ function ListViewer(props: {
   selected: ImageRecord;
   onSelect: (image: ImageRecord) => void;
   onClose: () => void;
+  actions: ViewerActions;
 }) {
   const { images, selected } = props;
   const index = Math.max(
@@ -412,6 +422,7 @@ function ListViewer(props: {
       onClose={props.onClose}
       against={against.map(viewerItem)}
       initialAgainst={parent?.id ?? null}
+      actions={props.actions}
     />
   );
 }

@@ -30,6 +30,7 @@ const record = (over: Partial<ImageRecord>): ImageRecord => ({
   totalTokens: 30,
   costMicros: 42_000,
   favourite: false,
+  rejected: false,
   parentId: 'img_0',
   hasMask: true,
   apiKeyId: null,

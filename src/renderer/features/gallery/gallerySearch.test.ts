@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseSearch } from './gallerySearch';
+import { imagesQuerySchema } from '../../../shared/admin';
+import { parseSearch, SEARCH_FIELDS } from './gallerySearch';
 
 const keys = [
   { id: 'key_1', name: 'My app' },
@@ -62,5 +64,76 @@ describe('gallery search syntax', () => {
 
   it('leaves unknown fields and URLs in the prompt words', () => {
     expect(parseSearch('style:noir http://x.y', keys).filters.q).toBe('style:noir http://x.y');
+  });
+});
+
+describe('gallery search: what the gateway would refuse becomes a note', () => {
+  it('notes dates before 1970 (negative times) and searches without them', () => {
+    for (const text of ['date:1960-01', 'to:0001-01-01', 'from:1969-12-30']) {
+      const { filters, problems } = parseSearch(`harbour ${text}`, keys);
+      expect(filters).toEqual({ q: 'harbour' });
+      expect(problems).toEqual([expect.stringMatching(/before 1970/)]);
+    }
+    // The last day of 1969 reaches into 1970 UTC west of Greenwich: there it is read from 0.
+    const lastDay = parseSearch('from:1969-12-31', keys);
+    if (lastDay.problems.length === 0) expect(lastDay.filters.since).toBe(0);
+    else expect(lastDay.problems).toEqual([expect.stringMatching(/before 1970/)]);
+    // Years 0 to 99 are those years, not 1900 to 1999.
+    expect(parseSearch('date:0099-05', keys).problems).toEqual([
+      expect.stringMatching(/before 1970/),
+    ]);
+  });
+
+  it('notes an over-long model and text instead of sending them', () => {
+    const long = parseSearch(`model:${'m'.repeat(101)} ${'word '.repeat(150)}`, keys);
+    expect(long.filters.model).toBeUndefined();
+    expect(long.filters.q.length).toBeLessThanOrEqual(500);
+    expect(long.problems).toEqual([
+      'model: longer than 100 characters',
+      'only the first 500 characters of the text are searched',
+    ]);
+  });
+
+  it('never yields a query the gateway refuses, whatever is typed', () => {
+    const fieldText = fc.oneof(
+      fc.string({ maxLength: 700 }),
+      fc
+        .tuple(
+          fc.constantFrom(...SEARCH_FIELDS, 'model', 'date', 'from', 'to'),
+          fc.oneof(
+            fc.string({ maxLength: 150 }),
+            fc
+              .tuple(
+                fc.integer({ min: 0, max: 9999 }),
+                fc.integer({ min: 0, max: 13 }),
+                fc.integer({ min: 0, max: 32 }),
+              )
+              .map(
+                ([y, m, d]) =>
+                  `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`,
+              ),
+            fc
+              .tuple(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 0, max: 13 }))
+              .map(([y, m]) => `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}`),
+          ),
+        )
+        .map(([field, value]) => `${field}:${value}`),
+    );
+    fc.assert(
+      fc.property(fc.array(fieldText, { maxLength: 6 }), (parts) => {
+        const { filters } = parseSearch(parts.join(' '), keys);
+        const query = {
+          q: filters.q || undefined,
+          model: filters.model,
+          size: filters.size,
+          key: filters.key,
+          since: filters.since === undefined ? undefined : String(filters.since),
+          until: filters.until === undefined ? undefined : String(filters.until),
+        };
+        const checked = imagesQuerySchema.safeParse(query);
+        expect(checked.success, JSON.stringify(checked.error?.issues)).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

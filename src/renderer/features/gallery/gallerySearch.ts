@@ -1,3 +1,5 @@
+import { MAX_IMAGE_SEARCH_MODEL, MAX_IMAGE_SEARCH_TEXT } from '../../../shared/admin';
+
 /**
  * The gallery's search box: prompt words, and filters written as `field:value`.
  *
@@ -29,20 +31,30 @@ export const SEARCH_FIELDS = ['model', 'size', 'key', 'date', 'from', 'to'] as c
 
 const TOKEN = /(\w+):(?:"([^"]*)"?|(\S*))|"([^"]*)"?|(\S+)/g;
 
+/**
+ * Local midnight of year-month-day. setFullYear, not the Date constructor: the constructor reads
+ * years 0 to 99 as 1900 to 1999, so 0001-01-01 would be 1901.
+ */
+function localMidnight(year: number, month: number, day: number): Date {
+  const date = new Date(2000, 0, 1);
+  date.setFullYear(year, month, day);
+  return date;
+}
+
 /** Local midnight of YYYY-MM-DD (or the 1st of YYYY-MM), or null. */
 function localDay(text: string): { start: number; end: number } | null {
   const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
   const month = /^(\d{4})-(\d{2})$/.exec(text);
   if (day) {
     const [y, m, d] = [Number(day[1]), Number(day[2]) - 1, Number(day[3])];
-    const start = new Date(y, m, d);
+    const start = localMidnight(y, m, d);
     if (start.getMonth() !== m || start.getDate() !== d) return null;
-    return { start: start.getTime(), end: new Date(y, m, d + 1).getTime() };
+    return { start: start.getTime(), end: localMidnight(y, m, d + 1).getTime() };
   }
   if (month) {
     const [y, m] = [Number(month[1]), Number(month[2]) - 1];
     if (m < 0 || m > 11) return null;
-    return { start: new Date(y, m, 1).getTime(), end: new Date(y, m + 1, 1).getTime() };
+    return { start: localMidnight(y, m, 1).getTime(), end: localMidnight(y, m + 1, 1).getTime() };
   }
   return null;
 }
@@ -68,7 +80,8 @@ export function parseSearch(
     }
     switch (field) {
       case 'model':
-        filters.model = value;
+        if (value.length <= MAX_IMAGE_SEARCH_MODEL) filters.model = value;
+        else problems.push(`model: longer than ${MAX_IMAGE_SEARCH_MODEL} characters`);
         break;
       case 'size': {
         const size = value.toLowerCase().replace('×', 'x');
@@ -89,12 +102,23 @@ export function parseSearch(
           problems.push(`${field}: "${value}" is not a date like 2026-11-24`);
           break;
         }
+        // Times before 1970 are negative, and the gallery holds nothing that old; a local
+        // 1 January 1970 east of Greenwich starts a few hours before 0 and is read from 0.
+        if (range.end <= 0) {
+          problems.push(`${field}: "${value}" is before 1970; the gallery starts in 1970`);
+          break;
+        }
+        range.start = Math.max(range.start, 0);
         if (field !== 'to') filters.since = range.start;
         if (field !== 'from') filters.until = range.end;
       }
     }
   }
   filters.q = words.join(' ').trim();
+  if (filters.q.length > MAX_IMAGE_SEARCH_TEXT) {
+    problems.push(`only the first ${MAX_IMAGE_SEARCH_TEXT} characters of the text are searched`);
+    filters.q = filters.q.slice(0, MAX_IMAGE_SEARCH_TEXT).trim();
+  }
   if (
     filters.since !== undefined &&
     filters.until !== undefined &&

@@ -27,6 +27,7 @@ const IMAGE: ImageRecord = {
   totalTokens: 6252,
   costMicros: 250_000,
   favourite: false,
+  rejected: false,
   parentId: null,
   hasMask: false,
   apiKeyId: 'k1',

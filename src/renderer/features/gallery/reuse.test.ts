@@ -28,6 +28,7 @@ const IMAGE: ImageRecord = {
   totalTokens: 4170,
   costMicros: 166_450,
   favourite: false,
+  rejected: false,
   parentId: null,
   hasMask: false,
   apiKeyId: 'key_studio',

@@ -15,9 +15,16 @@ import { requestFields } from './params';
 import { ParamsPanel } from './ParamsPanel';
 import { PresetBar } from './PresetBar';
 import { PromptComposer } from './PromptComposer';
+import { PromptHistory } from './PromptHistory';
+import { usePromptHistory } from '../../stores/promptHistory';
 import { downloadSlot, RunProgress, SendBar, slotCost, slotFileName } from './SendParts';
 import { useImagePricing } from './useImagePricing';
 import { useSpendGuard } from '../budget/SpendConfirm';
+import { useMediaQuery } from '../../lib/mediaQuery';
+import './generate.css';
+
+/** Where Generate's parameters stop folding; generate.css narrows the request column below it. */
+const WIDE_WINDOW = '(min-width: 90rem)';
 
 export function GeneratePage() {
   const draft = useGenerateStore((s) => s.draft);
@@ -29,6 +36,9 @@ export function GeneratePage() {
   const apply = useGenerateStore((s) => s.apply);
 
   const run = useGenerateRun();
+  // Below 90rem (1440 px) the parameters past Size, Number and Quality fold into a drawer: the
+  // request column narrows and the picture keeps the width (generate.css).
+  const wide = useMediaQuery(WIDE_WINDOW);
   const navigate = useRouteStore((s) => s.navigate);
   const [tried, setTried] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
@@ -56,6 +66,7 @@ export function GeneratePage() {
       estimateMicros: estimate.costMicros,
     };
     if (!(await spend.confirm(summary))) return;
+    usePromptHistory.getState().add(draft);
     const release = spend.hold(estimate.costMicros);
     void run
       .start({
@@ -114,12 +125,14 @@ export function GeneratePage() {
             structured={structured}
             onStructuredChange={setStructured}
             error={tried ? problem : null}
+            history={<PromptHistory onPick={(picked) => setDraft(picked)} />}
           />
           <ParamsPanel
             params={params}
             check={check}
             onChange={setParams}
             serverError={run.phase === 'error' ? run.error : null}
+            folded={!wide}
           />
           <SendBar
             estimate={estimate}

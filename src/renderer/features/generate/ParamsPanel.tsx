@@ -12,6 +12,7 @@ import { describeModel, IMAGE_MODELS } from '../../../shared/models';
 import { CustomSizeField } from './CustomSizeField';
 import type { ImageParams, ParamCheck, ParamField, SizeChoice } from './params';
 import { SIZE_CHOICES } from './params';
+import './compose.css';
 
 interface ParamsPanelProps {
   params: ImageParams;
@@ -21,6 +22,12 @@ interface ParamsPanelProps {
   serverError?: { param: string | null; message: string } | null;
   /** Edit: `auto` keeps the first image's size. */
   autoHint?: string;
+  /**
+   * Narrow windows (Generate): everything past Size, Number of images and Quality folds into a
+   * drawer, so the request column stays narrow and the picture keeps the width. Undefined: all
+   * shown, no drawer.
+   */
+  folded?: boolean;
 }
 
 function sizeLabel(choice: SizeChoice): string {
@@ -55,22 +62,21 @@ const MODERATION_OPTIONS = [
 const PARTIAL_OPTIONS = (['0', '1', '2', '3'] as const).map((value) => ({ value, label: value }));
 
 /** Every image parameter of spec 4.1 with live validation. Used by Generate and Edit. */
-export function ParamsPanel({ params, check, onChange, serverError, autoHint }: ParamsPanelProps) {
+export function ParamsPanel({
+  params,
+  check,
+  onChange,
+  serverError,
+  autoHint,
+  folded,
+}: ParamsPanelProps) {
   const errorFor = (field: ParamField): string | undefined =>
     check.issues[field] ?? (serverError?.param === field ? serverError.message : undefined);
 
-  return (
-    <div className="params" data-testid="params">
-      <div className="params-row">
-        <SelectField
-          label="Model"
-          value={params.model}
-          options={IMAGE_MODELS.map((m) => ({ value: m, label: m }))}
-          onChange={(model) => onChange({ model })}
-          hint={describeModel(params.model)}
-          error={errorFor('model')}
-          testId="param-model"
-        />
+  // What most runs change: the size, how many, how good. Beside each other, at the top.
+  const main = (
+    <>
+      <div className="params-row params-row-size">
         <SelectField
           label="Size"
           value={params.size}
@@ -80,6 +86,7 @@ export function ParamsPanel({ params, check, onChange, serverError, autoHint }: 
           error={params.size === 'custom' ? undefined : errorFor('size')}
           testId="param-size"
         />
+        <ImageCount params={params} onChange={onChange} error={errorFor('n')} />
       </div>
       {params.size === 'custom' && (
         <CustomSizeField
@@ -94,7 +101,6 @@ export function ParamsPanel({ params, check, onChange, serverError, autoHint }: 
           {w}
         </p>
       ))}
-
       <Segmented
         label="Quality"
         value={params.quality}
@@ -102,6 +108,19 @@ export function ParamsPanel({ params, check, onChange, serverError, autoHint }: 
         onChange={(quality) => onChange({ quality })}
         hint="Low for drafts, medium for most work, high for finals (slower and costlier)."
         testId="param-quality"
+      />
+    </>
+  );
+  const more = (
+    <>
+      <SelectField
+        label="Model"
+        value={params.model}
+        options={IMAGE_MODELS.map((m) => ({ value: m, label: m }))}
+        onChange={(model) => onChange({ model })}
+        hint={describeModel(params.model)}
+        error={errorFor('model')}
+        testId="param-model"
       />
       <Segmented
         label="Output format"
@@ -142,7 +161,6 @@ export function ParamsPanel({ params, check, onChange, serverError, autoHint }: 
         hint="Moderation: low makes the filter less strict; the content policy still applies."
         testId="param-moderation"
       />
-      <ImageCount params={params} onChange={onChange} error={errorFor('n')} />
       <div className="params-row">
         <CheckboxField
           label="Stream previews"
@@ -166,6 +184,33 @@ export function ParamsPanel({ params, check, onChange, serverError, autoHint }: 
       />
       {errorFor('partial_images') && <p className="field-error">{errorFor('partial_images')}</p>}
       {errorFor('background') && <p className="field-error">{errorFor('background')}</p>}
+    </>
+  );
+  // A refusal naming a folded parameter opens the drawer: the message shows at its control.
+  const folds: ParamField[] = [
+    'model',
+    'output_format',
+    'output_compression',
+    'background',
+    'moderation',
+    'partial_images',
+  ];
+  const moreError = folds.some((field) => errorFor(field) !== undefined);
+
+  return (
+    <div className="params" data-testid="params">
+      {main}
+      {folded ? (
+        <details className="params-more" open={moreError || undefined} data-testid="params-more">
+          <summary data-testid="params-more-toggle">
+            More: {params.model}, {params.outputFormat.toUpperCase()}
+            {params.stream ? `, ${params.partialImages} previews` : ', no previews'}
+          </summary>
+          <div className="params">{more}</div>
+        </details>
+      ) : (
+        more
+      )}
     </div>
   );
 }
@@ -180,7 +225,7 @@ function ImageCount({
   error: string | undefined;
 }) {
   const id = useId();
-  const hint = 'Each image is its own upstream call and costs the same as one alone.';
+  const hint = 'Each is its own call, priced as one alone.';
   return (
     <FieldShell id={id} label="Number of images" hint={hint} error={error} className="field-count">
       <div className="stepper">

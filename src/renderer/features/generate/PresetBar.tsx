@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { menuPresets, usePresetsStore, type RemovedPreset } from '../../stores/presets';
-import type { PromptDraft } from './composePrompt';
+import { withPreset, type PromptDraft } from './composePrompt';
 import type { ImageParams } from './params';
 import { PresetMenu } from './PresetMenu';
+import './compose.css';
 
 interface PresetBarProps {
   draft: PromptDraft;
@@ -13,7 +14,10 @@ interface PresetBarProps {
 /** How long a deleted preset can be brought back. */
 export const UNDO_MS = 10_000;
 
-/** Saved prompt and parameter sets, kept in this browser, beside the starters the studio ships. */
+/**
+ * Saved prompt and parameter sets, kept in this browser, beside the starters the studio ships.
+ * Applying one adds its look to what the artist wrote (`withPreset`), with Undo.
+ */
 export function PresetBar({ draft, params, onApply }: PresetBarProps) {
   const own = usePresetsStore((s) => s.presets);
   const hiddenStarters = usePresetsStore((s) => s.hiddenStarters);
@@ -30,6 +34,11 @@ export function PresetBar({ draft, params, onApply }: PresetBarProps) {
   const [naming, setNaming] = useState(false);
   const [name, setName] = useState('');
   const [removed, setRemoved] = useState<RemovedPreset | null>(null);
+  /** The last apply, with what was there before it, for its Undo. */
+  const [applied, setApplied] = useState<{
+    name: string;
+    before: { draft: PromptDraft; params: ImageParams; selected: string };
+  } | null>(null);
   const trigger = useRef<HTMLButtonElement>(null);
   const id = useId();
   const current = presets.find((p) => p.id === selected) ?? null;
@@ -40,6 +49,12 @@ export function PresetBar({ draft, params, onApply }: PresetBarProps) {
     const timer = setTimeout(() => setRemoved(null), UNDO_MS);
     return () => clearTimeout(timer);
   }, [removed]);
+
+  useEffect(() => {
+    if (!applied) return;
+    const timer = setTimeout(() => setApplied(null), UNDO_MS);
+    return () => clearTimeout(timer);
+  }, [applied]);
 
   const commit = () => {
     if (!name.trim()) return;
@@ -69,6 +84,26 @@ export function PresetBar({ draft, params, onApply }: PresetBarProps) {
           setRemoved(null);
         }}
         data-testid="preset-undo"
+      >
+        Undo
+      </button>
+    </div>
+  );
+
+  // Every apply can be undone: the words and parameters come back as they were before it.
+  const appliedNotice = applied && (
+    <div className="notice notice-info preset-undo" role="status" data-testid="preset-applied">
+      <span>
+        Applied <strong>{applied.name}</strong>: its look is added to your words.
+      </span>
+      <button
+        type="button"
+        onClick={() => {
+          onApply(applied.before.draft, applied.before.params);
+          setSelected(applied.before.selected);
+          setApplied(null);
+        }}
+        data-testid="preset-applied-undo"
       >
         Undo
       </button>
@@ -154,8 +189,9 @@ export function PresetBar({ draft, params, onApply }: PresetBarProps) {
             selected={selected}
             hiddenStarters={hiddenStarters.length}
             onApply={(preset) => {
+              setApplied({ name: preset.name, before: { draft, params, selected } });
               setSelected(preset.id);
-              onApply(preset.draft, preset.params);
+              onApply(withPreset(draft, preset.draft), preset.params);
               closeMenu();
             }}
             onRemove={(preset) => {
@@ -171,6 +207,7 @@ export function PresetBar({ draft, params, onApply }: PresetBarProps) {
         )}
       </div>
       {!menuOpen && undoNotice}
+      {!menuOpen && appliedNotice}
     </div>
   );
 }

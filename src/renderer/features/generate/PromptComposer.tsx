@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import { describedBy } from '../../components/fields';
 import {
   composePrompt,
@@ -7,6 +7,7 @@ import {
   STRUCTURE_FIELDS,
   type PromptDraft,
 } from './composePrompt';
+import './compose.css';
 
 interface PromptComposerProps {
   draft: PromptDraft;
@@ -15,6 +16,8 @@ interface PromptComposerProps {
   onStructuredChange: (open: boolean) => void;
   /** Shown after a send was refused. */
   error: string | null;
+  /** Beside the prompt's label: the history of sent prompts. */
+  history?: ReactNode;
 }
 
 /** The prompt: free text, optional structure fields, and the prompt they compose. */
@@ -24,14 +27,20 @@ export function PromptComposer({
   structured,
   onStructuredChange,
   error,
+  history,
 }: PromptComposerProps) {
   const id = useId();
   const composed = composePrompt(draft);
   const hint = 'Ctrl+Enter (⌘Enter on a Mac) sends.';
+  const inUse = STRUCTURE_FIELDS.filter(({ key }) => draft[key].trim() !== '');
+  const clearAll = () => onChange(Object.fromEntries(inUse.map(({ key }) => [key, ''])));
   return (
     <div className="composer">
       <div className={`field ${error ? 'field-invalid' : ''}`}>
-        <label htmlFor={id}>Prompt</label>
+        <div className="prompt-label-row">
+          <label htmlFor={id}>Prompt</label>
+          {history}
+        </div>
         <textarea
           id={id}
           rows={4}
@@ -62,6 +71,16 @@ export function PromptComposer({
           </span>
         </summary>
         <div className="structure-grid">
+          {structured && inUse.length > 0 && (
+            <button
+              type="button"
+              className="link-button structure-clear-all"
+              onClick={clearAll}
+              data-testid="structure-clear-all"
+            >
+              Clear all structure fields
+            </button>
+          )}
           {STRUCTURE_FIELDS.map(({ key, label, hint: example }) => (
             <div className="field" key={key}>
               <label htmlFor={`${id}-${key}`}>{label}</label>
@@ -79,6 +98,43 @@ export function PromptComposer({
           ))}
         </div>
       </details>
+      {/* Folded fields in use stay in sight, each with its clear: a collapsed field must not add
+          an old subject to a new prompt unseen. */}
+      {!structured && inUse.length > 0 && (
+        <div className="structure-in-use" data-testid="structure-in-use">
+          <ul className="structure-chips">
+            {inUse.map(({ key, label }) => (
+              <li
+                key={key}
+                className="structure-chip"
+                data-testid="structure-chip"
+                data-field={key}
+              >
+                <span className="structure-chip-text" title={draft[key]}>
+                  <strong>{label}:</strong> {draft[key]}
+                </span>
+                <button
+                  type="button"
+                  className="icon-button"
+                  aria-label={`Clear ${label.toLowerCase()}`}
+                  onClick={() => onChange({ [key]: '' })}
+                  data-testid="structure-clear"
+                >
+                  ×
+                </button>
+              </li>
+            ))}
+          </ul>
+          <button
+            type="button"
+            className="link-button structure-clear-all"
+            onClick={clearAll}
+            data-testid="structure-clear-all"
+          >
+            Clear all
+          </button>
+        </div>
+      )}
 
       {hasStructure(draft) && (
         <figure className="composed">

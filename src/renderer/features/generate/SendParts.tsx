@@ -14,6 +14,7 @@ import { useBudgetStore } from '../../stores/budget';
 import type { ImageSlot, RunState } from '../../stores/run';
 import { sessionBudgetBlocker } from '../budget/studioBudget';
 import { useExpectedTime } from './expectedTime';
+import './compose.css';
 
 /** Partial images asked per image (streams only). */
 function partialsOf(run: RunState): number {

@@ -1,32 +1,69 @@
 import { useState } from 'react';
+import type { ImageRecord, StudioRun } from '../../../shared/admin';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import type { ViewerItem } from '../../components/ImageViewer';
 import { LazyImageViewer } from '../../components/LazyImageViewer';
-import { saveBlob, imageFileName } from '../../lib/files';
-import { useSessionRuns, type Mark, type PastImage, type PastRun } from '../../stores/sessionRuns';
+import { admin, adminUrls } from '../../lib/api/admin';
+import { gateway } from '../../lib/api/images';
+import { formatDateTime, formatUsd } from '../../lib/format';
+import { imageFileName, saveBlob } from '../../lib/files';
+import { useEditStore } from '../../stores/edit';
+import { useRouteStore } from '../../stores/route';
+import { markOf, useSessionRuns, type Mark } from '../../stores/sessionRuns';
+import { toReference } from '../edit/references';
+import './sessionRuns.css';
 
-const pad = (n: number) => String(n).padStart(2, '0');
-const clock = (ms: number) => {
-  const d = new Date(ms);
-  return `${pad(d.getHours())}:${pad(d.getMinutes())}`;
-};
-
-const PHASE_LABEL: Record<PastRun['phase'], string> = {
+const PHASE_LABEL: Record<StudioRun['phase'], string> = {
   done: 'Done',
   error: 'Failed',
   cancelled: 'Cancelled',
 };
 
+const viewerItem = (run: StudioRun, image: ImageRecord): ViewerItem => ({
+  key: image.id,
+  url: adminUrls.file(image.id),
+  label: `${(run.prompt ?? '').slice(0, 60)} · image ${image.index + 1}`,
+});
+
+/** "1024x1024 · $0.011 · 2026-11-26 14:03": what a tile is, what it cost and when. */
+export function tileFacts(image: ImageRecord): string {
+  return `${image.width}x${image.height} · ${formatUsd(image.costMicros)} · ${formatDateTime(image.createdAt)}`;
+}
+
 /**
- * Every run of this session, newest first: its prompt, time and images, each of which can be
- * starred (a keeper) or rejected (dimmed), opened full window or saved. Cancelled and failed runs
- * stay, marked as such, with whatever previews they got.
+ * Generate's runs, newest first, grouped by request and read from the gateway (they survive a
+ * reload and a restart): each image can be starred (a gallery favourite) or rejected (hidden from
+ * the gallery), opened full window with its actions, or saved. Cancelled and failed runs stay,
+ * marked as such.
  */
 export function SessionRuns() {
   const runs = useSessionRuns((s) => s.runs);
+  const total = useSessionRuns((s) => s.total);
+  const more = useSessionRuns((s) => s.more);
   const mark = useSessionRuns((s) => s.mark);
-  const [viewing, setViewing] = useState<{ run: PastRun; index: number } | null>(null);
+  const replaceImage = useSessionRuns((s) => s.replaceImage);
+  const navigate = useRouteStore((s) => s.navigate);
+  const [viewing, setViewing] = useState<{ run: StudioRun; index: number } | null>(null);
+  const [deleting, setDeleting] = useState<ImageRecord | null>(null);
+
   if (runs.length === 0) return null;
-  const starred = runs.reduce((n, r) => n + r.images.filter((i) => i.mark === 'star').length, 0);
+  const starred = runs.reduce((n, r) => n + r.images.filter((i) => i.favourite).length, 0);
+  const current = viewing
+    ? (runs.find((r) => r.requestId === viewing.run.requestId) ?? viewing.run)
+    : null;
+  const inView = current && viewing ? current.images[viewing.index] : undefined;
+
+  const editThis = async (image: ImageRecord) => {
+    const blob = await gateway.imageFile(image.id);
+    const name = imageFileName(blob, new Date(image.createdAt), image.index);
+    useEditStore.getState().startFrom(await toReference(blob, name, image.id));
+    navigate('/edit');
+  };
+  const download = async (image: ImageRecord) => {
+    const blob = await gateway.imageFile(image.id);
+    await saveBlob(blob, imageFileName(blob, new Date(image.createdAt), image.index));
+  };
+
   return (
     <section
       className="session-runs"
@@ -34,23 +71,23 @@ export function SessionRuns() {
       data-testid="session-runs"
     >
       <header className="session-runs-header">
-        <h2 id="session-runs-title">This session</h2>
+        <h2 id="session-runs-title">Runs</h2>
         <span className="muted">
-          {runs.length} run{runs.length === 1 ? '' : 's'}
+          {total} run{total === 1 ? '' : 's'}
           {starred > 0 && ` · ${starred} starred`}
         </span>
       </header>
       <ol className="session-run-list">
         {runs.map((run) => (
           <li
-            key={run.id}
+            key={run.requestId}
             className={`session-run session-run-${run.phase}`}
             data-testid="session-run"
             data-phase={run.phase}
-            data-run-id={run.id}
+            data-request-id={run.requestId}
           >
             <p className="session-run-line">
-              <span className="muted">{clock(run.startedAt)}</span>
+              <span className="muted">{formatDateTime(run.createdAt)}</span>
               {run.phase !== 'done' && (
                 <span
                   className={`session-run-phase phase-${run.phase}`}
@@ -59,26 +96,22 @@ export function SessionRuns() {
                   {PHASE_LABEL[run.phase]}
                 </span>
               )}
-              <span className="session-run-prompt" title={run.prompt}>
-                {run.prompt}
+              <span className="session-run-prompt" title={run.prompt ?? undefined}>
+                {run.prompt ?? <span className="muted">No image kept</span>}
               </span>
-              <span className="muted">
-                {run.requestedSize} · {run.n}
+              <span className="muted" data-testid="session-run-cost">
+                {run.size ?? 'auto'} · {run.n} · {formatUsd(run.costMicros)}
               </span>
             </p>
             {run.images.length > 0 ? (
               <ul className="session-images">
-                {run.images.map((image) => (
+                {run.images.map((image, index) => (
                   <SessionImage
-                    key={image.index}
+                    key={image.id}
                     image={image}
-                    onView={() =>
-                      setViewing({
-                        run,
-                        index: run.images.findIndex((i) => i.index === image.index),
-                      })
-                    }
-                    onMark={(m) => mark(run.id, image.index, m)}
+                    onView={() => setViewing({ run, index })}
+                    onMark={(m) => void mark(image.id, m)}
+                    onDownload={() => void download(image)}
                   />
                 ))}
               </ul>
@@ -88,18 +121,44 @@ export function SessionRuns() {
           </li>
         ))}
       </ol>
-      {viewing && (
+      {runs.length < total && (
+        <button type="button" onClick={() => void more()} data-testid="session-runs-more">
+          Show older runs
+        </button>
+      )}
+      {viewing && current && inView && (
         <LazyImageViewer
-          items={viewing.run.images.map((image): ViewerItem => ({
-            key: String(image.index),
-            url: image.url,
-            label: `${viewing.run.prompt.slice(0, 60)} · image ${image.index + 1}${image.final ? '' : ' (preview)'}`,
-          }))}
+          items={current.images.map((image) => viewerItem(current, image))}
           index={viewing.index}
-          onIndex={(index) => setViewing({ ...viewing, index })}
+          onIndex={(index) => setViewing({ run: current, index })}
           onClose={() => setViewing(null)}
+          actions={{
+            favourite: {
+              on: inView.favourite,
+              toggle: () => void mark(inView.id, inView.favourite ? null : 'star'),
+            },
+            onEdit: () => void editThis(inView),
+            onDownload: () => void download(inView),
+            onDelete: () => {
+              setViewing(null);
+              setDeleting(inView);
+            },
+          }}
         />
       )}
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete this image?"
+        confirmLabel="Delete image"
+        onClose={() => setDeleting(null)}
+        onConfirm={async () => {
+          if (!deleting) return;
+          await admin.deleteImage(deleting.id);
+          replaceImage(deleting.id, null);
+        }}
+      >
+        <p>The image file and its thumbnail are removed from disk. Its usage record stays.</p>
+      </ConfirmDialog>
     </section>
   );
 }
@@ -108,60 +167,57 @@ function SessionImage({
   image,
   onView,
   onMark,
+  onDownload,
 }: {
-  image: PastImage;
+  image: ImageRecord;
   onView: () => void;
   onMark: (mark: Mark) => void;
+  onDownload: () => void;
 }) {
-  const label = `Image ${image.index + 1}${image.final ? '' : ', preview'}`;
+  const mark = markOf(image);
+  const label = `image ${image.index + 1}`;
   return (
     <li
-      className={`session-image mark-${image.mark ?? 'none'}`}
+      className={`session-image mark-${mark ?? 'none'}`}
       data-testid="session-image"
-      data-mark={image.mark ?? ''}
+      data-mark={mark ?? ''}
+      data-image-id={image.id}
     >
-      <button
-        type="button"
-        className="session-thumb"
-        onClick={onView}
-        aria-label={`View ${label.toLowerCase()}`}
-      >
-        <img src={image.url} alt="" />
-        {!image.final && <span className="slot-badge">Preview</span>}
+      <button type="button" className="session-thumb" onClick={onView} aria-label={`View ${label}`}>
+        <img src={adminUrls.thumb(image.id)} alt="" loading="lazy" />
       </button>
+      <span className="session-facts muted" data-testid="session-image-facts">
+        {tileFacts(image)}
+      </span>
       <span className="session-marks">
         <button
           type="button"
-          aria-pressed={image.mark === 'star'}
-          onClick={() => onMark(image.mark === 'star' ? null : 'star')}
-          aria-label={`Star ${label.toLowerCase()}`}
-          title="Star: a keeper"
+          aria-pressed={mark === 'star'}
+          onClick={() => onMark(mark === 'star' ? null : 'star')}
+          aria-label={`Star ${label}`}
+          title="Star: a keeper (a favourite in the gallery)"
           data-testid="session-star"
         >
-          {image.mark === 'star' ? '★' : '☆'}
+          {mark === 'star' ? '★' : '☆'}
         </button>
         <button
           type="button"
-          aria-pressed={image.mark === 'reject'}
-          onClick={() => onMark(image.mark === 'reject' ? null : 'reject')}
-          aria-label={`Reject ${label.toLowerCase()}`}
-          title="Reject: dim it"
+          aria-pressed={mark === 'reject'}
+          onClick={() => onMark(mark === 'reject' ? null : 'reject')}
+          aria-label={`Reject ${label}`}
+          title="Reject: dim it here and hide it from the gallery"
           data-testid="session-reject"
         >
           ✕
         </button>
-        {image.final && (
-          <button
-            type="button"
-            onClick={() =>
-              void saveBlob(image.blob, imageFileName(image.blob, new Date(), image.index))
-            }
-            aria-label={`Download ${label.toLowerCase()}`}
-            title="Download"
-          >
-            ↓
-          </button>
-        )}
+        <button
+          type="button"
+          onClick={onDownload}
+          aria-label={`Download ${label}`}
+          title="Download"
+        >
+          ↓
+        </button>
       </span>
     </li>
   );

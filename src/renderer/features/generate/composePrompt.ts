@@ -66,3 +66,26 @@ export function sanitizeDraft(value: unknown): PromptDraft {
   }
   return draft;
 }
+
+/**
+ * The fields that say what the picture is of: the artist's own words, which a preset never
+ * replaces. The others (camera, style, lighting, constraints) are how it looks: a preset's.
+ */
+const SUBJECT_FIELDS: ReadonlySet<keyof PromptDraft> = new Set(['text', 'subject', 'environment']);
+
+/**
+ * A preset applied to what the artist wrote: its look (camera, style, lighting, constraints) is
+ * added where it has one, and the artist's words (the prompt, subject, environment) stay, taking
+ * the preset's only where the artist has none. Nothing typed is lost; Undo restores the rest.
+ */
+export function withPreset(current: PromptDraft, preset: PromptDraft): PromptDraft {
+  const merged = { ...current };
+  for (const key of Object.keys(EMPTY_DRAFT) as Array<keyof PromptDraft>) {
+    const mine = current[key].trim();
+    const theirs = preset[key].trim();
+    if (!theirs) continue;
+    if (SUBJECT_FIELDS.has(key)) merged[key] = mine ? current[key] : preset[key];
+    else merged[key] = preset[key];
+  }
+  return merged;
+}

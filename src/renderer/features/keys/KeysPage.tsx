@@ -91,7 +91,9 @@ export function KeysPage() {
               <th scope="col" className="num">
                 Spend
               </th>
-              <th scope="col">Last used</th>
+              <th scope="col" className="col-last-used">
+                Last used
+              </th>
               <th scope="col">
                 <span className="visually-hidden">Actions</span>
               </th>
@@ -129,7 +131,10 @@ export function KeysPage() {
                 <td className="num" data-testid="key-spend">
                   {formatUsd(key.costMicros)}
                 </td>
-                <td title={key.lastUsedAt ? formatDateTime(key.lastUsedAt) : undefined}>
+                <td
+                  className="col-last-used"
+                  title={key.lastUsedAt ? formatDateTime(key.lastUsedAt) : undefined}
+                >
                   {formatAgo(key.lastUsedAt, now)}
                 </td>
                 <td>

@@ -10,6 +10,7 @@ import {
 import { formatCount, formatLatency, formatUsd, formatWhen } from '../../lib/format';
 import { useNow, useToggleSet } from '../../lib/hooks';
 import { shortEndpoint } from '../../components/requestFacts';
+import './server.css';
 
 /** Columns of a row, for the details row under it. */
 const COLUMNS = 11;
@@ -24,7 +25,11 @@ export function RequestLog({ records, live }: RequestLogProps) {
   const [open, toggle] = useToggleSet();
   const now = useNow(60_000);
   return (
-    <div className="table-wrap request-log" data-testid="request-log" data-live={live}>
+    <div
+      className="table-wrap request-log log-table-wrap"
+      data-testid="request-log"
+      data-live={live}
+    >
       <table className="data-table requests-table">
         <caption className="visually-hidden">Live request log, newest first</caption>
         <thead>
@@ -34,12 +39,18 @@ export function RequestLog({ records, live }: RequestLogProps) {
             </th>
             <th scope="col">Time</th>
             <th scope="col">Status</th>
-            <th scope="col">Endpoint</th>
+            <th scope="col" className="col-endpoint">
+              Endpoint
+            </th>
             <th scope="col">Model</th>
-            <th scope="col">Size</th>
+            <th scope="col" className="col-size">
+              Size
+            </th>
             <th scope="col">Key</th>
-            <th scope="col">Account</th>
-            <th scope="col" className="num">
+            <th scope="col" className="col-account">
+              Account
+            </th>
+            <th scope="col" className="num col-latency">
               Latency
             </th>
             <th scope="col" className="num">
@@ -65,14 +76,14 @@ export function RequestLog({ records, live }: RequestLogProps) {
                 </td>
                 <td className="mono">{formatWhen(r.createdAt, now)}</td>
                 <StatusCell record={r} />
-                <td className="mono" title={r.endpoint}>
+                <td className="mono col-endpoint" title={r.endpoint}>
                   {shortEndpoint(r.endpoint)}
                 </td>
                 <td title={describeModel(r.model) ?? undefined}>{r.model ?? '—'}</td>
-                <SizeCell record={r} />
+                <SizeCell record={r} className="col-size" />
                 <td>{r.apiKeyName ?? '—'}</td>
-                <td>{r.upstreamAccountName ?? '—'}</td>
-                <td className="num">{formatLatency(r.latencyMs)}</td>
+                <td className="col-account">{r.upstreamAccountName ?? '—'}</td>
+                <td className="num col-latency">{formatLatency(r.latencyMs)}</td>
                 <td className="num">{formatCount(r.totalTokens)}</td>
                 <td className="num">{formatUsd(r.costMicros)}</td>
               </tr>

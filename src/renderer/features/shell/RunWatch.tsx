@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { useRouteStore } from '../../stores/route';
 import { useEditRun, useGenerateRun, type RunState } from '../../stores/run';
 import { useSessionRuns } from '../../stores/sessionRuns';
+import './runWatch.css';
 
 type Kind = 'generate' | 'edit';
 
@@ -77,37 +79,41 @@ export function RunWatch() {
           {count} running
         </p>
       )}
-      {landed.length > 0 && (
-        <div className="run-landed-stack" aria-live="polite">
-          {landed.map((l) => (
-            <div
-              key={l.kind}
-              className={`run-landed run-landed-${l.phase}`}
-              data-testid="run-landed"
-              data-kind={l.kind}
-              data-phase={l.phase}
-            >
-              <span>{landedText(l)}</span>
-              <button
-                type="button"
-                className="primary"
-                onClick={() => navigate(PATHS[l.kind])}
-                data-testid="run-landed-open"
+      {/* The notice lives in <body>, not the sticky sidebar: the sidebar is a stacking context of
+          its own, so anything of a page (the Edit canvas, the Usage chart) was drawn over it. */}
+      {landed.length > 0 &&
+        createPortal(
+          <div className="run-landed-stack" aria-live="polite" data-testid="run-landed-stack">
+            {landed.map((l) => (
+              <div
+                key={l.kind}
+                className={`run-landed run-landed-${l.phase}`}
+                data-testid="run-landed"
+                data-kind={l.kind}
+                data-phase={l.phase}
               >
-                Open {NAMES[l.kind]}
-              </button>
-              <button
-                type="button"
-                className="icon-button"
-                aria-label="Dismiss"
-                onClick={() => setLanded((all) => all.filter((x) => x.kind !== l.kind))}
-              >
-                ×
-              </button>
-            </div>
-          ))}
-        </div>
-      )}
+                <span>{landedText(l)}</span>
+                <button
+                  type="button"
+                  className="primary"
+                  onClick={() => navigate(PATHS[l.kind])}
+                  data-testid="run-landed-open"
+                >
+                  Open {NAMES[l.kind]}
+                </button>
+                <button
+                  type="button"
+                  className="icon-button"
+                  aria-label="Dismiss"
+                  onClick={() => setLanded((all) => all.filter((x) => x.kind !== l.kind))}
+                >
+                  ×
+                </button>
+              </div>
+            ))}
+          </div>,
+          document.body,
+        )}
     </>
   );
 }

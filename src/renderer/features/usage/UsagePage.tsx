@@ -35,7 +35,7 @@ const FORMATS: Record<MetricId, (value: number) => string> = {
   requests: formatCount,
 };
 
-type StatusFilter = '' | 'success' | 'error';
+type StatusFilter = '' | 'success' | 'error' | 'cancelled';
 
 interface TableFilters {
   apiKeyId: string;
@@ -259,6 +259,7 @@ export function UsagePage() {
               { value: '', label: 'Any status' },
               { value: 'success', label: 'Succeeded' },
               { value: 'error', label: 'Failed' },
+              { value: 'cancelled', label: 'Cancelled' },
             ]}
             onChange={(status) => setFilter({ status })}
             testId="usage-filter-status"
@@ -281,6 +282,8 @@ function Summary({ row }: { row: UsageTotal | null }) {
   const items = [
     { label: 'Requests', value: formatCount(row?.requests ?? 0), id: 'requests' },
     { label: 'Failed', value: formatCount(row?.errors ?? 0), id: 'errors' },
+    // The person's own cancels, apart: they are not failures (issue 22).
+    { label: 'Cancelled', value: formatCount(row?.cancelled ?? 0), id: 'cancelled' },
     { label: 'Images', value: formatCount(row?.images ?? 0), id: 'images' },
     { label: 'Input tokens', value: formatCount(row?.inputTokens ?? 0), id: 'input-tokens' },
     { label: 'Output tokens', value: formatCount(row?.outputTokens ?? 0), id: 'output-tokens' },

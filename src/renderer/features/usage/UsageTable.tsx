@@ -105,6 +105,16 @@ export function UsageTable({ data, offset, pageSize, onPage, datesAlways }: Usag
                 </td>
                 <td className="num" data-testid="usage-cost">
                   {formatUsd(r.costMicros)}
+                  {r.estimated && (
+                    <span
+                      className="muted"
+                      data-testid="usage-estimated"
+                      title="Billed at the gateway's estimate: the upstream reported no usage or an impossible one, or the gateway stopped mid-request"
+                    >
+                      {' '}
+                      (estimated)
+                    </span>
+                  )}
                 </td>
               </tr>
               {open.has(r.requestId) && (

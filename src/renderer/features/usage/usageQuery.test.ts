@@ -11,6 +11,7 @@ const total = (
   label,
   requests: 1,
   errors: 0,
+  cancelled: 0,
   inputTokens: 0,
   inputTextTokens: 0,
   inputImageTokens: 0,

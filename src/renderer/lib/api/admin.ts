@@ -9,6 +9,8 @@ import {
   accountLoginStateSchema,
   accountResponseSchema,
   accountsResponseSchema,
+  accountTestResponseSchema,
+  studioRunsResponseSchema,
   cancelRunResponseSchema,
   createKeyResponseSchema,
   imageDetailSchema,
@@ -42,7 +44,7 @@ export interface UsageFilters {
   account?: string;
   model?: string;
   endpoint?: string;
-  status?: 'success' | 'error' | number;
+  status?: 'success' | 'error' | 'cancelled' | number;
 }
 
 const imagePath = (id: string) => `/api/admin/images/${encodeURIComponent(id)}`;
@@ -90,6 +92,7 @@ export function createAdminClient(
     updateAccount: async (id: string, patch: PatchAccountBody) =>
       (await call(accountResponseSchema, 'PATCH', accountPath(id), patch)).account,
     deleteAccount: (id: string) => call(okSchema, 'DELETE', accountPath(id)),
+    testAccount: (id: string) => call(accountTestResponseSchema, 'POST', `${accountPath(id)}/test`),
     startAccountLogin: (body: AccountLoginBody) =>
       call(accountLoginStartSchema, 'POST', '/api/admin/accounts/login', body),
     accountLogin: (loginId: string, signal?: AbortSignal) =>
@@ -150,7 +153,22 @@ export function createAdminClient(
       call(imageDetailSchema, 'GET', imagePath(id), undefined, signal),
     setFavourite: async (id: string, favourite: boolean) =>
       (await call(imageResponseSchema, 'PATCH', imagePath(id), { favourite })).image,
+    /** Star (favourite) or reject (hide from the gallery) an image; either may be taken back. */
+    markImage: async (id: string, marks: { favourite?: boolean; rejected?: boolean }) =>
+      (await call(imageResponseSchema, 'PATCH', imagePath(id), marks)).image,
     deleteImage: (id: string) => call(okSchema, 'DELETE', imagePath(id)),
+    /** The studio's own runs, newest first, with the images each kept (issue 22). */
+    studioRuns: (
+      query: { endpoint?: 'generations' | 'edits'; limit?: number; offset?: number },
+      signal?: AbortSignal,
+    ) =>
+      call(
+        studioRunsResponseSchema,
+        'GET',
+        `/api/admin/studio/runs${queryString({ ...query })}`,
+        undefined,
+        signal,
+      ),
 
     /** Stops the upstream work of a studio run; false when it had already ended. */
     cancelRun: async (runId: string) =>

@@ -48,6 +48,7 @@ const IMAGE: ImageRecord = {
   totalTokens: 110,
   costMicros: 1,
   favourite: false,
+  rejected: false,
   parentId: null,
   hasMask: false,
   apiKeyId: null,

@@ -1,4 +1,4 @@
-import { errorBodySchema } from '../../../shared/errors';
+import { errorBodySchema, errorLimitSchema, type ErrorLimit } from '../../../shared/errors';
 
 /** An error answer of the gateway, in the one body shape `{error: {message, type, param, code}}`. */
 export class GatewayError extends Error {
@@ -11,6 +11,8 @@ export class GatewayError extends Error {
     readonly code: string | null = null,
     readonly type: string | null = null,
     readonly requestId: string | null = null,
+    /** A key limit's refusal: which limit, used of what, when it resets. */
+    readonly limit: ErrorLimit | null = null,
   ) {
     super(message);
   }
@@ -24,6 +26,7 @@ export class GatewayError extends Error {
       code: this.code,
       type: this.type,
       requestId: this.requestId,
+      limit: this.limit,
     };
   }
 }
@@ -35,6 +38,8 @@ export interface GatewayErrorInfo {
   code: string | null;
   type: string | null;
   requestId: string | null;
+  /** `error.limit` of a key limit's 429 (budget, requests per minute, images per day). */
+  limit?: ErrorLimit | null;
 }
 
 /** Turns an error body (or anything else a failing gateway sent) into a GatewayError. */
@@ -53,5 +58,6 @@ export function toGatewayError(
     error?.code ?? null,
     error?.type ?? null,
     requestId,
+    errorLimitSchema.safeParse(error?.limit).data ?? null,
   );
 }

@@ -133,6 +133,7 @@ describe('gateway client', () => {
       code: 'invalid_size',
       type: 'invalid_request_error',
       requestId: 'req_9',
+      limit: null,
     });
   });
 
@@ -364,6 +365,7 @@ describe('findImage', () => {
     totalTokens: 110,
     costMicros: 1,
     favourite: false,
+    rejected: false,
     parentId: null,
     hasMask: false,
     apiKeyId: null,

@@ -44,6 +44,7 @@ describe('the request function', () => {
       code: 'invalid_value',
       type: 'invalid_request_error',
       requestId: 'req_4',
+      limit: null,
     });
   });
 

@@ -10,7 +10,16 @@
  * undo puts those copies back. A stroke over a small area costs a few KB of history, so well
  * over the 50 required steps fit even for a 4K image.
  */
+import { fillShape, shapeBounds, type SelectionMode, type SelectionShape } from './selection';
+import { TILE, copyTile, writeTile } from './tiles';
+
 export type MaskTool = 'brush' | 'eraser';
+
+/**
+ * What a pen's pressure (Pointer Events `pressure`, 0..1) changes: nothing, the brush's size
+ * (full pressure = the set size), or its opacity (how strongly a pixel is marked to change).
+ */
+export type PressureUse = 'off' | 'size' | 'opacity';
 
 export interface Rect {
   x: number;
@@ -18,8 +27,6 @@ export interface Rect {
   width: number;
   height: number;
 }
-
-const TILE = 64;
 
 /** Undo steps kept; the oldest are dropped beyond this. */
 export const MAX_HISTORY = 100;
@@ -30,8 +37,10 @@ type Entry =
   | { kind: 'replace'; before: Uint8Array | null; after: Uint8Array | null };
 
 interface Stroke {
-  value: number;
+  brush: boolean;
+  /** The set size's radius; pressure scales it in 'size' mode. */
   radius: number;
+  pressure: PressureUse;
   x: number;
   y: number;
   saved: Map<number, Uint8Array>;
@@ -90,24 +99,35 @@ export class MaskDocument {
     return this.stroke !== null;
   }
 
-  /** Starts a stroke of a round brush `diameter` image pixels wide at (x, y). */
-  beginStroke(tool: MaskTool, diameter: number, x: number, y: number): Rect | null {
+  /**
+   * Starts a stroke of a round brush `diameter` image pixels wide at (x, y). `pressure` (0..1,
+   * a pen's) is used as `use` says; a mouse passes 1.
+   */
+  beginStroke(
+    tool: MaskTool,
+    diameter: number,
+    x: number,
+    y: number,
+    pressure = 1,
+    use: PressureUse = 'off',
+  ): Rect | null {
     if (this.stroke) this.endStroke();
     this.stroke = {
-      value: tool === 'brush' ? 255 : 0,
+      brush: tool === 'brush',
       radius: Math.max(0.5, diameter / 2),
+      pressure: use,
       x,
       y,
       saved: new Map(),
     };
-    return this.paintSegment(x, y, x, y);
+    return this.paintSegment(x, y, x, y, pressure);
   }
 
   /** Continues the stroke to (x, y); returns the pixels it changed (to redraw), if any. */
-  strokeTo(x: number, y: number): Rect | null {
+  strokeTo(x: number, y: number, pressure = 1): Rect | null {
     const stroke = this.stroke;
     if (!stroke) return null;
-    const rect = this.paintSegment(stroke.x, stroke.y, x, y);
+    const rect = this.paintSegment(stroke.x, stroke.y, x, y, pressure);
     stroke.x = x;
     stroke.y = y;
     return rect;
@@ -124,6 +144,22 @@ export class MaskDocument {
     if (!changed) return false;
     this.record({ kind: 'tiles', before: stroke.saved, after: null });
     return true;
+  }
+
+  /**
+   * Adds a rectangle or lasso to the change (or cuts it out): one undo step; returns the
+   * pixels to redraw, or null when the shape covers no pixel.
+   */
+  select(shape: SelectionShape, mode: SelectionMode): Rect | null {
+    this.endStroke();
+    const box = shapeBounds(shape, this.width, this.height);
+    if (!box) return null;
+    const saved = new Map<number, Uint8Array>();
+    this.saveTiles(box, saved);
+    fillShape(this.coverage, this.width, this.height, shape, mode === 'add' ? 255 : 0);
+    const changed = [...saved].some(([index, before]) => !equal(before, this.copyTile(index)));
+    if (changed) this.record({ kind: 'tiles', before: saved, after: null });
+    return box;
   }
 
   /** Change becomes keep and keep becomes change. */
@@ -241,55 +277,55 @@ export class MaskDocument {
     for (let i = 0; i < coverage.length; i++) coverage[i] = 255 - coverage[i]!;
   }
 
-  private tileRect(index: number): Rect {
-    const x = (index % this.tilesX) * TILE;
-    const y = Math.floor(index / this.tilesX) * TILE;
-    return { x, y, width: Math.min(TILE, this.width - x), height: Math.min(TILE, this.height - y) };
-  }
-
   private copyTile(index: number): Uint8Array {
-    const { x, y, width, height } = this.tileRect(index);
-    const out = new Uint8Array(width * height);
-    for (let row = 0; row < height; row++) {
-      const start = (y + row) * this.width + x;
-      out.set(this.coverage.subarray(start, start + width), row * width);
-    }
-    return out;
+    return copyTile(this.coverage, this.width, this.height, index);
   }
 
   private writeTile(index: number, data: Uint8Array): Rect {
-    const rect = this.tileRect(index);
-    for (let row = 0; row < rect.height; row++) {
-      this.coverage.set(
-        data.subarray(row * rect.width, (row + 1) * rect.width),
-        (rect.y + row) * this.width + rect.x,
-      );
+    return writeTile(this.coverage, this.width, this.height, index, data);
+  }
+
+  /** Copies every tile `rect` touches that `saved` does not hold yet (the undo step's before). */
+  private saveTiles(rect: Rect, saved: Map<number, Uint8Array>): void {
+    const { x, y, width, height } = rect;
+    for (let ty = Math.floor(y / TILE); ty <= Math.floor((y + height - 1) / TILE); ty++) {
+      for (let tx = Math.floor(x / TILE); tx <= Math.floor((x + width - 1) / TILE); tx++) {
+        const index = ty * this.tilesX + tx;
+        if (!saved.has(index)) saved.set(index, this.copyTile(index));
+      }
     }
-    return rect;
   }
 
   /**
    * Sets every pixel whose centre lies within the brush radius of the segment (a capsule), after
-   * saving the tiles it may touch. Hard edges: a pixel is changed or kept, never half.
+   * saving the tiles it may touch. Hard edges; with pressure as opacity a brush raises a pixel to
+   * `pressure` x 255 and an eraser lowers it to (1 - pressure) x 255, never the other way.
    */
-  private paintSegment(x0: number, y0: number, x1: number, y1: number): Rect | null {
+  private paintSegment(
+    x0: number,
+    y0: number,
+    x1: number,
+    y1: number,
+    pressure: number,
+  ): Rect | null {
     const stroke = this.stroke!;
-    const r = stroke.radius;
+    const p = Math.min(1, Math.max(0.05, Number.isFinite(pressure) ? pressure : 1));
+    const r = stroke.pressure === 'size' ? Math.max(0.5, stroke.radius * p) : stroke.radius;
+    const strength = stroke.pressure === 'opacity' ? Math.round(255 * p) : 255;
     const minX = Math.max(0, Math.floor(Math.min(x0, x1) - r));
     const maxX = Math.min(this.width - 1, Math.ceil(Math.max(x0, x1) + r));
     const minY = Math.max(0, Math.floor(Math.min(y0, y1) - r));
     const maxY = Math.min(this.height - 1, Math.ceil(Math.max(y0, y1) + r));
     if (minX > maxX || minY > maxY) return null;
 
-    for (let ty = Math.floor(minY / TILE); ty <= Math.floor(maxY / TILE); ty++) {
-      for (let tx = Math.floor(minX / TILE); tx <= Math.floor(maxX / TILE); tx++) {
-        const index = ty * this.tilesX + tx;
-        if (!stroke.saved.has(index)) stroke.saved.set(index, this.copyTile(index));
-      }
-    }
+    this.saveTiles(
+      { x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1 },
+      stroke.saved,
+    );
 
     const { coverage, width } = this;
-    const value = stroke.value;
+    const brush = stroke.brush;
+    const value = brush ? strength : 255 - strength;
     const dx = x1 - x0;
     const dy = y1 - y0;
     const length2 = dx * dx + dy * dy;
@@ -303,7 +339,9 @@ export class MaskDocument {
         t = t < 0 ? 0 : t > 1 ? 1 : t;
         const ex = x0 + t * dx - cx;
         const ey = y0 + t * dy - cy;
-        if (ex * ex + ey * ey <= r2) coverage[row + px] = value;
+        if (ex * ex + ey * ey > r2) continue;
+        const i = row + px;
+        if (brush ? coverage[i]! < value : coverage[i]! > value) coverage[i] = value;
       }
     }
     return { x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1 };

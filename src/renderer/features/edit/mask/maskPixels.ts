@@ -160,6 +160,20 @@ export interface Tint {
 
 export const OVERLAY_TINT: Tint = { r: 255, g: 45, b: 120, opacity: 0.55 };
 
+/** The default overlay colour, as a colour input gives it. */
+export const DEFAULT_TINT_HEX = '#ff2d78';
+
+/**
+ * The overlay's tint from a `#rrggbb` colour the artist picked (magenta vanishes on pink
+ * pictures: issue 22, defect 13); anything else gives the default magenta.
+ */
+export function tintFromHex(hex: string): Tint {
+  const match = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex);
+  if (!match) return OVERLAY_TINT;
+  const [r, g, b] = match.slice(1).map((h) => parseInt(h, 16)) as [number, number, number];
+  return { r, g, b, opacity: OVERLAY_TINT.opacity };
+}
+
 /** The overlay's pixels for `rect`: the tint, as opaque as the change is strong. */
 export function overlayRgba(
   change: Uint8Array,

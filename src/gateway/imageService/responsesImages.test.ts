@@ -2,8 +2,7 @@ import { joinPieces, piecesLength } from '../bytes/base64Pieces';
 import { describe, expect, it } from 'vitest';
 import { emptyUsage } from '../../shared/imageParams';
 import { parseSplicedJson } from '../bytes/jsonSplice';
-import { splitUsage } from './galleryPort';
-import { ResponsesImageTap } from './responsesImages';
+import { ResponsesImageTap, splitUsage } from './responsesImages';
 
 const IMAGE = 'iVBORw0KGgo'.padEnd(4000, 'A');
 const data = (value: unknown) => Buffer.from(JSON.stringify(value));
