@@ -58,6 +58,12 @@ const gatewayZones = [
     message: 'imageService/ is Express-free: it never imports the HTTP layer or storage.',
   },
   {
+    folder: 'responseJobs',
+    never: ['http', 'dispatch', 'usage', 'gallery', 'mcp'],
+    message:
+      'responseJobs/ keeps background responses: it never imports the HTTP layer, dispatch, usage, the gallery or the MCP server; the request runs through the image service like any other.',
+  },
+  {
     folder: 'mcp',
     never: ['http', 'dispatch', 'storage', 'usage', 'imageService'],
     message:

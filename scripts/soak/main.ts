@@ -2,7 +2,8 @@
 // simulator in a process of its own), with injected upstream faults and clients that disconnect,
 // then the invariants a gateway that runs all day must keep. Prints a table; exits 1 when an
 // invariant fails. Options: --requests N (2000), --concurrency N (16), --faults 0.2,
-// --disconnects 0.05, --speed 0.05 (the simulator's latency multiplier), --seed N (1).
+// --disconnects 0.05, --speed 0.05 (the simulator's latency multiplier), --seed N (1). Halfway
+// through, the image model's output price doubles (admitted requests keep the old one).
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,7 +14,16 @@ import { databasePath } from '../../src/gateway/core/dataDir';
 import { openDatabase } from '../../src/gateway/storage/db';
 import { sqliteEngine } from '../../src/gateway/storage/sqliteEngine';
 import { createKeysRepository } from '../../src/gateway/keys/repository';
-import { parseSseEvents, type SoakRequest, planRequests } from './plan';
+import { admit, type ImageDemandInput } from '../../src/gateway/billing/admission';
+import { costMicros } from '../../src/gateway/billing/cost';
+import type { Prices } from '../../src/gateway/billing/prices';
+import { responsesDemand } from '../../src/gateway/imageService/responses';
+import { inputText } from '../../src/gateway/imageService/responsesBody';
+import { parseResponsesRequest } from '../../src/gateway/validation/responsesRequest';
+import { DEFAULT_TEXT_MODELS } from '../../src/shared/models';
+import { DEFAULT_RETRIES } from '../../src/gateway/dispatch/retryPolicy';
+import { openPricesRepository } from '../../src/gateway/storage/pricesRepository';
+import { BUDGET_KEYS, parseSseEvents, type SoakRequest, planRequests } from './plan';
 import { CONTROL_HEADER } from '../../src/simulator/guard';
 
 const { values } = parseArgs({
@@ -50,7 +60,7 @@ interface Memory {
 interface Child {
   process: ChildProcess;
   ready: Promise<{ url: string; pid?: number; controlToken?: string }>;
-  ask(type: string): Promise<Memory>;
+  ask<T = Memory>(type: string): Promise<T>;
   exited: Promise<number | null>;
 }
 
@@ -78,7 +88,7 @@ function startChild(file: string, args: string[], execArgv: string[] = []): Chil
     exited,
     ask: (type) =>
       new Promise((resolve) => {
-        child.once('message', (m) => resolve(m as Memory));
+        child.once('message', (m) => resolve(m as never));
         child.send({ type });
       }),
   };
@@ -198,12 +208,28 @@ async function main(): Promise<number> {
   const started = Date.now();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-soak-'));
   const db = openDatabase(databasePath(dataDir));
-  const { key } = await createKeysRepository(sqliteEngine(db)).create({
-    name: 'soak',
-    group: 'default',
-  });
+  const engine = sqliteEngine(db);
+  const keys = createKeysRepository(engine);
+  const { key } = await keys.create({ name: 'soak', group: 'default' });
+  // Small total budgets, spent during the run: the spend must never pass one by more than one
+  // request's estimate, whatever the faults, disconnects and the price change.
+  const budgets: Array<{ key: string; record: { id: string } }> = [];
+  for (let i = 0; i < BUDGET_KEYS; i++) {
+    budgets.push(
+      await keys.create({
+        name: `soak budget ${i}`,
+        group: 'default',
+        budgetMicros: BUDGET_MICROS,
+        budgetPeriod: 'total',
+      }),
+    );
+  }
+  const keyOf = (request: SoakRequest) =>
+    request.budgetKey === null ? key : budgets[request.budgetKey]!.key;
+  const prices = await openPricesRepository(engine);
+  const oldPrice = prices.get(PRICED_MODEL)!;
   const picture = await sharp({
-    create: { width: 512, height: 512, channels: 3, background: { r: 40, g: 90, b: 160 } },
+    create: { ...EDIT_IMAGE, channels: 3, background: { r: 40, g: 90, b: 160 } },
   })
     .png()
     .toBuffer();
@@ -218,7 +244,7 @@ async function main(): Promise<number> {
 
   // Warm up (code paths compiled, pools filled) before the memory baseline.
   const warmup = plan.warmup;
-  for (const request of warmup) await send(url, key, request);
+  for (const request of warmup) await send(url, keyOf(request), request);
   await until(() => rows() === warmup.length, 60_000);
   const before = await gatewayChild.ask('memory');
 
@@ -227,16 +253,23 @@ async function main(): Promise<number> {
   );
   const outcomes: Outcome[] = [];
   let next = 0;
+  let priceChangedAt = 0;
   const loadStarted = Date.now();
   await Promise.all(
     Array.from({ length: opts.concurrency }, async () => {
       while (next < plan.load.length) {
         const request = plan.load[next++]!;
+        if (priceChangedAt === 0 && next >= plan.load.length / 2) {
+          // Mid-run, with requests in flight: they were admitted at the old price.
+          priceChangedAt = Date.now();
+          await prices.set(PRICED_MODEL, { imageOutput: oldPrice.imageOutput * 2 });
+        }
         await scriptFault(simUrl, request);
-        outcomes.push(await send(url, key, request));
+        outcomes.push(await send(url, keyOf(request), request));
       }
     }),
   );
+  const newPrice = prices.get(PRICED_MODEL)!;
   const loadSeconds = (Date.now() - loadStarted) / 1000;
 
   // Callers that left do not stop the upstream work: wait until every request is recorded.
@@ -255,11 +288,30 @@ async function main(): Promise<number> {
     (
       db
         .prepare(
-          'SELECT request_id AS requestId, status, images, cost_micros AS cost FROM usage_records',
+          `SELECT request_id AS requestId, status, images, cost_micros AS cost FROM usage_records`,
         )
         .all() as Array<{ requestId: string; status: number; images: number; cost: number }>
     ).map((r) => [r.requestId, r] as const),
   );
+  const billing = billingChecks(db, {
+    budgets: budgets.map((b, i) => ({
+      id: b.record.id,
+      // One request's estimate: the largest of this key's requests, at the run's higher price.
+      estimate: Math.max(
+        0,
+        ...plan.load.filter((r) => r.budgetKey === i).map((r) => estimateOf(r, prices.get)),
+      ),
+    })),
+    priceChangedAt,
+    oldPrice,
+    newPrice,
+  });
+  const upstreamCalls = (await simulator.ask<{ calls: Record<string, number> }>('calls')).calls;
+  const overBudgetCalls = plan.load.filter((request) => {
+    const n = typeof request.body.n === 'number' ? request.body.n : 1;
+    return (upstreamCalls[request.marker] ?? 0) > n * (1 + DEFAULT_RETRIES.maxRetries);
+  });
+  const mostCalls = Math.max(0, ...Object.values(upstreamCalls));
   const withId = outcomes.filter((o) => o.requestId !== null);
   const missing = withId.filter((o) => !recorded.has(o.requestId!));
   const whole = withId.filter((o) => !o.disconnected && !o.error);
@@ -322,6 +374,28 @@ async function main(): Promise<number> {
     ['row status agrees with the client', `${disagree.length} disagree`, disagree.length === 0],
     ['no pending rows left', `${pending}`, pending === 0],
     [
+      "upstream calls within each request's retry budget",
+      `${overBudgetCalls.length} requests over n x ${1 + DEFAULT_RETRIES.maxRetries}; most for one request: ${mostCalls}`,
+      overBudgetCalls.length === 0,
+    ],
+    [
+      "spend within each budget (+ one request's estimate)",
+      billing.budgets
+        .map((b) => `${money(b.spent)} of ${money(BUDGET_MICROS)} (+${money(b.slack)})`)
+        .join('; '),
+      billing.budgets.every((b) => b.spent <= BUDGET_MICROS + b.slack),
+    ],
+    [
+      'billed at the prices of admission (price x2 mid-run)',
+      `${billing.priced} image rows checked, ${billing.mispriced} at the wrong price`,
+      billing.priced > 0 && billing.mispriced === 0,
+    ],
+    [
+      'estimated rows (no usage)',
+      `${billing.estimated} estimated, ${billing.estimatedFree} of them at $0`,
+      billing.estimatedFree === 0,
+    ],
+    [
       'heap back near its start (after GC)',
       `${fmt(before.heapUsed)} -> ${fmt(after.heapUsed)} MB (rss ${fmt(before.rss)} -> ${fmt(after.rss)} MB)`,
       after.heapUsed < before.heapUsed + MEMORY_SLACK,
@@ -359,5 +433,120 @@ async function main(): Promise<number> {
 }
 
 const fmt = (bytes: number) => (bytes / MB).toFixed(1);
+const money = (micros: number) => `$${(micros / 1_000_000).toFixed(4)}`;
+
+/** $0.25 each: a few dozen images, so every budget key runs out during the load. */
+const BUDGET_MICROS = 250_000;
+const PRICED_MODEL = 'image-model-2';
+/** The picture every soak edit sends (main() makes it). */
+const EDIT_IMAGE = { width: 512, height: 512 };
+/** Rows this close to the price change may have been admitted on either side of it. */
+const ADMISSION_SKEW_MS = 2_000;
+
+interface BillingRow {
+  requestId: string;
+  apiKeyId: string;
+  endpoint: string;
+  status: number;
+  createdAt: number;
+  costMicros: number;
+  estimated: number;
+  priceModel: string | null;
+  inputTextTokens: number;
+  inputImageTokens: number;
+  outputTextTokens: number;
+  outputImageTokens: number;
+}
+
+/**
+ * What issue 23 asks of the bill: each budget key's spend at most one request's estimate past its
+ * budget (the largest row of that key stands for one request's estimate); image rows billed at
+ * the price of their admission (before the change: the old one; after it: the new one); no
+ * estimated row at $0.
+ */
+function billingChecks(
+  db: ReturnType<typeof openDatabase>,
+  opts: {
+    budgets: Array<{ id: string; estimate: number }>;
+    priceChangedAt: number;
+    oldPrice: Parameters<typeof costMicros>[1];
+    newPrice: Parameters<typeof costMicros>[1];
+  },
+) {
+  const rows = db
+    .prepare(
+      `SELECT request_id AS requestId, api_key_id AS apiKeyId, endpoint, status,
+              created_at AS createdAt, cost_micros AS costMicros, estimated,
+              price_model AS priceModel, input_text_tokens AS inputTextTokens,
+              input_image_tokens AS inputImageTokens, output_text_tokens AS outputTextTokens,
+              output_image_tokens AS outputImageTokens
+       FROM usage_records`,
+    )
+    .all() as BillingRow[];
+  const budgets = opts.budgets.map(({ id, estimate }) => ({
+    spent: rows.filter((r) => r.apiKeyId === id).reduce((sum, r) => sum + r.costMicros, 0),
+    slack: estimate,
+  }));
+  const billable = rows.filter(
+    (r) =>
+      r.endpoint.startsWith('/images/') &&
+      r.status === 200 &&
+      r.estimated === 0 &&
+      r.priceModel === PRICED_MODEL &&
+      Math.abs(r.createdAt - opts.priceChangedAt) > ADMISSION_SKEW_MS,
+  );
+  const usageOf = (r: BillingRow) =>
+    rowUsage(r.inputTextTokens, r.inputImageTokens, r.outputTextTokens, r.outputImageTokens);
+  const mispriced = billable.filter((r) => {
+    const price = r.createdAt < opts.priceChangedAt ? opts.oldPrice : opts.newPrice;
+    return costMicros(usageOf(r), price) !== r.costMicros;
+  });
+  const estimated = rows.filter((r) => r.estimated === 1);
+  return {
+    budgets,
+    priced: billable.length,
+    mispriced: mispriced.length,
+    estimated: estimated.length,
+    estimatedFree: estimated.filter((r) => r.costMicros === 0 && r.status < 400).length,
+  };
+}
+
+/** The gateway's admission estimate of a soak request (0 for one refused before pricing). */
+function estimateOf(request: SoakRequest, priceFor: (model: string) => Prices | null): number {
+  const body = request.body;
+  if (body.size === '1000x1000') return 0;
+  if (request.path === '/responses') {
+    const parsed = parseResponsesRequest(body, DEFAULT_TEXT_MODELS);
+    return admit(responsesDemand(parsed, inputText(parsed.body)), priceFor).costMicros;
+  }
+  const image: ImageDemandInput = {
+    model: String(body.model),
+    prompt: String(body.prompt),
+    size: typeof body.size === 'string' ? body.size : 'auto',
+    quality: body.quality as ImageDemandInput['quality'],
+    n: typeof body.n === 'number' ? body.n : 1,
+    partialImages:
+      body.stream === true && typeof body.partial_images === 'number' ? body.partial_images : 0,
+    inputImages: request.path === '/images/edits' ? [EDIT_IMAGE] : [],
+  };
+  return admit({ image }, priceFor).costMicros;
+}
+
+/** A row's token columns back to the usage they were billed from. */
+function rowUsage(
+  inputText: number,
+  inputImage: number,
+  outputText: number,
+  outputImage: number,
+): Parameters<typeof costMicros>[0] {
+  const usage = {
+    input_tokens: inputText + inputImage,
+    input_tokens_details: { text_tokens: inputText, image_tokens: inputImage },
+    output_tokens: outputText + outputImage,
+    output_tokens_details: { text_tokens: outputText, image_tokens: outputImage },
+    total_tokens: inputText + inputImage + outputText + outputImage,
+  };
+  return usage;
+}
 
 process.exitCode = await main();

@@ -9,7 +9,13 @@ export interface SoakRequest {
   marker: string;
   fault: Record<string, unknown> | null;
   disconnect: boolean;
+  /** Sent with one of the budget keys (0-based) instead of the unlimited key; null for that one. */
+  budgetKey: number | null;
 }
+
+/** Keys with a small total budget, sharing a fifth of the load: they run out during the soak. */
+export const BUDGET_KEYS = 4;
+const BUDGET_SHARE = 0.2;
 
 export interface SoakOptions {
   requests: number;
@@ -34,7 +40,12 @@ const FAULTS: Array<Record<string, unknown>> = [
   { kind: 'http_error', status: 500 },
   { kind: 'http_error', status: 502 },
   { kind: 'http_error', status: 503 },
+  // The simulator reads the whole body, then drops the connection (drop after body).
   { kind: 'reset' },
+  // The reply carries no usage: billed at the request's estimate, marked estimated. (Absurd
+  // figures are left to billingEvidence.test.ts: capped at the request's possible maximum, they
+  // may pass a budget by more than an estimate, which this run's budget check would count.)
+  { kind: 'no_usage' },
   { kind: 'no_image' },
   { kind: 'refusal' },
   { kind: 'downgrade' },
@@ -79,7 +90,10 @@ export function planRequests(
       valid = false;
     }
     const fault = withFaults && valid && random() < opts.faults ? pick(FAULTS) : null;
-    return { path, body, marker, fault, disconnect: withFaults && random() < opts.disconnects };
+    const disconnect = withFaults && random() < opts.disconnects;
+    const budgetKey =
+      withFaults && random() < BUDGET_SHARE ? Math.floor(random() * BUDGET_KEYS) : null;
+    return { path, body, marker, fault, disconnect, budgetKey };
   };
   return {
     warmup: Array.from({ length: 24 }, (_, i) => make(-1 - i, false)),

@@ -32,6 +32,12 @@ export interface GatewayConfig {
    * (what the public client registered); tests pass 0 for a free one.
    */
   oauthCallbackPort?: number;
+  /**
+   * On stop, how long /healthz keeps answering 503 `draining` (and /v1 503) before the port
+   * closes, however soon the in-flight requests end: a load balancer polls, and must see the
+   * drain before the connection is refused. Default 0 (a desktop app has no balancer).
+   */
+  drainNoticeMs?: number;
   /** Bounds on slow and idle clients (http/slowClients.ts); tests shorten them. */
   clientTimeouts?: Partial<ClientTimeouts>;
   /** Cooldown rules, where not the defaults of docs/dispatch.md (tests lengthen the outage rest). */

@@ -13,6 +13,8 @@ import type { Gateway, GatewayDeps } from './gatewayApi';
 import { serverAddress } from './http/address';
 import { createApp } from './http/app';
 import { mcpRoute } from './http/mcpRoute';
+import { ResponseJobs } from './responseJobs/jobs';
+import { createJobsRepository } from './responseJobs/repository';
 import { createMcpGallery } from './mcp/gallery';
 import { spendReport } from './mcp/spend';
 import { createHttpServer } from './http/server';
@@ -141,6 +143,13 @@ export async function createGateway(
     },
   });
 
+  // Background responses a stopped gateway left unfinished are failed now, saying why; their
+  // usage rows were finished like any request's (pending rows become "interrupted").
+  const responseJobs = new ResponseJobs(createJobsRepository(db), now);
+  const abandonedJobs = responseJobs.failUnfinished();
+  if (abandonedJobs > 0)
+    log(`${abandonedJobs} background response(s) left unfinished by the last run: failed`);
+
   const clientTimeouts = { ...DEFAULT_CLIENT_TIMEOUTS, ...config.clientTimeouts };
   const drain = createDrain();
   const app = createApp({
@@ -164,6 +173,7 @@ export async function createGateway(
     drain,
     storageHealth: storageHealth(db),
     mcp: mcp.router,
+    responseJobs,
     now,
     log,
     ...studioSide.app,
@@ -172,6 +182,7 @@ export async function createGateway(
   const close = shutdownSequence({
     server,
     startDraining: () => drain.start(),
+    drainNoticeMs: config.drainNoticeMs ?? 0,
     cancelSignIns: () => studioSide.logins.cancelAll(),
     closeMcpSessions: () => mcp.closeAll(),
     drainRequests: (graceMs) => inflight.drain(graceMs),

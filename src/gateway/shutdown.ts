@@ -8,6 +8,8 @@ export interface ShutdownParts {
   server: http.Server;
   /** /healthz turns 503 `draining` and new /v1 requests are refused (http/drain.ts). */
   startDraining: () => void;
+  /** The least time the drain lasts before the port closes (GatewayConfig.drainNoticeMs). */
+  drainNoticeMs: number;
   /** OAuth sign-ins still waiting for the browser. */
   cancelSignIns: () => void;
   /** The MCP sessions' open streams (/mcp): their tool calls' /v1 requests drain like any. */
@@ -43,7 +45,7 @@ export function shutdownSequence(parts: ShutdownParts): (graceMs: number) => Pro
       // learns of the drain (and a balancer's health check sees it).
       server.closeIdleConnections();
       parts.cancelSignIns();
-      await parts.drainRequests(graceMs);
+      await Promise.all([parts.drainRequests(graceMs), noticePeriod(parts.drainNoticeMs)]);
       await parts.closeMcpSessions?.();
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
@@ -56,4 +58,8 @@ export function shutdownSequence(parts: ShutdownParts): (graceMs: number) => Pro
       parts.closeUsage();
       parts.db.close();
     })());
+}
+
+function noticePeriod(ms: number): Promise<void> {
+  return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
 }

@@ -94,3 +94,24 @@ test('Edit at 1280x800 with its result, then the edited image in the gallery and
   await shoot(page, 'keys-1024x700', 1024, 700);
   await page.setViewportSize({ width: 1440, height: 900 });
 });
+
+test('issue 22: a 1536x1024 result on Generate and the gallery detail at 1440x900 and 2560x1440', async () => {
+  const { page } = studio;
+  await open(page, 'generate');
+  await page.getByTestId('param-size').selectOption('1536x1024');
+  await page.getByTestId('prompt').fill('A harbour town at dawn, fishing boats, watercolour');
+  await page.getByTestId('generate-submit').click();
+  await expect(page.getByTestId('run-status')).toHaveAttribute('data-phase', 'done');
+  await expect(page.getByTestId('result-image')).toHaveJSProperty('complete', true);
+  await shoot(page, 'generate-1440x900', 1440, 900);
+  await shoot(page, 'generate-2560x1440', 2560, 1440);
+
+  await settled(studio, 'images', 3);
+  await open(page, 'gallery');
+  const gallery = new GalleryPage(page);
+  await gallery.tiles().first().click();
+  await expect(gallery.detail()).toHaveAttribute('data-ready', 'true');
+  await expect(gallery.detail().getByTestId('detail-image')).toHaveJSProperty('complete', true);
+  await shoot(page, 'gallery-detail-2560x1440', 2560, 1440);
+  await page.setViewportSize({ width: 1440, height: 900 });
+});

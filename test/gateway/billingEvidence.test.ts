@@ -4,6 +4,7 @@ import {
   pricesIn,
   scriptFaults,
   startTestGateway,
+  studioLogin,
   usageRow,
   type TestGateway,
 } from '../support/gateway';
@@ -98,6 +99,21 @@ describe('every request is priced before it is admitted', () => {
       expect(row.output_image_tokens).toBeGreaterThan(0);
     }
     expect(spentBy(id)).toBe(delivered.length * cost);
+
+    // The admin API (the Usage page) and the CSV say which rows are estimates.
+    const studio = await studioLogin(t);
+    const listed = await studio.json<{ records: Array<{ status: number; estimated: boolean }> }>(
+      `/api/admin/usage?apiKeyId=${id}&status=200`,
+    );
+    expect(listed.records).toHaveLength(delivered.length);
+    expect(listed.records.every((r) => r.estimated)).toBe(true);
+    const csv = (await (await studio.fetch(`/api/admin/usage.csv?apiKeyId=${id}`)).text())
+      .trim()
+      .split('\r\n');
+    const column = csv[0]!.split(',').indexOf('estimated');
+    expect(column).toBeGreaterThan(-1);
+    const cells = csv.slice(1).map((line) => line.split(',')[column]);
+    expect(cells.filter((c) => c === 'true')).toHaveLength(delivered.length);
   });
 
   it('caps an absurd usage figure at what the request could use, marked estimated', async () => {

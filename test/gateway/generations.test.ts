@@ -109,14 +109,20 @@ describe('POST /v1/images/generations with the official client', () => {
     expect(row).toMatchObject({ n: 3, images: 3, output_tokens: data.usage!.output_tokens });
   });
 
-  it('n=3 draws three different pictures, the same three for the same request again', async () => {
-    const ask = () =>
-      t.client.images.generate({ model: 'image-model-2', prompt: 'three pears', n: 3 });
-    const first = (await ask()).data!.map((d) => d.b64_json!);
+  it('n=3 draws three different pictures, the same three for the same request and seed again', async () => {
+    const ask = (seed?: string) =>
+      t.client.images.generate(
+        { model: 'image-model-2', prompt: 'three pears', n: 3 },
+        seed ? { headers: { 'x-atelier-sim-seed': seed } } : {},
+      );
+    const first = (await ask('pears-1')).data!.map((d) => d.b64_json!);
     expect(new Set(first).size).toBe(3);
-    const again = (await ask()).data!.map((d) => d.b64_json!);
+    const again = (await ask('pears-1')).data!.map((d) => d.b64_json!);
     // Each call of the fan-out carries its index to the simulator: order may differ, not content.
     expect([...again].sort()).toEqual([...first].sort());
+    // Without a seed of the caller's, running it again draws new pictures (issue 22, defect 11).
+    const fresh = (await ask()).data!.map((d) => d.b64_json!);
+    expect(fresh.filter((image) => first.includes(image))).toEqual([]);
   });
 
   it("size 'auto' is accepted and reports the size actually delivered", async () => {

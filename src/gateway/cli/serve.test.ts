@@ -23,6 +23,7 @@ describe('atelier serve flags', () => {
       upstreamUrl: undefined,
       simulatorSpeed: undefined,
       oauthCallbackPort: undefined,
+      drainNoticeMs: undefined,
     });
   });
 
@@ -44,6 +45,8 @@ describe('atelier serve flags', () => {
         'http://localhost:5173',
         '--oauth-callback-port',
         '1456',
+        '--drain-seconds',
+        '2.5',
       ]),
     ).toEqual({
       help: false,
@@ -54,6 +57,7 @@ describe('atelier serve flags', () => {
       upstreamUrl: 'https://api.example.com/v1',
       simulatorSpeed: 0.5,
       oauthCallbackPort: 1456,
+      drainNoticeMs: 2500,
     });
   });
 
@@ -90,6 +94,8 @@ describe('atelier serve flags', () => {
     expect(() => parseServeArgs(['--oauth-port', '1'], ENV)).toThrow(/oauth-port/);
     expect(() => parseServeArgs(['--port', 'eighty'], ENV)).toThrow(/--port/);
     expect(() => parseServeArgs(['--simulator-speed', '-1'], ENV)).toThrow(/--simulator-speed/);
+    expect(() => parseServeArgs(['--drain-seconds', '-1'], ENV)).toThrow(/--drain-seconds/);
+    expect(() => parseServeArgs(['--drain-seconds', 'soon'], ENV)).toThrow(/--drain-seconds/);
   });
 
   it('answers help before checking anything else', () => {

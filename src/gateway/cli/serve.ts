@@ -12,7 +12,7 @@ import { ensureStudio, type StudioBuildDeps } from './studioBuild';
 
 const USAGE = `usage: atelier serve [--host HOST] [--port PORT] [--data-dir DIR]
                      [--upstream-url URL] [--simulator-speed 1] [--allow-origin ORIGIN ...]
-                     [--oauth-callback-port 1455]
+                     [--oauth-callback-port 1455] [--drain-seconds 0]
 
   --host and --port default to the address saved in the studio's Settings (127.0.0.1 and 8787
   until one is saved); --port 0 picks a free port. Without --upstream-url the built-in offline
@@ -22,6 +22,9 @@ const USAGE = `usage: atelier serve [--host HOST] [--port PORT] [--data-dir DIR]
   studio wait for the browser, http://localhost:PORT/auth/callback. The default 1455 is the
   redirect the default sign-in client is registered with; change it only when that port is taken
   by another program or your issuer accepts another redirect. 0 picks a free port.
+  --drain-seconds N: on SIGTERM, answer /healthz 503 "draining" (and new /v1 work 503) for at
+  least N seconds before closing, so a load balancer's health check sees the drain even when
+  nothing is in flight (docs/operations.md). In-flight requests still get up to 30 s.
   The simulator's control routes (/__sim/*, for tests) need a credential that is random per run;
   a test that starts serve may choose it with ATELIER_SIMULATOR_CONTROL_TOKEN.`;
 
@@ -43,6 +46,8 @@ export type ServeArgs =
       upstreamUrl: string | undefined;
       simulatorSpeed: number | undefined;
       oauthCallbackPort: number | undefined;
+      /** How long a stop keeps answering 503 before it closes (ms); undefined: 0. */
+      drainNoticeMs: number | undefined;
     };
 
 /** Parses and checks the flags (the environment fills in what they leave out); throws ArgsError. */
@@ -59,6 +64,7 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv): ServeArg
         'simulator-speed': { type: 'string' },
         'allow-origin': { type: 'string', multiple: true },
         'oauth-callback-port': { type: 'string' },
+        'drain-seconds': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -77,6 +83,11 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv): ServeArg
   if (speed !== undefined && !(speed >= 0)) {
     throw new ArgsError('--simulator-speed must be a number >= 0');
   }
+  const drainSeconds =
+    values['drain-seconds'] === undefined ? undefined : Number(values['drain-seconds']);
+  if (drainSeconds !== undefined && !(drainSeconds >= 0 && drainSeconds <= 600)) {
+    throw new ArgsError('--drain-seconds must be a number of seconds from 0 to 600');
+  }
   let oauthCallbackPort: number | undefined;
   try {
     oauthCallbackPort = resolveCallbackPort(values['oauth-callback-port'], env);
@@ -92,6 +103,7 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv): ServeArg
     upstreamUrl: values['upstream-url'],
     simulatorSpeed: speed,
     oauthCallbackPort,
+    drainNoticeMs: drainSeconds === undefined ? undefined : Math.round(drainSeconds * 1000),
   };
 }
 
@@ -135,6 +147,7 @@ export async function runServeCommand(
     upstreamApiKey: io.env.ATELIER_UPSTREAM_API_KEY,
     simulatorSpeed: args.simulatorSpeed,
     oauthCallbackPort: args.oauthCallbackPort,
+    drainNoticeMs: args.drainNoticeMs,
     simulatorControlToken: io.env.ATELIER_SIMULATOR_CONTROL_TOKEN || undefined,
     log: (line) => io.stderr(line),
   });

@@ -18,6 +18,11 @@ export type UpstreamFailure =
       message: string;
       /** Undici reports that no byte of the request went out: the upstream never received it. */
       unsent?: boolean;
+      /**
+       * The connection itself failed (refused, unresolvable, unreachable, timed out connecting):
+       * nothing was sent, and the account is down, not merely a reused connection that dropped.
+       */
+      unreachable?: boolean;
     }
   | { kind: 'timeout'; message: string }
   | { kind: 'no_image'; message: string }

@@ -108,9 +108,11 @@ export async function dispatchCall<T>(
       const failure = error.failure;
       lastFailure = failure;
       const unsent = isUnsent(failure);
-      // A request that never left says nothing about the account (a keep-alive connection the
-      // upstream closed as it was reused): it neither counts as an outage nor waits a backoff.
-      if (!unsent) d.pool.failed(accountId, failure, request);
+      // A request that never left on a connection the upstream closed as it was reused (the
+      // keep-alive race) says nothing about the account: no outage, no backoff. One whose
+      // connection could not be made at all says the account does not answer: that counts.
+      if (!unsent || (failure.kind === 'network' && failure.unreachable === true))
+        d.pool.failed(accountId, failure, request);
       const step = error.final ? 'fail' : nextStep(failure);
       if (step === 'fail' || target.signal.aborted) throw error;
       if (target.calls && target.calls.left <= target.calls.keep) throw error;

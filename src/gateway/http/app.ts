@@ -34,6 +34,7 @@ import type { StorageHealth } from '../storage/health';
 import { refuseWhileDraining, type Drain } from './drain';
 import { healthRoute } from './health';
 import type { Router } from 'express';
+import type { ResponseJobs } from '../responseJobs/jobs';
 
 export interface AppDeps {
   dispatch: Dispatch;
@@ -76,6 +77,8 @@ export interface AppDeps {
   storageHealth: () => StorageHealth;
   /** `/mcp`, the MCP server for agent hosts (mcpRoute.ts): behind the same guards as /v1. */
   mcp?: Router;
+  /** Background responses on /v1/responses (responseJobs/). */
+  responseJobs?: ResponseJobs;
 }
 
 /** Middleware order is the security model: id, Host, Origin, then per-area auth. */
@@ -130,6 +133,7 @@ export function createApp(deps: AppDeps): Express {
       limits: deps.limits,
       now: deps.now,
       gallery: deps.gallery,
+      jobs: deps.responseJobs,
     }),
   );
   v1.use(modelsRouter(deps.textModels));

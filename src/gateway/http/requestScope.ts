@@ -35,6 +35,7 @@ export class RequestScope {
   private pending: Promise<unknown> | null = null;
   private after: Array<() => void> | null = null;
   private finished = false;
+  private background = false;
 
   constructor(
     /** The request's id (`x-request-id`), the key into the usage log. */
@@ -120,7 +121,15 @@ export class RequestScope {
 
   /** Whether the client got the whole response: known once the response has closed. */
   get delivered(): boolean {
-    return this.finished;
+    return this.finished || this.background;
+  }
+
+  /**
+   * The request runs as a background job (`background: true` on /v1/responses): what it owes
+   * the caller is kept in the job, so leaving the connection is not "client closed".
+   */
+  runsInBackground(): void {
+    this.background = true;
   }
 
   /**

@@ -17,9 +17,10 @@ export interface ClientTimeouts {
   bodyIdleMs: number;
   /**
    * After a reply sent before the whole body arrived (a 401, an early 400): how long the rest
-   * may take to arrive. It is read and dropped, so an honest client that is mid-upload can
-   * finish and read the reply; a client that trickles is cut off. 15 s: an honest 50 MiB upload
-   * took more than 5 s on a loaded 2-core machine, and was cut off before it could read its 400.
+   * may take to arrive in all. It is read and dropped, so an honest client that is mid-upload
+   * can finish and read the reply; silences within it are bounded by bodyIdleMs as before the
+   * reply. 60 s: an honest 50 MiB upload took more than 5 s on a loaded 2-core machine, and was
+   * cut off before it could read its 400; one starved of CPU takes longer.
    */
   drainMs: number;
   /** An idle keep-alive connection between requests. */
@@ -29,7 +30,7 @@ export interface ClientTimeouts {
 export const DEFAULT_CLIENT_TIMEOUTS: ClientTimeouts = {
   headersMs: 30_000,
   bodyIdleMs: 30_000,
-  drainMs: 15_000,
+  drainMs: 60_000,
   keepAliveMs: 5_000,
 };
 
@@ -42,7 +43,7 @@ export function headersCheckIntervalMs(t: ClientTimeouts): number {
  * The body-idle deadline and the bounded drain, per request. Runs first, before any parser has
  * read a byte of the body.
  */
-export function slowClientGuard({ bodyIdleMs, drainMs }: ClientTimeouts) {
+export function slowClientGuard({ bodyIdleMs, drainMs, keepAliveMs }: ClientTimeouts) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const socket = req.socket;
     if (!req.complete) {
@@ -65,11 +66,18 @@ export function slowClientGuard({ bodyIdleMs, drainMs }: ClientTimeouts) {
     res.once('finish', () => {
       if (req.complete) return;
       // The reply went out before the body was in: Node reads and drops the rest (so the client
-      // can read the reply), for at most drainMs.
+      // can read the reply), for at most drainMs. Node has just put the socket on its keep-alive
+      // timer (5 s), as if the request were over; a client still uploading is bounded by the
+      // body's own idle bound instead, and the keep-alive timer starts once the body is in.
+      req.resume();
+      socket.setTimeout(bodyIdleMs);
       const cutOff = setTimeout(() => socket.destroy(), drainMs);
       cutOff.unref();
       const stopCutOff = () => clearTimeout(cutOff);
-      req.once('end', stopCutOff);
+      req.once('end', () => {
+        stopCutOff();
+        if (!socket.destroyed) socket.setTimeout(keepAliveMs);
+      });
       socket.once('close', stopCutOff);
     });
     next();

@@ -72,6 +72,8 @@ describe('openDatabase', () => {
         'api_keys',
         'images',
         'prices',
+        'response_job_events',
+        'response_jobs',
         'schema_migrations',
         'settings',
         'usage_pending',

@@ -280,6 +280,35 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 10,
+    name: 'background responses',
+    up(db) {
+      // Background /v1/responses jobs (issue 25) and their events, kept for a while so a client
+      // can poll a job or resume its stream. Plain SQL that PostgreSQL reads as well: no STRICT,
+      // no SQLite-only types. Money and tokens stay in usage_records; a job names its request.
+      db.exec(`
+        CREATE TABLE response_jobs (
+          id TEXT PRIMARY KEY,
+          api_key_id TEXT NOT NULL,
+          request_id TEXT NOT NULL,
+          status TEXT NOT NULL CHECK (status IN ('queued', 'in_progress', 'completed', 'failed', 'cancelled', 'incomplete')),
+          created_at BIGINT NOT NULL,
+          finished_at BIGINT,
+          expires_at BIGINT NOT NULL,
+          response TEXT NOT NULL
+        );
+        CREATE INDEX response_jobs_expiry ON response_jobs (expires_at);
+        CREATE INDEX response_jobs_status ON response_jobs (status);
+        CREATE TABLE response_job_events (
+          job_id TEXT NOT NULL,
+          sequence_number INTEGER NOT NULL,
+          data TEXT NOT NULL,
+          PRIMARY KEY (job_id, sequence_number)
+        );
+      `);
+    },
+  },
 ];
 
 /**

@@ -234,4 +234,31 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       `);
     },
   },
+  {
+    version: 10,
+    name: 'background responses',
+    async up(tx) {
+      // Written in SQL both engines read: the same text as SQLite's.
+      await tx.exec(`
+        CREATE TABLE response_jobs (
+          id TEXT PRIMARY KEY,
+          api_key_id TEXT NOT NULL,
+          request_id TEXT NOT NULL,
+          status TEXT NOT NULL CHECK (status IN ('queued', 'in_progress', 'completed', 'failed', 'cancelled', 'incomplete')),
+          created_at BIGINT NOT NULL,
+          finished_at BIGINT,
+          expires_at BIGINT NOT NULL,
+          response TEXT NOT NULL
+        );
+        CREATE INDEX response_jobs_expiry ON response_jobs (expires_at);
+        CREATE INDEX response_jobs_status ON response_jobs (status);
+        CREATE TABLE response_job_events (
+          job_id TEXT NOT NULL,
+          sequence_number INTEGER NOT NULL,
+          data TEXT NOT NULL,
+          PRIMARY KEY (job_id, sequence_number)
+        );
+      `);
+    },
+  },
 ];

@@ -115,5 +115,16 @@ export function failureFromThrown(error: unknown, signal: AbortSignal): Upstream
     kind: 'network',
     message: code ? `${code}: ${message}` : message,
     ...(error instanceof UnsentRequestError ? { unsent: true } : {}),
+    ...(code !== undefined && CONNECT_FAILURES.has(code) ? { unreachable: true } : {}),
   });
 }
+
+/** Codes of a connection that could not be made at all: the account's address does not answer. */
+const CONNECT_FAILURES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);

@@ -1,12 +1,16 @@
-import express, { Router } from 'express';
+import express, { Router, type Response } from 'express';
+import { ERROR_CODES, ERROR_TYPES } from '../../../shared/errors';
+import { ApiError, invalidParam } from '../../core/errors';
 import { fromAgentClient, withImageTool } from '../../imageService/responsesBody';
 import {
   planResponses,
   runResponses,
   type ResponsesServiceDeps,
 } from '../../imageService/responses';
-import { parseResponsesRequest } from '../../validation/responsesRequest';
+import type { ResponseJobs } from '../../responseJobs/jobs';
+import { parseResponsesRequest, type ResponsesRequest } from '../../validation/responsesRequest';
 import { responsesRelayReply } from '../replies/responsesRelay';
+import { openSse } from '../replies/sse';
 import { imageCaller } from '../requestContext';
 import { scopeOf } from '../requestScope';
 
@@ -16,6 +20,8 @@ const RESPONSES_BODY_LIMIT = '200mb';
 export interface ResponsesDeps extends ResponsesServiceDeps {
   textModels: () => readonly string[];
   injectImageTool: () => boolean;
+  /** Background responses (`background: true`); without it the parameter goes upstream as is. */
+  jobs?: ResponseJobs;
 }
 
 /** Parse, plan, run, reply: the service relays the call, the reply writes its bytes. */
@@ -31,8 +37,120 @@ export function responsesRouter(deps: ResponsesDeps): Router {
     });
     const body = fromAgent && deps.injectImageTool() ? withImageTool(raw) : raw;
     const request = parseResponsesRequest(body, deps.textModels());
+    if (deps.jobs && readBackground(raw.background)) {
+      startInBackground(deps, deps.jobs, request, res);
+      return;
+    }
     const plan = planResponses(deps, request, imageCaller(res));
     await scope.work(runResponses(deps, plan, responsesRelayReply(res)));
   });
+  if (deps.jobs) jobRoutes(router, deps.jobs);
   return router;
+}
+
+function readBackground(value: unknown): boolean {
+  if (value === undefined || value === null) return false;
+  if (typeof value !== 'boolean') throw invalidParam('background', 'background must be a boolean');
+  return value;
+}
+
+/**
+ * `background: true`: the request is planned now (refusals are answered now, as usual), then runs
+ * as a job: always streamed from the upstream so every event is kept, its reply written into the
+ * job. The caller gets the job at once (`queued`), or with `stream: true` the job's events as
+ * they come; leaving does not stop it.
+ */
+function startInBackground(
+  deps: ResponsesDeps,
+  jobs: ResponseJobs,
+  request: ResponsesRequest,
+  res: Response,
+): void {
+  const scope = scopeOf(res);
+  const { background: _background, ...upstreamBody } = request.body;
+  void _background;
+  const streamed: ResponsesRequest = {
+    ...request,
+    stream: true,
+    body: { ...upstreamBody, stream: true },
+  };
+  const job = jobs.create(scope.key.id, scope.id, request.body);
+  scope.stopOn(job.signal);
+  // The job, not this connection, is what the caller is owed: the usage record must not call
+  // it "client closed" when the caller leaves a background stream.
+  scope.runsInBackground();
+  const caller = { ...imageCaller(res), connected: () => false };
+  const plan = planResponses(deps, streamed, caller);
+  void scope.work(
+    runResponses(deps, plan, jobs.reply(job.id)).catch((error: unknown) => {
+      const apiError = error instanceof ApiError ? error : null;
+      const message = error instanceof Error ? error.message : String(error);
+      caller.usage.failedUnlessNoted({
+        status: apiError?.status ?? 502,
+        code: apiError?.code ?? 'upstream_error',
+        message,
+      });
+      jobs.fail(job.id, { code: apiError?.code ?? null, message });
+    }),
+  );
+  if (request.stream) streamJob(jobs, job.id, -1, res);
+  else res.json(job.response);
+}
+
+/** The job's events after `after`, as an event stream, until it ends or the caller leaves. */
+function streamJob(jobs: ResponseJobs, id: string, after: number, res: Response): void {
+  const sse = openSse(res);
+  const stop = jobs.follow(id, after, (event) => {
+    if (!event) {
+      sse.end();
+      return;
+    }
+    sse.event(event.type, [event.data]);
+  });
+  res.once('close', stop);
+}
+
+const notFound = (id: string) =>
+  new ApiError(
+    404,
+    `No response with id '${id.slice(0, 100)}' (responses are kept 24 hours, for the key that made them).`,
+    {
+      type: ERROR_TYPES.notFound,
+      code: ERROR_CODES.notFound,
+      param: 'response_id',
+    },
+  );
+
+function jobRoutes(router: Router, jobs: ResponseJobs): void {
+  router.get('/responses/:id', (req, res) => {
+    const id = req.params.id;
+    const row = jobs.get(scopeOf(res).key.id, id);
+    if (!row) throw notFound(id);
+    const stream = req.query.stream === 'true';
+    if (!stream) {
+      res.type('application/json').send(row.response);
+      return;
+    }
+    const after = req.query.starting_after === undefined ? -1 : Number(req.query.starting_after);
+    if (!Number.isInteger(after) || after < -1) {
+      throw invalidParam(
+        'starting_after',
+        'starting_after must be a sequence number (an integer >= 0)',
+      );
+    }
+    streamJob(jobs, id, after, res);
+  });
+  router.post('/responses/:id/cancel', (req, res) => {
+    const id = req.params.id;
+    const row = jobs.get(scopeOf(res).key.id, id);
+    if (!row) throw notFound(id);
+    const cancelled = jobs.cancel(row);
+    if (!cancelled) {
+      throw invalidParam(
+        'response_id',
+        `Only a queued or in-progress background response can be cancelled; this one is ${row.status}.`,
+      );
+    }
+    res.type('application/json').send(cancelled.response);
+  });
 }

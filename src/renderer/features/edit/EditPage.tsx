@@ -36,6 +36,7 @@ import { linkToGallery, toReference } from './references';
 import { RunNote } from './RunNote';
 import './edit.css';
 import './canvas.css';
+import './editFrame.css';
 
 /** Edit results are saved as atelier-edit-<time>-<n>.<ext>. */
 const EDIT_PREFIX = 'atelier-edit';

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { createAccountsRepository } from '../../src/gateway/accounts/repository';
+import { UpstreamError, type UpstreamFailure } from '../../src/gateway/core/upstreamError';
+import { tempDatabase } from '../../src/gateway/storage/testing';
+import type { ImageUpstream } from '../../src/gateway/upstream/types';
+import { composeDispatch } from '../../src/gateway/dispatch/compose';
+import { dispatchCall } from '../../src/gateway/dispatch/dispatchCall';
+import { DEFAULT_RETRIES } from '../../src/gateway/dispatch/retryPolicy';
+import { DEFAULT_TIMEOUTS } from '../../src/gateway/dispatch/sizeClass';
+
+/**
+ * Dispatch over a real pool (a real accounts table with one account) and an adapter that
+ * fails every call the way it is told. The adapter is the only stand-in: what it throws is what
+ * `sendPost` and `failureFromThrown` produce for the same transport failure.
+ */
+function setup(failure: UpstreamFailure) {
+  const { db } = tempDatabase();
+  const accounts = createAccountsRepository(db);
+  const account = accounts.create({
+    name: 'Main',
+    kind: 'api_key',
+    tier: 'api',
+    groupName: 'default',
+    capacity: 4,
+    enabled: true,
+    modelMap: {},
+    maxPixels: 8_294_400,
+    baseUrl: 'http://127.0.0.1:9/v1',
+    issuer: null,
+    bridgeModel: null,
+    upstreamAccountId: null,
+    secretName: null,
+  });
+  let calls = 0;
+  const upstream = { account } as unknown as ImageUpstream;
+  const dispatch = composeDispatch({
+    accounts,
+    fallback: null,
+    makeUpstream: () => Promise.resolve(upstream),
+    now: Date.now,
+    log: () => undefined,
+    timeouts: () => DEFAULT_TIMEOUTS,
+  });
+  // No backoff waits in this test: it counts calls, and an unsent retry takes none anyway.
+  const slept: number[] = [];
+  dispatch.sleep = (ms) => {
+    slept.push(ms);
+    return Promise.resolve();
+  };
+  const call = (request: string) =>
+    dispatchCall(
+      dispatch,
+      {
+        group: 'default',
+        pixels: 1024 * 1024,
+        weight: 1,
+        signal: new AbortController().signal,
+        request,
+      },
+      () => {
+        calls += 1;
+        throw new UpstreamError(failure);
+      },
+    );
+  const eligible = () =>
+    dispatch.pool.eligible({ group: 'default', pixels: 1024 * 1024, exclude: new Set() }).length;
+  return { call, calls: () => calls, slept, eligible };
+}
+
+describe('dispatchCall: what reaches the upstream twice', () => {
+  it('retries a request that never left at once, within the same budget, without resting the account', async () => {
+    const t = setup({ kind: 'network', message: 'ECONNREFUSED: connect', unsent: true });
+    for (const request of ['a', 'b', 'c']) {
+      await expect(t.call(request)).rejects.toBeInstanceOf(UpstreamError);
+    }
+    // 1 + maxRetries sends per request, never more, and no backoff between them.
+    expect(t.calls()).toBe(3 * (1 + DEFAULT_RETRIES.maxRetries));
+    expect(t.slept).toEqual([]);
+    // Three requests failed in a row, but none of it reached the account: it still serves.
+    expect(t.eligible()).toBe(1);
+  });
+
+  it('a request that may have reached the upstream is retried with backoff and is outage evidence', async () => {
+    const t = setup({ kind: 'network', message: 'UND_ERR_SOCKET: other side closed' });
+    // The third request already finds the account resting (a 503 of every account resting).
+    for (const request of ['a', 'b', 'c']) await expect(t.call(request)).rejects.toThrow();
+    expect(t.calls()).toBeLessThanOrEqual(3 * (1 + DEFAULT_RETRIES.maxRetries));
+    expect(t.slept.length).toBeGreaterThan(0);
+    // Failures from three different requests in a row rest the account.
+    expect(t.eligible()).toBe(0);
+  });
+});
