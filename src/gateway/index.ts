@@ -29,8 +29,9 @@ import { liveSettings } from './liveSettings';
 import { makeDataDirPrivate } from './core/privateFiles';
 import { shutdownSequence } from './shutdown';
 import { openDatabase } from './storage/db';
-import { createPricesRepository } from './storage/pricesRepository';
-import { createSettingsRepository } from './storage/settingsRepository';
+import { openPricesRepository } from './storage/pricesRepository';
+import { openSettingsRepository } from './storage/settingsRepository';
+import { sqliteEngine } from './storage/sqliteEngine';
 import { composeStudioSide } from './studioSide';
 import { composeUpstreamSide } from './upstreamSide';
 import { DEFAULT_SHUTDOWN_GRACE_MS, UPSTREAM_AGENT } from './core/tunables';
@@ -56,11 +57,14 @@ export async function createGateway(
   const agent = deps.agent ?? new Agent(UPSTREAM_AGENT);
   makeDataDirPrivate(config.dataDir);
   const db = openDatabase(databasePath(config.dataDir));
-  const keys = createKeysRepository(db);
+  // The storage port over the same connection: the repositories converted to it so far (issue
+  // 21) use `engine`, the others still the synchronous `db`.
+  const engine = sqliteEngine(db);
+  const keys = createKeysRepository(engine);
   const usage = createUsageRepository(db);
-  const prices = createPricesRepository(db);
+  const prices = await openPricesRepository(engine);
   const accounts = createAccountsRepository(db);
-  const settings = createSettingsRepository(db);
+  const settings = await openSettingsRepository(engine);
   const limiter = new KeyLimiter(createUsageLedger(db));
   const live = liveSettings(settings, config.allowedOrigins);
   const { simulator, secrets, dispatch } = await composeUpstreamSide(config, {
@@ -114,7 +118,7 @@ export async function createGateway(
     log,
   });
 
-  const authenticator = keyAuthenticator(keys, studioSide.studioKey);
+  const authenticator = keyAuthenticator(keys, studioSide.studioKey, log);
   const keyLimitUse = (record: ApiKeyRecord) =>
     limiter.use({ id: record.id, limits: limitsOf(record) }, now());
   const mcp = mcpRoute({
@@ -126,8 +130,8 @@ export async function createGateway(
       events,
       gallery: createMcpGallery(studioSide.app.admin.images, studioSide.galleryStore.dir),
       keepsApiImages: live.keepApiImages,
-      spendOf: (keyId) => {
-        const record = keys.get(keyId)!;
+      spendOf: async (keyId) => {
+        const record = (await keys.get(keyId))!;
         const [spent] = usage.totals({ apiKeyId: keyId });
         return spendReport(
           record,
@@ -161,6 +165,7 @@ export async function createGateway(
     allowedHosts: address.hosts,
     ownOrigins: address.origins,
     allowedOrigins: live.allowedOrigins,
+    snapshots: [settings, prices],
     describeUpstream: () => pool.describe(),
     url: address.url,
     staticDir: config.staticDir,

@@ -7,7 +7,20 @@ import { createGateway, type Gateway, type GatewayConfig } from '../../src/gatew
 import { CONTROL_HEADER } from '../../src/simulator';
 import { databasePath } from '../../src/gateway/core/dataDir';
 import { openDatabase, type Db } from '../../src/gateway/storage/db';
-import { createKeysRepository, type NewApiKey } from '../../src/gateway/keys/repository';
+import {
+  createKeysRepository,
+  type KeysRepository,
+  type NewApiKey,
+} from '../../src/gateway/keys/repository';
+import {
+  openSettingsRepository,
+  type SettingsRepository,
+} from '../../src/gateway/storage/settingsRepository';
+import { sqliteEngine } from '../../src/gateway/storage/sqliteEngine';
+import {
+  openPricesRepository,
+  type PricesRepository,
+} from '../../src/gateway/storage/pricesRepository';
 import { checkedFetch, checkRepliesOf } from './openapiReplies';
 
 export interface TestGateway {
@@ -19,7 +32,7 @@ export interface TestGateway {
   db: Db;
   client: OpenAI;
   simUrl: string;
-  newKey(name?: string, opts?: Partial<NewApiKey>): { key: string; id: string };
+  newKey(name?: string, opts?: Partial<NewApiKey>): Promise<{ key: string; id: string }>;
   close(): Promise<void>;
 }
 
@@ -39,8 +52,8 @@ export async function startTestGateway(
 ): Promise<TestGateway> {
   const dataDir = opts.dataDir ?? tempDir();
   const db = openDatabase(databasePath(dataDir));
-  const keys = createKeysRepository(db);
-  const { key } = keys.create({ name: 'test', group: 'default' });
+  const keys = createKeysRepository(sqliteEngine(db));
+  const { key } = await keys.create({ name: 'test', group: 'default' });
   const logs: string[] = [];
   const gateway = await createGateway({
     host: '127.0.0.1',
@@ -74,8 +87,8 @@ export async function startTestGateway(
     db,
     client,
     simUrl: gateway.simulator!.url,
-    newKey(name = 'extra', opts = {}) {
-      const created = keys.create({ name, group: 'default', ...opts });
+    async newKey(name = 'extra', opts = {}) {
+      const created = await keys.create({ name, group: 'default', ...opts });
       return { key: created.key, id: created.record.id };
     },
     async close() {
@@ -256,4 +269,22 @@ export function usageCount(db: Db, requestId: string): number {
       c: number;
     }
   ).c;
+}
+
+/**
+ * The settings of a gateway's database through a connection of the test's own, as another process
+ * (the CLI) would change them: the gateway sees the change on its next request.
+ */
+export async function settingsIn(db: Db): Promise<SettingsRepository> {
+  return openSettingsRepository(sqliteEngine(db));
+}
+
+/** The prices of a gateway's database through a connection of the test's own (as settingsIn). */
+export async function pricesIn(db: Db): Promise<PricesRepository> {
+  return openPricesRepository(sqliteEngine(db));
+}
+
+/** A key made in a gateway's database through a connection of the test's own (as settingsIn). */
+export function keysIn(db: Db): KeysRepository {
+  return createKeysRepository(sqliteEngine(db));
 }
