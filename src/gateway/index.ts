@@ -1,3 +1,4 @@
+import { invalidApiKey } from './core/errors';
 import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import { Agent } from 'undici';
@@ -85,6 +86,8 @@ export async function createGateway(
   // Heard before the gallery: a request's reservation is charged before its images are written.
   chargeLimitsOnUsage(events, limiter, now);
   const rejected = createRejectedCounter(now);
+  const keyLimitUse = (record: ApiKeyRecord) =>
+    limiter.use({ id: record.id, limits: limitsOf(record) }, now());
   const studioSide = composeStudioSide({
     config,
     address,
@@ -103,7 +106,7 @@ export async function createGateway(
       testAccountConnection({ pool, dispatcher: agent, now }, id, baseUrl),
     keepApiImages: live.keepApiImages,
     whenIdle: () => inflight.whenIdle(),
-    keyLimitUse: (record) => limiter.use({ id: record.id, limits: limitsOf(record) }, now()),
+    keyLimitUse,
     // The simulator serves while no stored account is enabled (pool.ts).
     simulatorOnly: () => simulator !== null && !accounts.list().some((a) => a.enabled),
     now,
@@ -119,8 +122,6 @@ export async function createGateway(
   });
 
   const authenticator = keyAuthenticator(keys, studioSide.studioKey, log);
-  const keyLimitUse = (record: ApiKeyRecord) =>
-    limiter.use({ id: record.id, limits: limitsOf(record) }, now());
   const mcp = mcpRoute({
     keys: authenticator,
     now,
@@ -131,7 +132,9 @@ export async function createGateway(
       gallery: createMcpGallery(studioSide.app.admin.images, studioSide.galleryStore.dir),
       keepsApiImages: live.keepApiImages,
       spendOf: async (keyId) => {
-        const record = (await keys.get(keyId))!;
+        // The session's key may have been deleted since it opened the session.
+        const record = await keys.get(keyId);
+        if (!record) throw invalidApiKey('This key no longer exists.');
         const [spent] = usage.totals({ apiKeyId: keyId });
         return spendReport(
           record,
