@@ -261,4 +261,37 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       `);
     },
   },
+  {
+    version: 11,
+    name: 'studio state',
+    async up(tx) {
+      await tx.exec(`
+        CREATE TABLE studio_state (
+          name TEXT PRIMARY KEY,
+          value TEXT NOT NULL,
+          updated_at BIGINT NOT NULL
+        );
+      `);
+    },
+  },
+  {
+    version: 12,
+    name: 'boards',
+    async up(tx) {
+      await tx.exec(`
+        CREATE TABLE boards (
+          id TEXT PRIMARY KEY,
+          name TEXT NOT NULL UNIQUE,
+          created_at BIGINT NOT NULL
+        );
+        CREATE TABLE board_images (
+          board_id TEXT NOT NULL REFERENCES boards (id) ON DELETE CASCADE,
+          image_id TEXT NOT NULL REFERENCES images (id) ON DELETE CASCADE,
+          added_at BIGINT NOT NULL,
+          PRIMARY KEY (board_id, image_id)
+        );
+        CREATE INDEX board_images_image ON board_images (image_id);
+      `);
+    },
+  },
 ];
