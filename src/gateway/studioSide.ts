@@ -8,6 +8,8 @@ import { galleryPort } from './http/galleryPort';
 import type { ServerAddress } from './http/address';
 import type { AppDeps } from './http/app';
 import type { AccountsAdminDeps } from './http/admin/accounts';
+import { createStudioStateRepository } from './storage/studioStateRepository';
+import { createBoardsRepository } from './gallery/boardsRepository';
 import type { KeysAdminDeps } from './http/admin/keys';
 import { createStudioSessions, studioSessionGate } from './http/studioSession';
 import { createStudioRuns, type StudioRuns } from './http/studioRuns';
@@ -117,6 +119,9 @@ export function composeStudioSide(deps: {
         settings: deps.settings,
         server,
         prices: deps.prices,
+        studioState: createStudioStateRepository(deps.db),
+        boards: createBoardsRepository(deps.db),
+        now: deps.now,
         accounts: {
           ctx,
           logins,

@@ -6,8 +6,13 @@ import { usageRecordSchema } from './usageRecord';
  * by the gateway to check what arrives and by the renderer to check what it gets back.
  */
 
-/** The session cookie, set by GET /login?token=... (HttpOnly: renderer code never sees it). */
+/**
+ * The session cookie's name, set by GET /login?token=... (HttpOnly: renderer code never sees it).
+ * Cookies ignore ports: two studios on 127.0.0.1 with one name would overwrite each other's
+ * session and sign each other out (issue 22), so the name carries the port served.
+ */
 export const STUDIO_SESSION_COOKIE = 'atelier_session';
+export const studioSessionCookie = (port: number): string => `${STUDIO_SESSION_COOKIE}_${port}`;
 /** Every admin call (and every /v1 call made as the studio) carries this header with value `1`. */
 export const STUDIO_HEADER = 'x-atelier-studio';
 /** On an edit made from the gallery: the id of the image being edited (the edit chain). */
@@ -30,6 +35,16 @@ const label = z.string().trim().min(1).max(100);
 const flag = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
 
 export const okSchema = z.object({ ok: z.literal(true) });
+
+/**
+ * GET /api/admin/session: the studio's session is live, and when it began (its login). Every tab
+ * of one login shares it, so the session budget sums the Studio key's spend from here (issue 22).
+ */
+export const studioSessionInfoSchema = z.object({
+  ok: z.literal(true),
+  startedAt: z.number().nullable(),
+});
+export type StudioSessionInfo = z.infer<typeof studioSessionInfoSchema>;
 export type Ok = z.infer<typeof okSchema>;
 
 /** POST /api/admin/runs/:runId/cancel: whether upstream work of that run was still going. */
@@ -514,6 +529,8 @@ export const imagesQuerySchema = z
     favourite: flag.optional(),
     /** 1: only the rejected images; absent: every image but them. */
     rejected: flag.optional(),
+    /** Only the images on this board (its id). */
+    board: id.optional(),
     source: z.enum(IMAGE_SOURCES).optional(),
     /** The model the request named (exact). */
     model: z.string().trim().min(1).max(MAX_IMAGE_SEARCH_MODEL).optional(),
@@ -556,6 +573,15 @@ export const imageDetailSchema = z.object({
   image: imageRecordSchema,
   /** The parents of the image, nearest first, up to the root of its edit chain. */
   chain: z.array(imageRecordSchema),
+  /**
+   * The lineage: the chain's root (its first generation) and every edit made from it at any
+   * depth, branches too, with what they cost together (issue 22).
+   */
+  lineage: z.object({
+    rootId: z.string(),
+    images: z.number().int(),
+    costMicros: z.number().int(),
+  }),
 });
 export type ImageDetail = z.infer<typeof imageDetailSchema>;
 
@@ -614,3 +640,64 @@ export const studioRunsResponseSchema = z.object({
   total: z.number().int(),
 });
 export type StudioRunsResponse = z.infer<typeof studioRunsResponseSchema>;
+
+// --- the studio's state, kept by the gateway ----------------------------------------------------
+
+/** A state document's name: the studio's storage keys (`atelier.generate.v1`, ...). */
+export const STUDIO_STATE_NAME = /^atelier\.[A-Za-z0-9._-]{1,80}$/;
+/** At most this many documents, each at most this many bytes of JSON. */
+export const MAX_STUDIO_STATE_ENTRIES = 100;
+export const MAX_STUDIO_STATE_BYTES = 256 * 1024;
+
+export const studioStateParamsSchema = z.object({
+  name: z.string().regex(STUDIO_STATE_NAME, 'expected atelier.<name>'),
+});
+
+/** PUT /api/admin/studio/state/:name */
+export const putStudioStateBodySchema = z.strictObject({ value: z.unknown() });
+
+/** GET /api/admin/studio/state: every document by name. */
+export const studioStateResponseSchema = z.object({
+  entries: z.record(z.string(), z.unknown()),
+});
+export type StudioStateResponse = z.infer<typeof studioStateResponseSchema>;
+
+// --- boards -----------------------------------------------------------------------------------
+
+/** The most images one request adds to a board (a gallery selection). */
+export const MAX_BOARD_ADD = 500;
+
+const boardName = z.string().trim().min(1).max(100);
+
+export const boardSchema = z.object({
+  id,
+  name: z.string(),
+  createdAt: z.number(),
+  /** Images on the board. */
+  images: z.number().int(),
+  /** The image added last (the board's cover), null for an empty board. */
+  coverId: z.string().nullable(),
+});
+export type Board = z.infer<typeof boardSchema>;
+
+export const boardsResponseSchema = z.object({ boards: z.array(boardSchema) });
+export type BoardsResponse = z.infer<typeof boardsResponseSchema>;
+export const boardResponseSchema = z.object({ board: boardSchema });
+export type BoardResponse = z.infer<typeof boardResponseSchema>;
+
+/** POST /api/admin/boards, PATCH /api/admin/boards/:id */
+export const boardBodySchema = z.strictObject({ name: boardName });
+export type BoardBody = z.infer<typeof boardBodySchema>;
+
+/** POST /api/admin/boards/:id/images: gallery images to put on the board. */
+export const addBoardImagesBodySchema = z.strictObject({
+  imageIds: z.array(id).min(1).max(MAX_BOARD_ADD),
+});
+export type AddBoardImagesBody = z.infer<typeof addBoardImagesBodySchema>;
+
+export const addBoardImagesResponseSchema = z.object({
+  board: boardSchema,
+  /** How many of them were not on it yet. */
+  added: z.number().int(),
+});
+export type AddBoardImagesResponse = z.infer<typeof addBoardImagesResponseSchema>;

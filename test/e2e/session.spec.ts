@@ -14,7 +14,9 @@ test('a session that ends under a running studio brings back the login screen, s
   const { page, context } = studio;
   await open(page, 'keys');
   const signedIn = await context.cookies();
-  expect(signedIn.map((c) => c.name)).toContain('atelier_session');
+  // One cookie per port: two studios on 127.0.0.1 never sign each other out (issue 22).
+  const port = new URL(studio.server.url).port;
+  expect(signedIn.map((c) => c.name)).toContain(`atelier_session_${port}`);
 
   // To the gateway an expired session (30 idle days, a restart) is a cookie it no longer knows.
   await context.clearCookies();

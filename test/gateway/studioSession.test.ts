@@ -68,7 +68,7 @@ describe('the studio login link', () => {
     expect(res.headers['cache-control']).toBe('no-store');
     const cookie = res.headers['set-cookie']![0]!;
     const [pair, ...attributes] = cookie.split(';').map((p) => p.trim());
-    expect(pair).toMatch(/^atelier_session=[\w-]{43}$/);
+    expect(pair).toMatch(new RegExp(`^atelier_session_${t.gateway.port}=[\\w-]{43}$`));
     expect(attributes.sort()).toEqual(['HttpOnly', 'Path=/', 'SameSite=Strict']);
   });
 
@@ -94,7 +94,10 @@ describe('the admin API guard', () => {
 
   it('answers the studio', async () => {
     const res = await raw('/api/admin/session', session());
-    expect([res.status, JSON.parse(res.body)]).toEqual([200, { ok: true }]);
+    expect([res.status, JSON.parse(res.body)]).toEqual([
+      200,
+      { ok: true, startedAt: expect.any(Number) as unknown },
+    ]);
     expect(res.headers['cache-control']).toBe('no-store');
   });
 
@@ -102,7 +105,7 @@ describe('the admin API guard', () => {
     const cases: Array<Record<string, string>> = [
       { cookie: studio.cookie },
       { 'x-atelier-studio': '1' },
-      { cookie: 'atelier_session=forged-session-id', 'x-atelier-studio': '1' },
+      { cookie: `atelier_session_${t.gateway.port}=forged-session-id`, 'x-atelier-studio': '1' },
       { cookie: studio.cookie, 'x-atelier-studio': 'true' },
       {},
     ];
@@ -179,7 +182,7 @@ describe('/v1 as the studio', () => {
       {},
       { cookie: studio.cookie },
       { 'x-atelier-studio': '1' },
-      { cookie: 'atelier_session=nope', 'x-atelier-studio': '1' },
+      { cookie: `atelier_session_${t.gateway.port}=nope`, 'x-atelier-studio': '1' },
       { cookie: studio.cookie, 'x-atelier-studio': '1', authorization: 'Bearer atl_wrong' },
     ];
     for (const headers of cases) {
@@ -192,7 +195,7 @@ describe('/v1 as the studio', () => {
   });
 
   it('an Authorization header wins over the session', async () => {
-    const app = t.newKey('app');
+    const app = await t.newKey('app');
     const res = await generate({
       cookie: studio.cookie,
       'x-atelier-studio': '1',

@@ -16,6 +16,8 @@ export interface ImageListQuery {
   favourite?: boolean;
   /** True: only the rejected images; otherwise every image but them. */
   rejected?: boolean;
+  /** Only the images on this board. */
+  board?: string;
   source?: ImageSource;
   /** Exact model name. */
   model?: string;
@@ -44,6 +46,8 @@ export interface ImagesRepository {
   list(query: ImageListQuery): { images: StoredImage[]; nextBefore: number | null };
   /** The image's parents, nearest first, up to the root of its edit chain. */
   chain(id: string): StoredImage[];
+  /** A generation and every edit made from it, at any depth: their count and summed cost. */
+  lineage(rootId: string): { images: number; costMicros: number };
   setFavourite(id: string, favourite: boolean): StoredImage | null;
   /** A reject hides the image from the gallery's lists (issue 22); false takes it back. */
   setRejected(id: string, rejected: boolean): StoredImage | null;
@@ -140,6 +144,16 @@ export function createImagesRepository(db: Db): ImagesRepository {
     )
     ${SELECT.replace('FROM images', 'FROM up JOIN images USING (id)')} ORDER BY up.depth`);
 
+  const lineage = db.prepare(`
+    WITH RECURSIVE down(id, depth) AS (
+      SELECT id, 0 FROM images WHERE id = @id
+      UNION ALL
+      SELECT i.id, down.depth + 1 FROM images i JOIN down ON i.parent_id = down.id
+      WHERE down.depth < ${MAX_CHAIN}
+    )
+    SELECT COUNT(*) AS images, COALESCE(SUM(cost_micros), 0) AS costMicros
+    FROM down JOIN images USING (id)`);
+
   const get = (id: string) => {
     const row = byId.get(id) as Row | undefined;
     return row ? fromRow(row) : null;
@@ -165,6 +179,10 @@ export function createImagesRepository(db: Db): ImagesRepository {
       }
       if (query.favourite) conditions.push('favourite = 1');
       conditions.push(query.rejected ? 'rejected = 1' : 'rejected = 0');
+      if (query.board !== undefined) {
+        conditions.push('id IN (SELECT image_id FROM board_images WHERE board_id = @board)');
+        params.board = query.board;
+      }
       if (query.source) {
         conditions.push('source = @source');
         params.source = query.source;
@@ -213,6 +231,7 @@ export function createImagesRepository(db: Db): ImagesRepository {
     },
 
     chain: (id) => (chain.all({ id }) as Row[]).map(fromRow),
+    lineage: (rootId) => lineage.get({ id: rootId }) as { images: number; costMicros: number },
 
     setFavourite(id, value) {
       return favourite.run(value ? 1 : 0, id).changes === 1 ? get(id) : null;

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
-import { STUDIO_HEADER, STUDIO_SESSION_COOKIE } from '../../shared/admin';
+import { STUDIO_HEADER, studioSessionCookie } from '../../shared/admin';
 import { ERROR_CODES, ERROR_TYPES } from '../../shared/errors';
 import { ApiError } from '../core/errors';
 
@@ -21,12 +21,16 @@ export interface StudioSessions {
   redeem(token: string): string | null;
   /** Whether the session is live; each use restarts its idle clock. */
   verify(sessionId: string): boolean;
+  /** When a live session began (its login), ms; null when unknown or expired. */
+  startedAt(sessionId: string): number | null;
 }
 
 interface Entry {
   digest: Buffer;
   /** Issued (tokens) or last used (sessions), ms. */
   at: number;
+  /** When it was made: a session's start holds its session budget for every tab (issue 22). */
+  since: number;
 }
 
 export function createStudioSessions(now: () => number = Date.now): StudioSessions {
@@ -35,7 +39,7 @@ export function createStudioSessions(now: () => number = Date.now): StudioSessio
 
   const add = (store: Map<string, Entry>, secret: string) => {
     const digest = createHash('sha256').update(secret).digest();
-    store.set(digest.toString('hex'), { digest, at: now() });
+    store.set(digest.toString('hex'), { digest, at: now(), since: now() });
   };
   /** The live entry's key for `secret`, or null; drops it when it has expired. */
   const find = (store: Map<string, Entry>, secret: string, ttlMs: number): string | null => {
@@ -81,6 +85,11 @@ export function createStudioSessions(now: () => number = Date.now): StudioSessio
       sessions.get(key)!.at = now();
       return true;
     },
+    startedAt(sessionId) {
+      if (!plausible(sessionId)) return null;
+      const key = find(sessions, sessionId, SESSION_IDLE_MS);
+      return key === null ? null : sessions.get(key)!.since;
+    },
   };
 }
 
@@ -108,7 +117,12 @@ export interface StudioSessionGate {
   }): (req: Request, res: Response, next: NextFunction) => void;
   /** GET /login?token=...: sets the session cookie and sends the browser to the studio. */
   login(req: Request, res: Response): void;
+  /** When the request's studio session began (every tab of one login shares it), or null. */
+  sessionStartedAt(req: Request): number | null;
 }
+
+/** The port the request came in on names its cookie: one studio per port, each its own session. */
+const cookieName = (req: Request) => studioSessionCookie(req.socket.localPort ?? 0);
 
 export function studioSessionGate(
   sessions: StudioSessions,
@@ -117,7 +131,7 @@ export function studioSessionGate(
   const hasSession = (req: Request) => {
     const origin = req.headers.origin;
     if (origin !== undefined && !ownOrigins.has(origin)) return false;
-    const cookie = readCookie(req.headers.cookie, STUDIO_SESSION_COOKIE);
+    const cookie = readCookie(req.headers.cookie, cookieName(req));
     return cookie !== null && sessions.verify(cookie);
   };
   const hasHeader = (req: Request) => req.headers[STUDIO_HEADER] === '1';
@@ -130,6 +144,10 @@ export function studioSessionGate(
 
   return {
     hasStudioSession: (req) => hasHeader(req) && hasSession(req),
+    sessionStartedAt(req) {
+      const cookie = readCookie(req.headers.cookie, cookieName(req));
+      return cookie === null ? null : sessions.startedAt(cookie);
+    },
     require(opts = {}) {
       return (req, _res, next) => {
         const marked = hasHeader(req) || (opts.sameOriginReads === true && sameOriginRead(req));
@@ -160,7 +178,7 @@ export function studioSessionGate(
       // the server process anyway.
       res.setHeader(
         'set-cookie',
-        `${STUDIO_SESSION_COOKIE}=${sessionId}; HttpOnly; SameSite=Strict; Path=/`,
+        `${cookieName(req)}=${sessionId}; HttpOnly; SameSite=Strict; Path=/`,
       );
       res.setHeader('cache-control', 'no-store');
       // The token is in this URL: do not hand it on in a Referer.

@@ -145,7 +145,8 @@ export function openApiDocument(): Json {
         bearer: { type: 'http', scheme: 'bearer' },
         // The admin API is the studio's: its session cookie and the header a page cannot forge
         // cross-site (docs/admin-api.md).
-        studioSession: { type: 'apiKey', in: 'cookie', name: 'atelier_session' },
+        // The cookie's name carries the port served: atelier_session_<port>.
+        studioSession: { type: 'apiKey', in: 'cookie', name: 'atelier_session_<port>' },
         studioHeader: { type: 'apiKey', in: 'header', name: 'x-atelier-studio' },
       },
       schemas: Object.fromEntries(

@@ -73,7 +73,7 @@ function setup(storage = new Map<string, unknown>()) {
     now: () => NOW,
     read: (key, parse) => (storage.has(key) ? parse(storage.get(key)) : null),
     write: (key, value) => storage.set(key, JSON.parse(JSON.stringify(value)) as unknown),
-    sessionStart: () => START,
+    sessionStart: async () => START,
   };
   return { gateway, storage, store: createBudgetStore(deps) };
 }

@@ -17,8 +17,6 @@ import { readStored, writeStored } from '../lib/storage';
 
 const PREFS_KEY = 'atelier.budget.v1';
 const SHOWN_KEY = 'atelier.budgetNotices.v1';
-/** In sessionStorage: a reload of the window is the same session, a new studio process is not. */
-const SESSION_START_KEY = 'atelier.sessionStart';
 
 /**
  * The studio budget (features/budget/studioBudget.ts) with what it is measured against: the
@@ -58,14 +56,17 @@ export interface BudgetDeps {
   now: () => number;
   read: <T>(key: string, parse: (value: unknown) => T | null) => T | null;
   write: (key: string, value: unknown) => void;
-  sessionStart: () => number;
+  /**
+   * When the studio session began, held by the gateway (GET /api/admin/session): every tab of one
+   * login sums its session spend from the same moment (issue 22).
+   */
+  sessionStart: () => Promise<number>;
 }
 
 const parseShown = (value: unknown): string[] | null =>
   Array.isArray(value) && value.every((v) => typeof v === 'string') ? (value as string[]) : null;
 
 export function createBudgetStore(deps: BudgetDeps) {
-  const sessionStart = deps.sessionStart();
   /** Shows the notices not shown before in this period (kept across restarts). */
   const announce = (due: BudgetNotice[], current: BudgetNotice[]): BudgetNotice[] => {
     if (due.length === 0) return current;
@@ -89,21 +90,23 @@ export function createBudgetStore(deps: BudgetDeps) {
       const budget = studioBudgetOf(
         next.studioKey,
         next.prefs,
-        { start: sessionStart, spentMicros: next.sessionSpentMicros },
+        { start: next.sessionStart, spentMicros: next.sessionSpentMicros },
         deps.now(),
       );
       set({ ...patch, budget, notices: announce(sessionNotices(budget), next.notices) });
     };
     const load = async () => {
       const key = await deps.studioKey();
+      // The start never changes within a session: asked once, then kept.
+      const sessionStart = get().sessionStart || (await deps.sessionStart());
       const spent = await deps.spentSince(key.id, sessionStart);
-      recompute({ studioKey: key, sessionSpentMicros: spent });
+      recompute({ studioKey: key, sessionStart, sessionSpentMicros: spent });
     };
 
     return {
       prefs: deps.read(PREFS_KEY, parseBudgetPrefs) ?? NO_BUDGET_PREFS,
       studioKey: null,
-      sessionStart,
+      sessionStart: 0,
       sessionSpentMicros: 0,
       heldMicros: 0,
       budget: null,
@@ -153,17 +156,6 @@ export function createBudgetStore(deps: BudgetDeps) {
   });
 }
 
-function sessionStartOf(now: number): number {
-  try {
-    const stored = Number(globalThis.sessionStorage?.getItem(SESSION_START_KEY));
-    if (Number.isSafeInteger(stored) && stored > 0) return stored;
-    globalThis.sessionStorage?.setItem(SESSION_START_KEY, String(now));
-  } catch {
-    // Storage disabled: the session is this page's life.
-  }
-  return now;
-}
-
 export const useBudgetStore = createBudgetStore({
   studioKey: (signal?: AbortSignal) => admin.studioKey(signal),
   updateKey: (id, patch) => admin.updateKey(id, patch),
@@ -174,5 +166,5 @@ export const useBudgetStore = createBudgetStore({
   now: () => Date.now(),
   read: readStored,
   write: writeStored,
-  sessionStart: () => sessionStartOf(Date.now()),
+  sessionStart: async () => (await admin.session()).startedAt ?? Date.now(),
 });

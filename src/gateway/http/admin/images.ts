@@ -1,7 +1,12 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Router, type Response } from 'express';
-import { imagesQuerySchema, patchImageBodySchema, type ImageRecord } from '../../../shared/admin';
+import {
+  imagesQuerySchema,
+  patchImageBodySchema,
+  type ImageDetail,
+  type ImageRecord,
+} from '../../../shared/admin';
 import { contentTypeOf } from '../../gallery/files';
 import type { ImageStore } from '../../gallery/store';
 import type { ImagesRepository, StoredImage } from '../../gallery/repository';
@@ -38,7 +43,14 @@ export function imagesAdmin(deps: ImagesAdminDeps): Router {
 
   router.get('/images/:id', (req, res) => {
     const image = existing(req.params.id);
-    res.json({ image: imageView(image), chain: deps.images.chain(image.id).map(imageView) });
+    const chain = deps.images.chain(image.id);
+    // What the whole lineage cost: its first generation and every edit made from it since.
+    const root = chain.at(-1) ?? image;
+    res.json({
+      image: imageView(image),
+      chain: chain.map(imageView),
+      lineage: { rootId: root.id, ...deps.images.lineage(root.id) },
+    } satisfies ImageDetail);
   });
 
   router.get('/images/:id/file', async (req, res) => {

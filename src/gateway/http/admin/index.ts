@@ -1,4 +1,5 @@
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import type { StudioSessionInfo } from '../../../shared/admin';
 import type { StudioSessionGate } from '../studioSession';
 import { accountsAdmin, type AccountsAdminDeps } from './accounts';
 import { eventsAdmin, type EventsAdminDeps } from './events';
@@ -7,15 +8,20 @@ import { keysAdmin, type KeysAdminDeps } from './keys';
 import { pricesAdmin } from './prices';
 import { runsAdmin, type RunsAdminDeps } from './runs';
 import { settingsAdmin, type SettingsAdminDeps } from './settings';
+import { boardsAdmin } from './boards';
 import { studioRunsList } from './studioRunsList';
+import { studioStateAdmin, type StudioStateAdminDeps } from './studioState';
 import { usageAdmin, type UsageAdminDeps } from './usage';
 import type { PricesRepository } from '../../storage/pricesRepository';
+import type { BoardsRepository } from '../../gallery/boardsRepository';
 
 export type AdminDeps = KeysAdminDeps &
   UsageAdminDeps &
   EventsAdminDeps &
   SettingsAdminDeps &
-  RunsAdminDeps & {
+  RunsAdminDeps &
+  StudioStateAdminDeps & {
+    boards: BoardsRepository;
     gate: StudioSessionGate;
     accounts: AccountsAdminDeps;
     prices: PricesRepository;
@@ -45,8 +51,9 @@ export function adminRouter(deps: AdminDeps): Router {
   });
   router.use(express.json({ limit: '1mb' }));
 
-  router.get('/session', (_req, res) => {
-    res.json({ ok: true });
+  router.get('/session', (req, res) => {
+    // The session's start holds its session budget: every tab of one login sums from it.
+    res.json({ ok: true, startedAt: deps.gate.sessionStartedAt(req) } satisfies StudioSessionInfo);
   });
   router.use(keysAdmin(deps));
   router.use(accountsAdmin(deps.accounts));
@@ -56,6 +63,8 @@ export function adminRouter(deps: AdminDeps): Router {
   router.use(pricesAdmin(deps.prices));
   router.use(imagesAdmin({ images: deps.images, store: deps.store }));
   router.use(runsAdmin(deps));
+  router.use(studioStateAdmin(deps));
+  router.use(boardsAdmin({ boards: deps.boards, images: deps.images, now: deps.now }));
   router.use(studioRunsList({ usage: deps.usage, images: deps.images, studioKey: deps.studioKey }));
   return router;
 }

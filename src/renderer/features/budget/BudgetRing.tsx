@@ -36,7 +36,7 @@ export function BudgetRing() {
         aria-valuemax={100}
         aria-valuenow={Math.min(100, percent)}
         aria-valuetext={label}
-        title={`${label} (${budget.kind === 'key' ? 'enforced by the gateway' : 'kept by the studio until it restarts'})`}
+        title={`${label} (${budget.kind === 'key' ? 'enforced by the gateway' : 'held by the gateway for this studio session, in every tab'})`}
         data-testid="budget-meter"
         data-percent={percent}
         data-kind={budget.kind}

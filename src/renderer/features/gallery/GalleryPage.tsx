@@ -17,9 +17,10 @@ import { useEditStore } from '../../stores/edit';
 import { useGenerateStore } from '../../stores/generate';
 import { useRouteStore } from '../../stores/route';
 import { toReference } from '../edit/references';
+import { BoardsBar } from './BoardsBar';
 import { CompareDialog } from './CompareDialog';
 import { startImageDrag } from './dragOut';
-import { exportImagesZip, zipName } from './exportZip';
+import { boardZipName, exportImagesZip, zipName } from './exportZip';
 import { parseSearch } from './gallerySearch';
 import { ImageDetail } from './ImageDetail';
 import { reuseOf } from './reuse';
@@ -42,7 +43,9 @@ export function GalleryPage() {
   const [source, setSource] = useState<GalleryFilters['source']>('');
   const keys = useResource((signal) => admin.keys(signal));
   const parsed = useMemo(() => parseSearch(typed, keys.data ?? []), [typed, keys.data]);
-  const list = useGalleryList({ ...parsed.filters, favourite, source });
+  const [board, setBoard] = useState('');
+  const boards = useResource((signal) => admin.boards(signal));
+  const list = useGalleryList({ ...parsed.filters, favourite, source, board });
   /** The multi-selection (ids), and the tile a Shift-click extends it from. */
   const [picked, setPicked] = useState<ReadonlySet<string>>(new Set());
   const [anchor, setAnchor] = useState<string | null>(null);
@@ -154,7 +157,32 @@ export function GalleryPage() {
       }
     });
 
-  const filtered = Boolean(typed || favourite || source);
+  /** Every image of the chosen board, page by page, into one ZIP with metadata. */
+  const exportBoard = () =>
+    run('export', async () => {
+      const chosen = (boards.data ?? []).find((b) => b.id === board);
+      if (!chosen) return;
+      const images: ImageRecord[] = [];
+      let before: number | undefined;
+      do {
+        const page = await gateway.listImages({ board, limit: 200, before });
+        images.push(...page.images);
+        before = page.nextBefore ?? undefined;
+      } while (before !== undefined);
+      setExporting({ done: 0, total: images.length });
+      try {
+        const zip = await exportImagesZip(
+          images,
+          { imageFile: gateway.imageFile, maskFile: gateway.imageMask, keyName },
+          (done, total) => setExporting({ done, total }),
+        );
+        await saveBlob(zip, boardZipName(chosen.name, images.length));
+      } finally {
+        setExporting(null);
+      }
+    });
+
+  const filtered = Boolean(typed || favourite || source || board);
   return (
     <Page
       id="gallery"
@@ -285,6 +313,16 @@ export function GalleryPage() {
 
       <div className={`gallery-layout ${selected ? 'with-detail' : ''}`}>
         <div className="gallery-main">
+          {/* Above the grid, not the page: the detail panel keeps the window's full height. */}
+          <BoardsBar
+            boards={boards.data ?? []}
+            current={board}
+            onCurrent={setBoard}
+            onChanged={boards.reload}
+            onExport={() => void exportBoard()}
+            exporting={exporting !== null}
+            run={run}
+          />
           {list.loaded && list.images.length === 0 && !list.error ? (
             <p className="empty-state" data-testid="gallery-empty">
               {filtered

@@ -1,7 +1,8 @@
-import type { ImageRecord } from '../../../shared/admin';
+import type { ImageDetail as ImageDetailData, ImageRecord } from '../../../shared/admin';
 import { CopyButton } from '../../components/CopyButton';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { admin, adminUrls } from '../../lib/api/admin';
+import { formatUsd } from '../../lib/format';
 import { useResource } from '../../lib/hooks';
 import { chainStepVerb, imageFacts } from './imageFacts';
 
@@ -31,6 +32,7 @@ export function ImageDetail(props: ImageDetailProps) {
   // The record comes from the page (which applies favourites at once); the detail adds the chain.
   const current = image;
   const chain = detail.data?.image.id === image.id ? detail.data.chain : [];
+  const lineage = detail.data?.image.id === image.id ? detail.data.lineage : null;
   const facts = imageFacts(current, props.keyName);
 
   return (
@@ -160,6 +162,7 @@ export function ImageDetail(props: ImageDetailProps) {
           <EditChain
             image={current}
             chain={chain}
+            lineage={lineage}
             onSelect={props.onSelect}
             onView={props.onViewChain}
           />
@@ -173,11 +176,13 @@ export function ImageDetail(props: ImageDetailProps) {
 function EditChain({
   image,
   chain,
+  lineage,
   onSelect,
   onView,
 }: {
   image: ImageRecord;
   chain: ImageRecord[];
+  lineage: ImageDetailData['lineage'] | null;
   onSelect: (image: ImageRecord) => void;
   onView: (steps: ImageRecord[], index: number) => void;
 }) {
@@ -186,6 +191,16 @@ function EditChain({
     <section aria-labelledby="detail-chain" data-testid="detail-chain">
       <div className="chain-heading">
         <h3 id="detail-chain">Edit chain</h3>
+        {lineage && lineage.images > 1 && (
+          // What the lineage cost (issue 22): the generation and every edit made from it.
+          <span
+            className="muted"
+            data-fact="lineage-cost"
+            title="The first generation and every edit made from it, branches too"
+          >
+            {formatUsd(lineage.costMicros)} for {lineage.images} images
+          </span>
+        )}
         {steps.length > 1 && (
           <button
             type="button"

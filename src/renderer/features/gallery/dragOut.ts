@@ -19,12 +19,17 @@ export function dragFile(image: ImageRecord): { name: string; type: string } {
  * In the desktop app the HTML drag is replaced by a real file drag from main
  * (`webContents.startDrag`), fetched here first; returns whether that happened.
  */
+/** The drag data type that names a gallery image by id (dropped on a board). */
+export const GALLERY_IMAGE_TYPE = 'application/x-atelier-image';
+
 export function startImageDrag(
   event: DragEvent,
   image: ImageRecord,
   fetchFile: (id: string) => Promise<Blob>,
 ): boolean {
   const { name, type } = dragFile(image);
+  // Which gallery image this is, for a drop on a board (BoardsBar.tsx).
+  event.dataTransfer?.setData(GALLERY_IMAGE_TYPE, image.id);
   const desktop = desktopApi();
   if (desktop?.startDrag) {
     event.preventDefault();

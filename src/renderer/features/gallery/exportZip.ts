@@ -140,3 +140,14 @@ export function zipName(count: number, at = new Date()): string {
   const stamp = `${at.getFullYear()}${pad(at.getMonth() + 1)}${pad(at.getDate())}-${pad(at.getHours())}${pad(at.getMinutes())}`;
   return `atelier-export-${stamp}-${count}-image${count === 1 ? '' : 's'}.zip`;
 }
+
+/** "atelier-board-harbour-series-12-images.zip": a board's export, named after the board. */
+export function boardZipName(board: string, count: number): string {
+  const slug =
+    board
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 60) || 'board';
+  return `atelier-board-${slug}-${count}-image${count === 1 ? '' : 's'}.zip`;
+}

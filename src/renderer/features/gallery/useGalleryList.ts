@@ -23,6 +23,8 @@ const PAGE = 200;
 export interface GalleryFilters extends SearchFilters {
   favourite: boolean;
   source: '' | 'studio' | 'api';
+  /** A board's id: only its images. */
+  board?: string;
 }
 
 export interface GalleryList {
@@ -60,6 +62,7 @@ function query(f: GalleryFilters): ImageQuery {
     q: f.q || undefined,
     favourite: f.favourite || undefined,
     source: f.source || undefined,
+    board: f.board || undefined,
     model: f.model,
     size: f.size,
     key: f.key,
@@ -218,7 +221,9 @@ export function useGalleryList(filters: GalleryFilters): GalleryList {
     (image: ImageRecord) =>
       setState((s) => {
         if (s.key !== key || !s.loaded) return s;
-        if (!matchesFilters(image, JSON.parse(key) as GalleryFilters)) return s;
+        const f = JSON.parse(key) as GalleryFilters;
+        // A new image is on no board yet.
+        if (f.board || !matchesFilters(image, f)) return s;
         if (s.images.some((i) => i.id === image.id)) return s;
         const images = [image, ...s.images].sort(
           (a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1),

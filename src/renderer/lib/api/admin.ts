@@ -11,6 +11,10 @@ import {
   accountsResponseSchema,
   accountTestResponseSchema,
   studioRunsResponseSchema,
+  addBoardImagesResponseSchema,
+  boardResponseSchema,
+  boardsResponseSchema,
+  studioSessionInfoSchema,
   cancelRunResponseSchema,
   createKeyResponseSchema,
   imageDetailSchema,
@@ -75,8 +79,12 @@ export function createAdminClient(
   ) => request.json(schema, path, { method, body, signal });
   const keyPath = (id: string) => `/api/admin/keys/${encodeURIComponent(id)}`;
   const accountPath = (id: string) => `/api/admin/accounts/${encodeURIComponent(id)}`;
+  const boardPath = (id: string) => `/api/admin/boards/${encodeURIComponent(id)}`;
 
   return {
+    /** The studio session: live, and when it began (the session budget counts from there). */
+    session: (signal?: AbortSignal) =>
+      call(studioSessionInfoSchema, 'GET', '/api/admin/session', undefined, signal),
     keys: async (signal?: AbortSignal) =>
       (await call(keysResponseSchema, 'GET', '/api/admin/keys', undefined, signal)).keys,
     createKey: (body: CreateKeyBody) =>
@@ -157,6 +165,15 @@ export function createAdminClient(
     markImage: async (id: string, marks: { favourite?: boolean; rejected?: boolean }) =>
       (await call(imageResponseSchema, 'PATCH', imagePath(id), marks)).image,
     deleteImage: (id: string) => call(okSchema, 'DELETE', imagePath(id)),
+    boards: async (signal?: AbortSignal) =>
+      (await call(boardsResponseSchema, 'GET', '/api/admin/boards', undefined, signal)).boards,
+    createBoard: async (name: string) =>
+      (await call(boardResponseSchema, 'POST', '/api/admin/boards', { name })).board,
+    renameBoard: async (id: string, name: string) =>
+      (await call(boardResponseSchema, 'PATCH', boardPath(id), { name })).board,
+    deleteBoard: (id: string) => call(okSchema, 'DELETE', boardPath(id)),
+    addToBoard: (id: string, imageIds: string[]) =>
+      call(addBoardImagesResponseSchema, 'POST', `${boardPath(id)}/images`, { imageIds }),
     /** The studio's own runs, newest first, with the images each kept (issue 22). */
     studioRuns: (
       query: { endpoint?: 'generations' | 'edits'; limit?: number; offset?: number },

@@ -31,6 +31,8 @@ export interface ImageQuery {
   q?: string;
   favourite?: boolean;
   source?: 'studio' | 'api';
+  /** Only the images on this board (its id). */
+  board?: string;
   model?: string;
   /** WxH of the file or the requested size, or `auto`. */
   size?: string;
@@ -89,6 +91,7 @@ export function createImagesClient(
       q: query.q,
       favourite: query.favourite ? '1' : undefined,
       source: query.source,
+      board: query.board,
       model: query.model,
       size: query.size,
       key: query.key,
