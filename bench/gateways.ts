@@ -17,7 +17,7 @@ export async function startExtraGateway(
   ctx: BenchContext,
   keepApiImages: boolean,
 ): Promise<ExtraGateway> {
-  const setup = prepareDataDir(ctx.sim, { verbose: ctx.plan.verbose, keepApiImages });
+  const setup = await prepareDataDir(ctx.sim, { verbose: ctx.plan.verbose, keepApiImages });
   const gateway = await startGatewayProcess(setup.gatewayConfig, {
     flags: ctx.plan.gatewayFlags,
     // --profile covers these children too: the paths cases measure them, not the main one.

@@ -82,7 +82,7 @@ async function main(): Promise<number> {
 
   const sim = await startSimulatorProcess();
   const proxy = await startProxyProcess(sim.url, sim.bridgeUrl);
-  const setup = prepareDataDir(sim, plan);
+  const setup = await prepareDataDir(sim, plan);
   const ctx = await createContext({
     sim,
     setup,

@@ -7,7 +7,8 @@ import { databasePath } from '../src/gateway/core/dataDir';
 import { API_KEY_MAX_PIXELS } from '../src/gateway/accounts/types';
 import { openDatabase } from '../src/gateway/storage/db';
 import { createKeysRepository } from '../src/gateway/keys/repository';
-import { createSettingsRepository } from '../src/gateway/storage/settingsRepository';
+import { openSettingsRepository } from '../src/gateway/storage/settingsRepository';
+import { sqliteEngine } from '../src/gateway/storage/sqliteEngine';
 import { SETTINGS } from '../src/gateway/settings';
 import type { BenchTokens, GatewayChildConfig, SimulatorReady } from './protocol';
 
@@ -41,15 +42,16 @@ export interface BenchSetup {
  * Subscription accounts really deliver about 1.6 MP; here they may take 4K sizes, because the
  * point is what a 4K payload costs on their transport (the simulator serves any valid size).
  */
-export function prepareDataDir(
+export async function prepareDataDir(
   sim: SimulatorReady,
   opts: { verbose: boolean; keepApiImages: boolean },
-): BenchSetup {
+): Promise<BenchSetup> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-bench-'));
   const db = openDatabase(databasePath(dataDir));
   try {
-    const keys = createKeysRepository(db);
-    createSettingsRepository(db).set(SETTINGS.keepApiImages, opts.keepApiImages);
+    const keys = createKeysRepository(sqliteEngine(db));
+    const settings = await openSettingsRepository(sqliteEngine(db));
+    await settings.set(SETTINGS.keepApiImages, opts.keepApiImages);
     const accounts = createAccountsRepository(db);
     const common = {
       capacity: 4096,
@@ -96,11 +98,15 @@ export function prepareDataDir(
       'bench-native': oauth(sim.tokens.native),
       'bench-bridge': oauth(sim.tokens.bridge),
     };
-    const key = (transport: Transport) =>
-      keys.create({ name: `bench-${transport}`, group: `bench-${transport}` }).key;
+    const key = async (transport: Transport) =>
+      (await keys.create({ name: `bench-${transport}`, group: `bench-${transport}` })).key;
     return {
       dataDir,
-      keys: { apiKey: key('apiKey'), native: key('native'), bridge: key('bridge') },
+      keys: {
+        apiKey: await key('apiKey'),
+        native: await key('native'),
+        bridge: await key('bridge'),
+      },
       gatewayConfig: {
         dataDir,
         upstreamBaseUrl: `${sim.url}/v1`,

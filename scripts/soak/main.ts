@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import { databasePath } from '../../src/gateway/core/dataDir';
 import { openDatabase } from '../../src/gateway/storage/db';
+import { sqliteEngine } from '../../src/gateway/storage/sqliteEngine';
 import { createKeysRepository } from '../../src/gateway/keys/repository';
 import { admit, type ImageDemandInput } from '../../src/gateway/billing/admission';
 import { costMicros } from '../../src/gateway/billing/cost';
@@ -21,7 +22,7 @@ import { inputText } from '../../src/gateway/imageService/responsesBody';
 import { parseResponsesRequest } from '../../src/gateway/validation/responsesRequest';
 import { DEFAULT_TEXT_MODELS } from '../../src/shared/models';
 import { DEFAULT_RETRIES } from '../../src/gateway/dispatch/retryPolicy';
-import { createPricesRepository } from '../../src/gateway/storage/pricesRepository';
+import { openPricesRepository } from '../../src/gateway/storage/pricesRepository';
 import { BUDGET_KEYS, parseSseEvents, type SoakRequest, planRequests } from './plan';
 import { CONTROL_HEADER } from '../../src/simulator/guard';
 
@@ -207,21 +208,25 @@ async function main(): Promise<number> {
   const started = Date.now();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-soak-'));
   const db = openDatabase(databasePath(dataDir));
-  const keys = createKeysRepository(db);
-  const { key } = keys.create({ name: 'soak', group: 'default' });
+  const engine = sqliteEngine(db);
+  const keys = createKeysRepository(engine);
+  const { key } = await keys.create({ name: 'soak', group: 'default' });
   // Small total budgets, spent during the run: the spend must never pass one by more than one
   // request's estimate, whatever the faults, disconnects and the price change.
-  const budgets = Array.from({ length: BUDGET_KEYS }, (_, i) =>
-    keys.create({
-      name: `soak budget ${i}`,
-      group: 'default',
-      budgetMicros: BUDGET_MICROS,
-      budgetPeriod: 'total',
-    }),
-  );
+  const budgets: Array<{ key: string; record: { id: string } }> = [];
+  for (let i = 0; i < BUDGET_KEYS; i++) {
+    budgets.push(
+      await keys.create({
+        name: `soak budget ${i}`,
+        group: 'default',
+        budgetMicros: BUDGET_MICROS,
+        budgetPeriod: 'total',
+      }),
+    );
+  }
   const keyOf = (request: SoakRequest) =>
     request.budgetKey === null ? key : budgets[request.budgetKey]!.key;
-  const prices = createPricesRepository(db);
+  const prices = await openPricesRepository(engine);
   const oldPrice = prices.get(PRICED_MODEL)!;
   const picture = await sharp({
     create: { ...EDIT_IMAGE, channels: 3, background: { r: 40, g: 90, b: 160 } },
@@ -257,7 +262,7 @@ async function main(): Promise<number> {
         if (priceChangedAt === 0 && next >= plan.load.length / 2) {
           // Mid-run, with requests in flight: they were admitted at the old price.
           priceChangedAt = Date.now();
-          prices.set(PRICED_MODEL, { imageOutput: oldPrice.imageOutput * 2 });
+          await prices.set(PRICED_MODEL, { imageOutput: oldPrice.imageOutput * 2 });
         }
         await scriptFault(simUrl, request);
         outcomes.push(await send(url, keyOf(request), request));

@@ -15,6 +15,7 @@ import { createGateway } from '../../src/gateway';
 import { databasePath } from '../../src/gateway/core/dataDir';
 import { createKeysRepository } from '../../src/gateway/keys/repository';
 import { openDatabase } from '../../src/gateway/storage/db';
+import { sqliteEngine } from '../../src/gateway/storage/sqliteEngine';
 
 const WARM_UP = 5;
 const GATEWAY_SOURCES = 'src/gateway/';
@@ -33,7 +34,10 @@ interface ScriptCoverage {
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-walk-'));
 const db = openDatabase(databasePath(dataDir));
-const { key } = createKeysRepository(db).create({ name: 'walk', group: 'default' });
+const { key } = await createKeysRepository(sqliteEngine(db)).create({
+  name: 'walk',
+  group: 'default',
+});
 db.close();
 const gateway = await createGateway({
   host: '127.0.0.1',

@@ -1,3 +1,4 @@
+import { invalidApiKey } from './core/errors';
 import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import { Agent } from 'undici';
@@ -29,8 +30,9 @@ import { liveSettings } from './liveSettings';
 import { makeDataDirPrivate } from './core/privateFiles';
 import { shutdownSequence } from './shutdown';
 import { openDatabase } from './storage/db';
-import { createPricesRepository } from './storage/pricesRepository';
-import { createSettingsRepository } from './storage/settingsRepository';
+import { openPricesRepository } from './storage/pricesRepository';
+import { openSettingsRepository } from './storage/settingsRepository';
+import { sqliteEngine } from './storage/sqliteEngine';
 import { composeStudioSide } from './studioSide';
 import { composeUpstreamSide } from './upstreamSide';
 import { DEFAULT_SHUTDOWN_GRACE_MS, UPSTREAM_AGENT } from './core/tunables';
@@ -56,11 +58,14 @@ export async function createGateway(
   const agent = deps.agent ?? new Agent(UPSTREAM_AGENT);
   makeDataDirPrivate(config.dataDir);
   const db = openDatabase(databasePath(config.dataDir));
-  const keys = createKeysRepository(db);
+  // The storage port over the same connection: the repositories converted to it so far (issue
+  // 21) use `engine`, the others still the synchronous `db`.
+  const engine = sqliteEngine(db);
+  const keys = createKeysRepository(engine);
   const usage = createUsageRepository(db);
-  const prices = createPricesRepository(db);
+  const prices = await openPricesRepository(engine);
   const accounts = createAccountsRepository(db);
-  const settings = createSettingsRepository(db);
+  const settings = await openSettingsRepository(engine);
   const limiter = new KeyLimiter(createUsageLedger(db));
   const live = liveSettings(settings, config.allowedOrigins);
   const { simulator, secrets, dispatch } = await composeUpstreamSide(config, {
@@ -81,6 +86,8 @@ export async function createGateway(
   // Heard before the gallery: a request's reservation is charged before its images are written.
   chargeLimitsOnUsage(events, limiter, now);
   const rejected = createRejectedCounter(now);
+  const keyLimitUse = (record: ApiKeyRecord) =>
+    limiter.use({ id: record.id, limits: limitsOf(record) }, now());
   const studioSide = composeStudioSide({
     config,
     address,
@@ -99,7 +106,7 @@ export async function createGateway(
       testAccountConnection({ pool, dispatcher: agent, now }, id, baseUrl),
     keepApiImages: live.keepApiImages,
     whenIdle: () => inflight.whenIdle(),
-    keyLimitUse: (record) => limiter.use({ id: record.id, limits: limitsOf(record) }, now()),
+    keyLimitUse,
     // The simulator serves while no stored account is enabled (pool.ts).
     simulatorOnly: () => simulator !== null && !accounts.list().some((a) => a.enabled),
     now,
@@ -114,9 +121,7 @@ export async function createGateway(
     log,
   });
 
-  const authenticator = keyAuthenticator(keys, studioSide.studioKey);
-  const keyLimitUse = (record: ApiKeyRecord) =>
-    limiter.use({ id: record.id, limits: limitsOf(record) }, now());
+  const authenticator = keyAuthenticator(keys, studioSide.studioKey, log);
   const mcp = mcpRoute({
     keys: authenticator,
     now,
@@ -126,8 +131,10 @@ export async function createGateway(
       events,
       gallery: createMcpGallery(studioSide.app.admin.images, studioSide.galleryStore.dir),
       keepsApiImages: live.keepApiImages,
-      spendOf: (keyId) => {
-        const record = keys.get(keyId)!;
+      spendOf: async (keyId) => {
+        // The session's key may have been deleted since it opened the session.
+        const record = await keys.get(keyId);
+        if (!record) throw invalidApiKey('This key no longer exists.');
         const [spent] = usage.totals({ apiKeyId: keyId });
         return spendReport(
           record,
@@ -161,6 +168,7 @@ export async function createGateway(
     allowedHosts: address.hosts,
     ownOrigins: address.origins,
     allowedOrigins: live.allowedOrigins,
+    snapshots: [settings, prices],
     describeUpstream: () => pool.describe(),
     url: address.url,
     staticDir: config.staticDir,

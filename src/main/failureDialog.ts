@@ -30,7 +30,7 @@ export async function reportStartupFailure(error: unknown, ctx: FailureContext):
   if (action === 'open-data-folder') await shell.openPath(ctx.dataDir);
   if (action === 'reset-address') {
     try {
-      resetListenAddress(ctx.dataDir);
+      await resetListenAddress(ctx.dataDir);
       app.relaunch();
       app.exit(0);
       return;

@@ -51,7 +51,7 @@ async function start(): Promise<void> {
   const oauthCallbackPort = resolveCallbackPort(undefined, process.env);
   // Where other apps expect Atelier (Settings; 127.0.0.1:8787 until changed); when another
   // program holds that port, any free one (listen.ts).
-  const { host, port: preferred } = savedListenAddress(dataDir);
+  const { host, port: preferred } = await savedListenAddress(dataDir);
   failureContext.address = { host, port: preferred };
   const listening = await listenPreferring(
     (port) => createGateway({ host, port, dataDir, staticDir: STATIC_DIR, oauthCallbackPort }),

@@ -1,7 +1,8 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { drag } from './support/canvas';
 import { patternPng } from './support/images';
 import { percentile, recordMetric } from './support/metrics';
-import { EditPage, open } from './support/pages';
+import { choose, EditPage, open } from './support/pages';
 import { seedGallery } from './support/seedGallery';
 import { useStudio } from './support/studio';
 
@@ -117,5 +118,116 @@ test('mask painting frame times on a 2048x2048 image', async () => {
       fps: (frames.length * 1000) / frames.reduce((a, b) => a + b, 0),
     },
     'requestAnimationFrame intervals during a scripted 200-event zigzag stroke on a 2048x2048 image',
+  );
+});
+
+/** requestAnimationFrame intervals in the page while `act` runs (the first one dropped). */
+async function frameTimesDuring(page: Page, act: () => Promise<void>): Promise<number[]> {
+  await page.evaluate(() => {
+    const state = { frames: [] as number[], running: true };
+    (window as unknown as { __frames: typeof state }).__frames = state;
+    let last = performance.now();
+    const tick = (now: number) => {
+      state.frames.push(now - last);
+      last = now;
+      if (state.running) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  await act();
+  // Two more frames: the last change (a selection applied at pointerup) is drawn in them.
+  return page.evaluate(
+    () =>
+      new Promise<number[]>((resolve) => {
+        const state = (window as unknown as { __frames: { frames: number[]; running: boolean } })
+          .__frames;
+        requestAnimationFrame(() =>
+          requestAnimationFrame(() => {
+            state.running = false;
+            resolve(state.frames.slice(1));
+          }),
+        );
+      }),
+  );
+}
+
+function frameFigures(frames: number[], ms: number) {
+  return {
+    frames: frames.length,
+    ms,
+    frameP50Ms: percentile(frames, 50),
+    frameP95Ms: percentile(frames, 95),
+    frameMaxMs: Math.max(...frames),
+    over50Ms: frames.filter((f) => f > 50).length,
+  };
+}
+
+test('mask painting and selections on a 3840x2160 (4K) image', async () => {
+  const { page } = studio;
+  await open(page, 'edit');
+  const edit = new EditPage(page);
+  // The 2048 image of the test before goes: the 4K one is the first, the masked, image.
+  for (let n = await edit.references().count(); n > 0; n--) {
+    await page.getByTestId('remove-reference').first().click();
+    await expect(edit.references()).toHaveCount(n - 1);
+  }
+  await edit.fileInput().setInputFiles({
+    name: 'uhd.png',
+    mimeType: 'image/png',
+    buffer: await patternPng(3840, 2160),
+  });
+  await expect(edit.canvas()).toHaveJSProperty('width', 3840);
+  await choose(page, 'mask-tool', 'brush');
+  await edit.canvas().hover();
+  for (let i = 0; i < 5; i++) await page.keyboard.press(']');
+
+  let started = Date.now();
+  const painting = await frameTimesDuring(page, () =>
+    edit.stroke(
+      [
+        [0.1, 0.1],
+        [0.9, 0.2],
+        [0.1, 0.4],
+        [0.9, 0.6],
+        [0.1, 0.8],
+        [0.9, 0.9],
+      ],
+      40,
+    ),
+  );
+  const paintMs = Date.now() - started;
+  await expect(edit.share()).toContainText('% of the image will change');
+  expect(painting.length).toBeGreaterThan(10);
+  recordMetric(
+    'maskPainting.4k',
+    frameFigures(painting, paintMs),
+    'requestAnimationFrame intervals during a scripted 200-event zigzag stroke on a 3840x2160 image',
+  );
+
+  // A rectangle over most of the picture (about 5 million pixels added), then a lasso of 120
+  // points (240 pointer moves) cut out of it: the outline follows the pointer, the mask changes at pointerup.
+  const before = await edit.changedPercent();
+  started = Date.now();
+  const selecting = await frameTimesDuring(page, async () => {
+    await choose(page, 'mask-tool', 'rect');
+    await drag(page, edit.canvas(), [
+      [0.05, 0.05],
+      [0.5, 0.5],
+      [0.85, 0.85],
+    ]);
+    await choose(page, 'mask-tool', 'lasso');
+    const lasso: Array<[number, number]> = Array.from({ length: 120 }, (_, i) => {
+      const a = (i / 120) * 2 * Math.PI;
+      return [0.45 + 0.3 * Math.cos(a), 0.45 + 0.3 * Math.sin(a)];
+    });
+    await drag(page, edit.canvas(), lasso, true, 2);
+  });
+  const selectMs = Date.now() - started;
+  expect(await edit.changedPercent()).not.toBe(before);
+  await studio.screenshot('edit-4k-selection');
+  recordMetric(
+    'selection.4k',
+    frameFigures(selecting, selectMs),
+    'requestAnimationFrame intervals while dragging a rectangle over 64% of a 3840x2160 image and an Alt-lasso of 120 points (240 pointer moves) cutting a circle from it, each applied at pointerup',
   );
 });

@@ -2,7 +2,13 @@ import { expect, test, type Page } from '@playwright/test';
 import { patternPng } from './support/images';
 import { EditPage, open } from './support/pages';
 import { useStudio } from './support/studio';
-import { atWindowSize, sizeName, visibleBox, WINDOW_SIZES } from './support/windows';
+import {
+  atWindowSize,
+  nestedScrollAreas,
+  sizeName,
+  visibleBox,
+  WINDOW_SIZES,
+} from './support/windows';
 
 const studio = useStudio();
 
@@ -62,6 +68,7 @@ for (const size of WINDOW_SIZES) {
       expect(await toolRows(page), 'lines of tools').toBeLessThanOrEqual(expected.rows);
       const side = await visibleBox(page.locator('.edit-side'));
       expect(side.box.width / size.width, 'share of the width the request takes').toBeLessThan(0.3);
+      expect(await nestedScrollAreas(page), 'scroll areas inside scroll areas').toEqual([]);
       await studio.screenshot(`edit-frame-${size.width}`);
     });
   });

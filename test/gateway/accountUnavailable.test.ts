@@ -6,6 +6,7 @@ import { databasePath } from '../../src/gateway/core/dataDir';
 import type { SecretStore } from '../../src/gateway/secrets/types';
 import { openDatabase, type Db } from '../../src/gateway/storage/db';
 import { createKeysRepository } from '../../src/gateway/keys/repository';
+import { sqliteEngine } from '../../src/gateway/storage/sqliteEngine';
 import { tempDir } from '../support/gateway';
 
 // A store that fails as a locked or unreachable keychain does. The real keychain daemon is tested
@@ -24,7 +25,7 @@ let key: string;
 
 beforeAll(async () => {
   db = openDatabase(databasePath(dataDir));
-  key = createKeysRepository(db).create({ name: 'app' }).key;
+  key = (await createKeysRepository(sqliteEngine(db)).create({ name: 'app' })).key;
   createAccountsRepository(db).create({
     name: 'relay',
     kind: 'api_key',

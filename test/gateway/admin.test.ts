@@ -10,9 +10,9 @@ import type {
 } from '../../src/shared/admin';
 import { savedListenAddress } from '../../src/gateway';
 import { SETTINGS } from '../../src/gateway/settings';
-import { createPricesRepository } from '../../src/gateway/storage/pricesRepository';
-import { createSettingsRepository } from '../../src/gateway/storage/settingsRepository';
 import {
+  pricesIn,
+  settingsIn,
   startTestGateway,
   studioLogin,
   usageRow,
@@ -177,7 +177,7 @@ describe('usage', () => {
   const ids: string[] = [];
 
   beforeAll(async () => {
-    key = t.newKey('usage-app');
+    key = await t.newKey('usage-app');
     for (const quality of ['low', 'medium'])
       ids.push((await generate(key.key, { ...gen, quality })).requestId);
     // A refused request is recorded too.
@@ -312,7 +312,7 @@ describe('the live request log', () => {
       }
     };
     await until((text) => text.includes(': connected\n\n'));
-    const key = t.newKey('live');
+    const key = await t.newKey('live');
     const { requestId } = await generate(key.key);
     await until((text) => text.includes(requestId));
     const event = buffer
@@ -328,10 +328,10 @@ describe('the live request log', () => {
 });
 
 describe('settings', () => {
-  afterEach(() => {
-    const settings = createSettingsRepository(t.db);
+  afterEach(async () => {
+    const settings = await settingsIn(t.db);
     for (const setting of Object.values(SETTINGS)) {
-      if (setting !== SETTINGS.studioKeyId) settings.reset(setting);
+      if (setting !== SETTINGS.studioKeyId) await settings.reset(setting);
     }
   });
 
@@ -387,7 +387,7 @@ describe('settings', () => {
     expect(body.settings).toMatchObject({ serverHost: '::1', serverPort: 9123 });
     // Where it runs now is unchanged until it starts again.
     expect(body.server).toMatchObject({ host: '127.0.0.1', port: t.gateway.port });
-    expect(savedListenAddress(t.dataDir)).toEqual({ host: '::1', port: 9123 });
+    expect(await savedListenAddress(t.dataDir)).toEqual({ host: '::1', port: 9123 });
   });
 
   it('refuses a bad value or an unknown setting, naming it, and changes nothing', async () => {
@@ -416,8 +416,8 @@ describe('settings', () => {
 });
 
 describe('prices', () => {
-  afterAll(() => {
-    createPricesRepository(t.db).set('image-model-2', { imageOutput: 30_000_000 });
+  afterAll(async () => {
+    await (await pricesIn(t.db)).set('image-model-2', { imageOutput: 30_000_000 });
   });
 
   it('lists dollars per 1M tokens as decimal strings', async () => {

@@ -119,7 +119,7 @@ describe('accounts', () => {
       apiKey,
     });
 
-    const relayKey = t.newKey('relay-app', { group: 'relay' });
+    const relayKey = await t.newKey('relay-app', { group: 'relay' });
     const { status, requestId } = await generate(relayKey.key);
     expect(status).toBe(200);
     expect((await simCalls()).map((c) => c.accountId)).toEqual([apiKey]);
@@ -173,7 +173,7 @@ describe('accounts', () => {
     await scriptFaults(t.simUrl, [
       { kind: 'usage_limit', resetsInSeconds: 600, match: { accountId: `sim-${a.id}` } },
     ]);
-    const key = t.newKey('cool-app', { group: 'cool' });
+    const key = await t.newKey('cool-app', { group: 'cool' });
     const { status, requestId } = await generate(key.key);
     expect(status).toBe(200);
     expect((await usageRow(t, requestId)).upstream_account_id).toBe(b.id);
@@ -287,7 +287,7 @@ describe('OAuth sign-in from the studio', () => {
     expect(secret?.type).toBe('oauth');
 
     // And it serves the plan's group.
-    const key = t.newKey('plan-app', { group: 'plan' });
+    const key = await t.newKey('plan-app', { group: 'plan' });
     const { status, requestId } = await generate(key.key);
     expect(status).toBe(200);
     expect((await usageRow(t, requestId)).upstream_account_id).toBe(account.id);

@@ -136,7 +136,7 @@ describe('background responses with the official openai client', () => {
       background: true,
     });
     const other = new OpenAI({
-      apiKey: t.newKey('background-other').key,
+      apiKey: (await t.newKey('background-other')).key,
       baseURL: `${t.url}/v1`,
       maxRetries: 0,
     });

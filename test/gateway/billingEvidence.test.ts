@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_IMAGE_PRICES, estimateImageRequest } from '../../src/shared/costEstimate';
-import { createPricesRepository } from '../../src/gateway/storage/pricesRepository';
 import {
+  pricesIn,
   scriptFaults,
   startTestGateway,
   studioLogin,
@@ -61,7 +61,10 @@ const BUDGET = 50_000; // $0.05
 
 describe('every request is priced before it is admitted', () => {
   it('estimates /v1/responses text: 10 concurrent calls of 480 KB cannot spend past $0.05', async () => {
-    const { key, id } = t.newKey('text budget', { budgetMicros: BUDGET, budgetPeriod: 'total' });
+    const { key, id } = await t.newKey('text budget', {
+      budgetMicros: BUDGET,
+      budgetPeriod: 'total',
+    });
     const input = 'a long brief about lighthouses. '.repeat(15_000); // 480 KB
     const answers = await Promise.all(
       Array.from({ length: 10 }, () => post(key, '/responses', { model: 'agent-model-1', input })),
@@ -77,7 +80,7 @@ describe('every request is priced before it is admitted', () => {
 
   it('bills a delivered image the upstream reported no usage for at its estimate, marked estimated', async () => {
     const prompt = 'silent upstream: a tin robot';
-    const { key, id } = t.newKey('silent', { budgetMicros: BUDGET, budgetPeriod: 'total' });
+    const { key, id } = await t.newKey('silent', { budgetMicros: BUDGET, budgetPeriod: 'total' });
     await scriptFaults(t.simUrl, [
       { kind: 'no_usage', times: 12, match: { promptIncludes: prompt } },
     ]);
@@ -137,9 +140,9 @@ describe('every request is priced before it is admitted', () => {
     );
     // The signal: all four are admitted and upstream (each has its pending row).
     while (pending() < 4) await new Promise((resolve) => setImmediate(resolve));
-    const prices = createPricesRepository(t.db);
+    const prices = await pricesIn(t.db);
     const before = prices.get('image-model-2')!;
-    prices.set('image-model-2', { imageOutput: before.imageOutput * 40 });
+    await prices.set('image-model-2', { imageOutput: before.imageOutput * 40 });
     try {
       const answers = await Promise.all(inFlight);
       for (const a of answers) {
@@ -152,7 +155,7 @@ describe('every request is priced before it is admitted', () => {
         lowImageCost(prompt) * 10,
       );
     } finally {
-      prices.set('image-model-2', { imageOutput: before.imageOutput });
+      await prices.set('image-model-2', { imageOutput: before.imageOutput });
     }
   });
 });

@@ -13,6 +13,7 @@ import { API_KEY_MAX_PIXELS } from '../../src/gateway/accounts/types';
 import type { SecretStore } from '../../src/gateway/secrets/types';
 import { openDatabase, type Db } from '../../src/gateway/storage/db';
 import { createKeysRepository } from '../../src/gateway/keys/repository';
+import { sqliteEngine } from '../../src/gateway/storage/sqliteEngine';
 import { startSimulator, type Simulator } from '../../src/simulator';
 import { tempDir, usageRow } from '../support/gateway';
 import { decodeB64 } from '../support/images';
@@ -82,7 +83,9 @@ async function gatewayWithSubscription(
     modelMap: {},
     maxPixels: API_KEY_MAX_PIXELS,
   });
-  const key = createKeysRepository(db).create({ name: 'bridge', group: 'default' }).key;
+  const key = (
+    await createKeysRepository(sqliteEngine(db)).create({ name: 'bridge', group: 'default' })
+  ).key;
   const gateway = await createGateway({
     host: '127.0.0.1',
     port: 0,

@@ -1,8 +1,13 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SETTINGS } from '../../src/gateway/settings';
-import { createSettingsRepository } from '../../src/gateway/storage/settingsRepository';
-import { startTestGateway, usageRow, type TestGateway, simInit } from '../support/gateway';
+import {
+  settingsIn,
+  startTestGateway,
+  usageRow,
+  type TestGateway,
+  simInit,
+} from '../support/gateway';
 
 let t: TestGateway;
 beforeAll(async () => {
@@ -85,12 +90,12 @@ describe('the content pre-filter (spec 8.3.4) in front of the upstream', () => {
   });
 
   it('is a setting: off sends the prompt on', async () => {
-    const settings = createSettingsRepository(t.db);
-    settings.set(SETTINGS.contentFilter, 'off');
+    const settings = await settingsIn(t.db);
+    await settings.set(SETTINGS.contentFilter, 'off');
     try {
       expect((await generate(refusedPrompt('explicit_sexual'))).res.status).toBe(200);
     } finally {
-      settings.reset(SETTINGS.contentFilter);
+      await settings.reset(SETTINGS.contentFilter);
     }
   });
 });

@@ -6,9 +6,9 @@ import {
 } from '../../src/gateway/accounts/repository';
 import type { AccountRecord } from '../../src/gateway/core/domain';
 import { SETTINGS } from '../../src/gateway/settings';
-import { createSettingsRepository } from '../../src/gateway/storage/settingsRepository';
 import { decodeB64 } from '../support/images';
 import {
+  settingsIn,
   clearFaults,
   scriptFaults,
   startTestGateway,
@@ -95,7 +95,7 @@ afterEach(async () => {
   await clearFaults(t.simUrl);
   await fetch(`${t.simUrl}/__sim/calls`, simInit(t.simUrl, { method: 'DELETE' }));
   for (const a of Object.values(made)) accounts.setCooldown(a.id, null, null);
-  createSettingsRepository(t.db).reset(SETTINGS.strictDelivery);
+  await (await settingsIn(t.db)).reset(SETTINGS.strictDelivery);
 });
 afterAll(async () => {
   await t.close();
@@ -110,13 +110,13 @@ describe('choosing an account', () => {
   });
 
   it('dispatches only inside the key group', async () => {
-    const other = t.newKey('other-group', { group: 'other' });
+    const other = await t.newKey('other-group', { group: 'other' });
     expect((await post(gen, other.key)).res.status).toBe(200);
     expect((await simCalls()).map((c) => c.accountId)).toEqual([simKey(made.other!)]);
   });
 
   it('sends a request larger than an account can deliver to one that can', async () => {
-    const mixed = t.newKey('mixed', { group: 'mixed' });
+    const mixed = await t.newKey('mixed', { group: 'mixed' });
     await post({ ...gen, size: '3840x2160', output_format: 'jpeg' }, mixed.key);
     await post(gen, mixed.key);
     expect((await simCalls()).map((c) => c.accountId)).toEqual([
@@ -126,7 +126,7 @@ describe('choosing an account', () => {
   });
 
   it('refuses a size no account of the group can deliver, saying what would help', async () => {
-    const small = t.newKey('small-only', { group: 'smallonly' });
+    const small = await t.newKey('small-only', { group: 'smallonly' });
     const { res, json } = await post({ ...gen, size: '3840x2160' }, small.key);
     expect(res.status).toBe(400);
     expect(json.error).toMatchObject({ code: 'size_not_available', param: 'size' });
@@ -134,7 +134,7 @@ describe('choosing an account', () => {
   });
 
   it('holds requests to the account capacity (capacity 1: one at a time, none lost)', async () => {
-    const solo = t.newKey('solo', { group: 'solo' });
+    const solo = await t.newKey('solo', { group: 'solo' });
     await scriptFaults(t.simUrl, [{ kind: 'slow', delayMs: 250, times: 3 }]);
     const started = Date.now();
     const results = await Promise.all([1, 2, 3].map(() => post(gen, solo.key)));
@@ -144,7 +144,7 @@ describe('choosing an account', () => {
   });
 
   it('caps requests in flight per key when the key says so', async () => {
-    const capped = t.newKey('capped', { concurrencyLimit: 1 });
+    const capped = await t.newKey('capped', { concurrencyLimit: 1 });
     await scriptFaults(t.simUrl, [{ kind: 'slow', delayMs: 300, times: 2 }]);
     const results = await Promise.all([post(gen, capped.key), post(gen, capped.key)]);
     const statuses = results.map((r) => r.res.status).sort();
@@ -230,7 +230,7 @@ describe('429 usage_limit_reached: cool down, fail over, explain', () => {
 
 describe('delivered means delivered', () => {
   it('lenient mode passes a downgraded image on with headers that say so', async () => {
-    createSettingsRepository(t.db).set(SETTINGS.strictDelivery, false);
+    await (await settingsIn(t.db)).set(SETTINGS.strictDelivery, false);
     await scriptFaults(t.simUrl, [{ kind: 'downgrade' }]);
     const { res, json, requestId } = await post({ ...gen, size: '2048x2048' });
     expect(res.status).toBe(200);
@@ -271,7 +271,7 @@ describe('the fallback ladder (spec 7.3)', () => {
   });
 
   it('lets a key opt in, which reaches sizes its group cannot deliver directly', async () => {
-    const small = t.newKey('small-ladder', { group: 'smallonly', fallbackLadder: true });
+    const small = await t.newKey('small-ladder', { group: 'smallonly', fallbackLadder: true });
     const { res, json } = await post(
       { ...gen, size: '3840x2160', output_format: 'webp' },
       small.key,
@@ -284,7 +284,7 @@ describe('the fallback ladder (spec 7.3)', () => {
 
 describe('client disconnects', () => {
   it('the upstream call finishes and the usage record is written once with the tokens', async () => {
-    const leaving = t.newKey('leaving');
+    const leaving = await t.newKey('leaving');
     await scriptFaults(t.simUrl, [{ kind: 'slow', delayMs: 400 }]);
     const controller = new AbortController();
     const client = new OpenAI({ apiKey: leaving.key, baseURL: `${t.url}/v1`, maxRetries: 0 });

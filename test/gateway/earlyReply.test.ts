@@ -6,6 +6,7 @@ import { createGateway, type Gateway } from '../../src/gateway';
 import { databasePath } from '../../src/gateway/core/dataDir';
 import { createKeysRepository } from '../../src/gateway/keys/repository';
 import { openDatabase, type Db } from '../../src/gateway/storage/db';
+import { sqliteEngine } from '../../src/gateway/storage/sqliteEngine';
 import { tempDir } from '../support/gateway';
 
 /**
@@ -31,7 +32,9 @@ const spinners: ChildProcess[] = [];
 beforeAll(async () => {
   dataDir = tempDir();
   db = openDatabase(databasePath(dataDir));
-  key = createKeysRepository(db).create({ name: 'uploader', group: 'default' }).key;
+  key = (
+    await createKeysRepository(sqliteEngine(db)).create({ name: 'uploader', group: 'default' })
+  ).key;
   gateway = await createGateway({
     host: '127.0.0.1',
     port: 0,

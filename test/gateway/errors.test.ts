@@ -1,8 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SETTINGS } from '../../src/gateway/settings';
 import { createKeysRepository } from '../../src/gateway/keys/repository';
-import { createSettingsRepository } from '../../src/gateway/storage/settingsRepository';
+import { sqliteEngine } from '../../src/gateway/storage/sqliteEngine';
 import {
+  settingsIn,
   clearFaults,
   scriptFaults,
   startTestGateway,
@@ -68,18 +69,18 @@ describe('401 INVALID_API_KEY', () => {
   });
 
   it('for a disabled key, and again once it is re-enabled it works', async () => {
-    const keys = createKeysRepository(t.db);
-    const { key, id } = t.newKey('to-disable');
-    keys.setStatus(id, 'disabled');
+    const keys = createKeysRepository(sqliteEngine(t.db));
+    const { key, id } = await t.newKey('to-disable');
+    await keys.setStatus(id, 'disabled');
     const r = await generate(base, key);
     expect([r.status, r.error.code]).toEqual([401, 'INVALID_API_KEY']);
-    keys.setStatus(id, 'active');
+    await keys.setStatus(id, 'active');
     expect((await generate(base, key)).status).toBe(200);
   });
 
   it('for a deleted key', async () => {
-    const { key, id } = t.newKey('to-delete');
-    createKeysRepository(t.db).remove(id);
+    const { key, id } = await t.newKey('to-delete');
+    await createKeysRepository(sqliteEngine(t.db)).remove(id);
     const r = await generate(base, key);
     expect([r.status, r.error.code]).toEqual([401, 'INVALID_API_KEY']);
   });
@@ -289,8 +290,8 @@ describe('upstream failures', () => {
   });
 
   it('times out a silent upstream after the configured timeout, without retrying', async () => {
-    const settings = createSettingsRepository(t.db);
-    settings.set(SETTINGS.timeoutNormalMs, 1_000);
+    const settings = await settingsIn(t.db);
+    await settings.set(SETTINGS.timeoutNormalMs, 1_000);
     try {
       await fetch(`${t.simUrl}/__sim/calls`, simInit(t.simUrl, { method: 'DELETE' }));
       await scriptFaults(t.simUrl, [{ kind: 'slow', delayMs: 1_600 }]);
@@ -303,7 +304,7 @@ describe('upstream failures', () => {
       };
       expect(calls).toHaveLength(1);
     } finally {
-      settings.reset(SETTINGS.timeoutNormalMs);
+      await settings.reset(SETTINGS.timeoutNormalMs);
     }
   });
 

@@ -11,9 +11,9 @@ import {
   type UsageListResponse,
 } from '../../src/shared/admin';
 import { SETTINGS } from '../../src/gateway/settings';
-import { createSettingsRepository } from '../../src/gateway/storage/settingsRepository';
 import { rectMask } from '../support/images';
 import {
+  settingsIn,
   clearFaults,
   keptImages,
   scriptFaults,
@@ -33,7 +33,7 @@ beforeAll(async () => {
   studio = await studioLogin(t);
 });
 afterEach(async () => {
-  createSettingsRepository(t.db).reset(SETTINGS.keepApiImages);
+  await (await settingsIn(t.db)).reset(SETTINGS.keepApiImages);
   await clearFaults(t.simUrl);
 });
 afterAll(async () => {
@@ -155,7 +155,7 @@ describe('images kept', () => {
   });
 
   it('keeps API images by default, each with its share of the request', async () => {
-    const app = t.newKey('gallery-app');
+    const app = await t.newKey('gallery-app');
     const { requestId } = await generate({ prompt: 'three pebbles', n: 3 }, { key: app.key });
     const ids = await keptImages(t, requestId, 3);
     const row = await usageRow(t, requestId);
@@ -174,7 +174,7 @@ describe('images kept', () => {
 
   it('keeps no API image while keepApiImages is off, but still the studio’s', async () => {
     await studio.json('/api/admin/settings', { method: 'PUT', body: { keepApiImages: false } });
-    const app = t.newKey('private-app');
+    const app = await t.newKey('private-app');
     const api = await generate({ prompt: 'not for the gallery' }, { key: app.key });
     expect(api.status).toBe(200);
     await usageRow(t, api.requestId);
@@ -187,7 +187,7 @@ describe('images kept', () => {
 
   it('keeps the image of a caller who disconnected, even with keepApiImages off', async () => {
     await studio.json('/api/admin/settings', { method: 'PUT', body: { keepApiImages: false } });
-    const leaving = t.newKey('leaving');
+    const leaving = await t.newKey('leaving');
     const recorded = new Promise<string>((resolve) => {
       const onUsage = (id: string) => {
         if (
@@ -272,7 +272,7 @@ describe('images from /v1/responses', () => {
     [...text.matchAll(/"result":"([A-Za-z0-9+/=]{256,})"/g)].map((m) => m[1]!);
 
   it('keeps an API image with its prompt, request id, tool settings and the usage record’s cost', async () => {
-    const app = t.newKey('agent-app');
+    const app = await t.newKey('agent-app');
     const { status, requestId, text } = await respond(
       { input: 'Draw a paper crane on a windowsill.' },
       { key: app.key },
@@ -315,7 +315,7 @@ describe('images from /v1/responses', () => {
   });
 
   it('keeps a streamed image once, though the stream carries it twice', async () => {
-    const app = t.newKey('agent-stream');
+    const app = await t.newKey('agent-stream');
     const { status, requestId, text } = await respond(
       {
         input: 'Draw a kite over the dunes.',
@@ -346,7 +346,7 @@ describe('images from /v1/responses', () => {
 
   it('keeps no API image while keepApiImages is off, but always the studio’s', async () => {
     await studio.json('/api/admin/settings', { method: 'PUT', body: { keepApiImages: false } });
-    const app = t.newKey('agent-private');
+    const app = await t.newKey('agent-private');
     const api = await respond({ input: 'Draw a secret map.' }, { key: app.key });
     expect(api.status).toBe(200);
     await usageRow(t, api.requestId);
@@ -362,7 +362,7 @@ describe('images from /v1/responses', () => {
   });
 
   it('keeps nothing for an answer without an image', async () => {
-    const app = t.newKey('agent-text');
+    const app = await t.newKey('agent-text');
     const text = await respond({ input: 'Say hello.', tools: [] }, { key: app.key });
     expect(text.status).toBe(200);
     await usageRow(t, text.requestId);
@@ -538,7 +538,7 @@ describe('browsing the gallery', () => {
   });
 
   it('filters by model, size, API key and time, alone and together', async () => {
-    const app = t.newKey('gallery-search-app');
+    const app = await t.newKey('gallery-search-app');
     const wide = await generate(
       { prompt: 'Filters: a wide field', model: 'image-model-2-2026-04-21', size: '1536x1024' },
       { key: app.key },

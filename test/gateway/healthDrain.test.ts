@@ -6,6 +6,7 @@ import { createGateway, type Gateway } from '../../src/gateway';
 import { databasePath } from '../../src/gateway/core/dataDir';
 import { createKeysRepository } from '../../src/gateway/keys/repository';
 import { openDatabase, type Db } from '../../src/gateway/storage/db';
+import { sqliteEngine } from '../../src/gateway/storage/sqliteEngine';
 import { testPicture } from '../support/images';
 import { tempDir } from '../support/gateway';
 import { checkRepliesOf } from '../support/openapiReplies';
@@ -64,7 +65,9 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
   dataDir = tempDir('atelier-health-');
   db = openDatabase(databasePath(dataDir));
-  key = createKeysRepository(db).create({ name: 'balanced', group: 'default' }).key;
+  key = (
+    await createKeysRepository(sqliteEngine(db)).create({ name: 'balanced', group: 'default' })
+  ).key;
   gateway = await createGateway({
     host: '127.0.0.1',
     port: 0,

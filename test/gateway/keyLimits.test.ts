@@ -6,8 +6,10 @@ import { createGateway, type Gateway } from '../../src/gateway';
 import { databasePath } from '../../src/gateway/core/dataDir';
 import { openDatabase } from '../../src/gateway/storage/db';
 import { createKeysRepository, type NewApiKey } from '../../src/gateway/keys/repository';
-import { createPricesRepository } from '../../src/gateway/storage/pricesRepository';
+import { sqliteEngine } from '../../src/gateway/storage/sqliteEngine';
+import type { PricesRepository } from '../../src/gateway/storage/pricesRepository';
 import {
+  pricesIn,
   simInit,
   startTestGateway,
   studioLogin,
@@ -19,10 +21,12 @@ import {
 
 let t: TestGateway;
 let studio: StudioClient;
+let prices: PricesRepository;
 
 beforeAll(async () => {
   t = await startTestGateway();
   studio = await studioLogin(t);
+  prices = await pricesIn(t.db);
 });
 afterAll(async () => {
   await t.close();
@@ -84,7 +88,7 @@ const request = (prompt: string, extra: Record<string, unknown> = {}) => ({
 
 /** The gateway's own estimate of one such request, at the price in its database. */
 function estimateOf(prompt: string, n = 1): number {
-  const price = createPricesRepository(t.db).get('image-model-2')!;
+  const price = prices.get('image-model-2')!;
   return estimateImageRequest(
     { prompt, size: { width: 1024, height: 1024 }, quality: 'low', n, partialImages: 0 },
     price,
@@ -101,7 +105,10 @@ describe('a spend budget', () => {
     const prompt = 'budget race: a copper kettle';
     const cost = estimateOf(prompt);
     expect(cost).toBeGreaterThan(0);
-    const { key, id } = t.newKey('budget-race', { budgetMicros: cost * 10, budgetPeriod: 'day' });
+    const { key, id } = await t.newKey('budget-race', {
+      budgetMicros: cost * 10,
+      budgetPeriod: 'day',
+    });
 
     const answers = await Promise.all(
       Array.from({ length: 50 }, () => generate(t.url, key, request(prompt))),
@@ -153,7 +160,7 @@ describe('a spend budget', () => {
   it('a total budget never resets: no retry-after, and SDKs are told not to retry', async () => {
     const prompt = 'total budget: a paper boat';
     const cost = estimateOf(prompt);
-    const { key } = t.newKey('total', { budgetMicros: cost, budgetPeriod: 'total' });
+    const { key } = await t.newKey('total', { budgetMicros: cost, budgetPeriod: 'total' });
     expect((await generate(t.url, key, request(prompt))).status).toBe(200);
     const refused = await generate(t.url, key, request(prompt));
     expect(refused.status).toBe(429);
@@ -166,7 +173,7 @@ describe('a spend budget', () => {
   it('refuses a request whose estimate alone is over what is left', async () => {
     const prompt = 'n over budget: a glass fish';
     const cost = estimateOf(prompt);
-    const { key } = t.newKey('n-over', { budgetMicros: cost * 3, budgetPeriod: 'month' });
+    const { key } = await t.newKey('n-over', { budgetMicros: cost * 3, budgetPeriod: 'month' });
     const four = await generate(t.url, key, request(prompt, { n: 4 }));
     expect(four.status).toBe(429);
     expect(four.body.error.limit).toMatchObject({ used: 0, requested: (cost * 4) / 1e6 });
@@ -178,7 +185,7 @@ describe('a spend budget', () => {
 describe('requests per minute', () => {
   it('admits N requests in 60 seconds, then 429 rate_limit_exceeded with a retry-after', async () => {
     const prompt = 'rpm: a wooden horse';
-    const { key } = t.newKey('rpm', { rpmLimit: 3 });
+    const { key } = await t.newKey('rpm', { rpmLimit: 3 });
     const started = Date.now();
     for (let i = 0; i < 3; i++)
       expect((await generate(t.url, key, request(prompt))).status).toBe(200);
@@ -209,7 +216,7 @@ describe('requests per minute', () => {
 describe('images per day', () => {
   it('counts images, not requests, and refuses an n that would pass the limit', async () => {
     const prompt = 'images per day: a tin drum';
-    const { key } = t.newKey('images', { imagesPerDay: 3 });
+    const { key } = await t.newKey('images', { imagesPerDay: 3 });
     expect((await generate(t.url, key, request(prompt, { n: 2 }))).status).toBe(200);
     const two = await generate(t.url, key, request(prompt, { n: 2 }));
     expect(two.status).toBe(429);
@@ -231,7 +238,7 @@ describe('images per day', () => {
   });
 
   it('limits the Responses image tool too', async () => {
-    const { key } = t.newKey('responses-images', { imagesPerDay: 1 });
+    const { key } = await t.newKey('responses-images', { imagesPerDay: 1 });
     const call = () =>
       fetch(`${t.url}/v1/responses`, {
         method: 'POST',
@@ -265,7 +272,7 @@ describe('images per day', () => {
 describe('expiry', () => {
   it('an expired key is a 401 INVALID_API_KEY that says it expired, on every endpoint', async () => {
     const expiresAt = Date.UTC(2026, 0, 1);
-    const { key, id } = t.newKey('expired', { expiresAt });
+    const { key, id } = await t.newKey('expired', { expiresAt });
     const post = await generate(t.url, key, request('expired: a clock'));
     expect(post.status).toBe(401);
     expect(post.body.error.code).toBe('INVALID_API_KEY');
@@ -278,7 +285,7 @@ describe('expiry', () => {
     expect(models.status).toBe(401);
     expect(await upstreamCalls(t.simUrl, 'expired: a clock')).toBe(0);
 
-    const future = t.newKey('not yet', { expiresAt: Date.now() + 86_400_000 });
+    const future = await t.newKey('not yet', { expiresAt: Date.now() + 86_400_000 });
     expect((await generate(t.url, future.key, request('not expired: a clock'))).status).toBe(200);
   });
 });
@@ -357,7 +364,7 @@ describe('budget alerts on the admin events stream', () => {
 
     const prompt = 'alerts: a silver bell';
     const cost = estimateOf(prompt);
-    const { key, id } = t.newKey('alerts', { budgetMicros: cost * 4, budgetPeriod: 'month' });
+    const { key, id } = await t.newKey('alerts', { budgetMicros: cost * 4, budgetPeriod: 'month' });
     const usageSeen = (requestId: string) => () => buffer.includes(requestId);
     // 25 %: nothing; 50 %: the first alert.
     for (let i = 0; i < 2; i++) {
@@ -415,7 +422,7 @@ describe('limits survive a restart', () => {
     dataDir = tempDir();
     const db = openDatabase(databasePath(dataDir));
     const prompt = 'restart: a brass key';
-    const price = createPricesRepository(db).get('image-model-2')!;
+    const price = (await pricesIn(db)).get('image-model-2')!;
     const cost = estimateImageRequest(
       { prompt, size: { width: 1024, height: 1024 }, quality: 'low', n: 1, partialImages: 0 },
       price,
@@ -426,7 +433,10 @@ describe('limits survive a restart', () => {
       rpmLimit: 4,
       imagesPerDay: 100,
     };
-    const { key } = createKeysRepository(db).create({ name: 'restart', ...limits });
+    const { key } = await createKeysRepository(sqliteEngine(db)).create({
+      name: 'restart',
+      ...limits,
+    });
     db.close();
 
     const first = await start();
@@ -442,10 +452,13 @@ describe('limits survive a restart', () => {
     expect(refused.body.error.limit).toMatchObject({ used: (cost * 3) / 1e6 });
 
     // Requests per minute carry over too: 3 made, the refusal not counted, one more allowed.
-    const { key: rpmKey } = (() => {
+    const { key: rpmKey } = await (async () => {
       const d = openDatabase(databasePath(dataDir));
       try {
-        return createKeysRepository(d).create({ name: 'rpm restart', rpmLimit: 2 });
+        return await createKeysRepository(sqliteEngine(d)).create({
+          name: 'rpm restart',
+          rpmLimit: 2,
+        });
       } finally {
         d.close();
       }

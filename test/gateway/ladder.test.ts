@@ -5,9 +5,9 @@ import {
 } from '../../src/gateway/accounts/repository';
 import type { AccountRecord } from '../../src/gateway/core/domain';
 import { SETTINGS } from '../../src/gateway/settings';
-import { createSettingsRepository } from '../../src/gateway/storage/settingsRepository';
 import { decodeB64 } from '../support/images';
 import {
+  settingsIn,
   clearFaults,
   scriptFaults,
   simInit,
@@ -33,7 +33,7 @@ let groups = 0;
  * A fresh group for each test, so no test inherits another's outage evidence (which the gateway
  * keeps in memory, as it should), with the ladder on for its key unless told otherwise.
  */
-function group(roles: Array<[string, string]>, ladder = true): string {
+async function group(roles: Array<[string, string]>, ladder = true): Promise<string> {
   const name = `g${++groups}`;
   made = {};
   for (const [role, tier] of roles) {
@@ -53,7 +53,7 @@ function group(roles: Array<[string, string]>, ladder = true): string {
       secretName: null,
     });
   }
-  return t.newKey(name, { group: name, fallbackLadder: ladder }).key;
+  return (await t.newKey(name, { group: name, fallbackLadder: ladder })).key;
 }
 const one = () => group([['lone', 'pro']]);
 const two = (ladder = true) =>
@@ -136,9 +136,9 @@ function withGateway(): void {
   afterEach(async () => {
     await clearFaults(t.simUrl);
     await fetch(`${t.simUrl}/__sim/calls`, simInit(t.simUrl, { method: 'DELETE' }));
-    const settings = createSettingsRepository(t.db);
-    settings.reset(SETTINGS.timeoutNormalMs);
-    settings.reset(SETTINGS.timeoutLargeMs);
+    const settings = await settingsIn(t.db);
+    await settings.reset(SETTINGS.timeoutNormalMs);
+    await settings.reset(SETTINGS.timeoutLargeMs);
   });
   afterAll(async () => {
     await t.close();
@@ -153,7 +153,7 @@ describe('one account: every step runs on it', () => {
   withGateway();
 
   it('step 1 fails (503, retried once): step 2 delivers at medium', async () => {
-    const key = one();
+    const key = await one();
     await scriptFaults(t.simUrl, [failing(made.lone!, 2)]);
     const { res, json, requestId } = await post(key);
     expect(res.status).toBe(200);
@@ -178,7 +178,7 @@ describe('one account: every step runs on it', () => {
   });
 
   it('steps 1 and 2 fail: step 3 delivers 1536x1024 medium upscaled to the asked size', async () => {
-    const key = one();
+    const key = await one();
     await scriptFaults(t.simUrl, [failing(made.lone!, 4)]);
     const { res, json, requestId } = await post(key);
     expect(res.status).toBe(200);
@@ -199,7 +199,7 @@ describe('one account: every step runs on it', () => {
   });
 
   it('every step fails: 6 calls, a 502 with the upstream reason, one usage record', async () => {
-    const key = one();
+    const key = await one();
     await scriptFaults(t.simUrl, [failing(made.lone!, 10)]);
     const { res, json, requestId } = await post(key);
     expect(res.status).toBe(502);
@@ -231,7 +231,7 @@ describe('one account: every step runs on it', () => {
   });
 
   it('a failed step that was billed (a size mismatch) is counted in the record of the answer', async () => {
-    const key = one();
+    const key = await one();
     await scriptFaults(t.simUrl, [
       failing(made.lone!, 2),
       { kind: 'downgrade', match: { accountId: sim(made.lone!) } },
@@ -252,7 +252,7 @@ describe('two accounts', () => {
   withGateway();
 
   it('step 1 fails on both accounts: step 2 delivers, neither account rests', async () => {
-    const key = two();
+    const key = await two();
     await scriptFaults(t.simUrl, [failing(made.first!, 1), failing(made.second!, 1)]);
     const { res, requestId } = await post(key);
     expect(res.status).toBe(200);
@@ -268,7 +268,7 @@ describe('two accounts', () => {
   });
 
   it('steps 1 and 2 fail on both: step 3 delivers', async () => {
-    const key = two();
+    const key = await two();
     await scriptFaults(t.simUrl, [failing(made.first!, 2), failing(made.second!, 2)]);
     const { res, requestId } = await post(key);
     expect(res.status).toBe(200);
@@ -289,7 +289,7 @@ describe('two accounts', () => {
   });
 
   it('every step fails: 6 calls over both accounts, a 502 and its record', async () => {
-    const key = two();
+    const key = await two();
     await scriptFaults(t.simUrl, [failing(made.first!, 10), failing(made.second!, 10)]);
     const { res, json, requestId } = await post(key);
     expect(res.status).toBe(502);
@@ -307,7 +307,7 @@ describe('two accounts', () => {
   });
 
   it('a usage limit at step 1 moves to the other account within the step', async () => {
-    const key = two();
+    const key = await two();
     await scriptFaults(t.simUrl, [
       { kind: 'usage_limit', resetsInSeconds: 600, match: { accountId: sim(made.first!) } },
     ]);
@@ -323,7 +323,7 @@ describe('two accounts', () => {
   });
 
   it('without the ladder, the same outages are a 502 after 3 calls', async () => {
-    const key = two(false);
+    const key = await two(false);
     await scriptFaults(t.simUrl, [failing(made.first!, 10), failing(made.second!, 10)]);
     const { res } = await post(key);
     expect(res.status).toBe(502);
@@ -335,12 +335,12 @@ describe('the time budget', () => {
   withGateway();
 
   it('a step that runs out of time leaves the last step its share, all within the large timeout', async () => {
-    const settings = createSettingsRepository(t.db);
+    const settings = await settingsIn(t.db);
     // Generous numbers: the last step's 6 s must hold even on a loaded machine.
-    settings.set(SETTINGS.timeoutNormalMs, 6_000);
-    settings.set(SETTINGS.timeoutLargeMs, 16_000);
+    await settings.set(SETTINGS.timeoutNormalMs, 6_000);
+    await settings.set(SETTINGS.timeoutLargeMs, 16_000);
     // Step 1 hangs: it is cut at 16 s - 6 s kept for the last step; step 2 then has no time left.
-    const key = one();
+    const key = await one();
     await scriptFaults(t.simUrl, [
       { kind: 'slow', delayMs: 60_000, match: { accountId: sim(made.lone!) } },
     ]);

@@ -250,7 +250,7 @@ describe.each<Transport>(['http', 'stdio'])('the MCP server over %s', (transport
 
 describe('MCP: keys and their limits', () => {
   it('refuses a key over its budget exactly as /v1 does', async () => {
-    const broke = t.newKey('mcp-broke', { budgetMicros: 1, budgetPeriod: 'total' });
+    const broke = await t.newKey('mcp-broke', { budgetMicros: 1, budgetPeriod: 'total' });
     for (const transport of ['http', 'stdio'] as const) {
       const c = await connect(transport, broke.key);
       const result = (await c.client.callTool({
@@ -290,7 +290,7 @@ describe('MCP: keys and their limits', () => {
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe('INVALID_API_KEY');
 
     const mine = await connect('http');
-    const other = t.newKey('mcp-other');
+    const other = await t.newKey('mcp-other');
     const theirs = await connect('http', other.key);
     const made = (await mine.client.callTool({
       name: 'generate_image',

@@ -57,7 +57,7 @@ const outages = (times: number) => [
  * Each test gets a fresh group of one account: outage evidence lives in the gateway's memory, and
  * a test must not inherit another's.
  */
-function freshAccount(): void {
+async function freshAccount(): Promise<void> {
   const name = `single-${++groups}`;
   only = accounts.create({
     name,
@@ -74,7 +74,7 @@ function freshAccount(): void {
     upstreamAccountId: null,
     secretName: null,
   });
-  key = t.newKey(name, { group: name }).key;
+  key = (await t.newKey(name, { group: name })).key;
 }
 
 beforeAll(async () => {

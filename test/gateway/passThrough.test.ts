@@ -10,6 +10,7 @@ import { createGateway, type Gateway } from '../../src/gateway';
 import { databasePath } from '../../src/gateway/core/dataDir';
 import { openDatabase, type Db } from '../../src/gateway/storage/db';
 import { createKeysRepository } from '../../src/gateway/keys/repository';
+import { sqliteEngine } from '../../src/gateway/storage/sqliteEngine';
 import { decodeB64 } from '../support/images';
 import {
   clearFaults,
@@ -171,7 +172,9 @@ async function gatewayBefore(
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
   const dataDir = tempDir();
   const db = openDatabase(databasePath(dataDir));
-  const key = createKeysRepository(db).create({ name: 'hand-written', group: 'default' }).key;
+  const key = (
+    await createKeysRepository(sqliteEngine(db)).create({ name: 'hand-written', group: 'default' })
+  ).key;
   const gateway = await createGateway({
     host: '127.0.0.1',
     port: 0,

@@ -4,6 +4,7 @@ import { createGateway, type Gateway } from '../../src/gateway';
 import { databasePath } from '../../src/gateway/core/dataDir';
 import { createKeysRepository } from '../../src/gateway/keys/repository';
 import { openDatabase } from '../../src/gateway/storage/db';
+import { sqliteEngine } from '../../src/gateway/storage/sqliteEngine';
 import { tempDir } from '../support/gateway';
 import { checkRepliesOf } from '../support/openapiReplies';
 
@@ -13,7 +14,10 @@ import { checkRepliesOf } from '../support/openapiReplies';
  */
 const dataDir = tempDir('atelier-shared-');
 const db = openDatabase(databasePath(dataDir));
-const { key } = createKeysRepository(db).create({ name: 'shared', group: 'default' });
+const { key } = await createKeysRepository(sqliteEngine(db)).create({
+  name: 'shared',
+  group: 'default',
+});
 db.close();
 
 const start = async () => {

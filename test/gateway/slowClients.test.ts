@@ -5,6 +5,7 @@ import { createGateway, type Gateway } from '../../src/gateway';
 import { databasePath } from '../../src/gateway/core/dataDir';
 import { openDatabase, type Db } from '../../src/gateway/storage/db';
 import { createKeysRepository } from '../../src/gateway/keys/repository';
+import { sqliteEngine } from '../../src/gateway/storage/sqliteEngine';
 import { tempDir } from '../support/gateway';
 
 /**
@@ -23,7 +24,8 @@ let key: string;
 beforeAll(async () => {
   dataDir = tempDir();
   db = openDatabase(databasePath(dataDir));
-  key = createKeysRepository(db).create({ name: 'slow', group: 'default' }).key;
+  key = (await createKeysRepository(sqliteEngine(db)).create({ name: 'slow', group: 'default' }))
+    .key;
   gateway = await createGateway({
     host: '127.0.0.1',
     port: 0,

@@ -195,7 +195,7 @@ describe('/v1 as the studio', () => {
   });
 
   it('an Authorization header wins over the session', async () => {
-    const app = t.newKey('app');
+    const app = await t.newKey('app');
     const res = await generate({
       cookie: studio.cookie,
       'x-atelier-studio': '1',

@@ -9,6 +9,7 @@ import { databasePath } from '../../src/gateway/core/dataDir';
 import { openSecretStore, readAccountSecret } from '../../src/gateway/secrets';
 import { openDatabase, type Db } from '../../src/gateway/storage/db';
 import { createKeysRepository } from '../../src/gateway/keys/repository';
+import { sqliteEngine } from '../../src/gateway/storage/sqliteEngine';
 import { startSimulator, type Simulator } from '../../src/simulator';
 import { runCli } from '../support/cli';
 import { tempDir } from '../support/gateway';
@@ -95,7 +96,7 @@ describe('subscription accounts', () => {
   });
 
   it('serves images through the native channel with the account header', async () => {
-    const { key } = createKeysRepository(db).create({ name: 'app' });
+    const { key } = await createKeysRepository(sqliteEngine(db)).create({ name: 'app' });
     gateway = await createGateway({
       host: '127.0.0.1',
       port: 0,

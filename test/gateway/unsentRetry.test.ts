@@ -68,15 +68,35 @@ function setup(failure: UpstreamFailure) {
 }
 
 describe('dispatchCall: what reaches the upstream twice', () => {
-  it('retries a request that never left at once, within the same budget, without resting the account', async () => {
-    const t = setup({ kind: 'network', message: 'ECONNREFUSED: connect', unsent: true });
-    for (const request of ['a', 'b', 'c']) {
+  it('retries a request that never left at once, within the same budget; a refused address counts against the account', async () => {
+    const t = setup({
+      kind: 'network',
+      message: 'ECONNREFUSED: connect',
+      unsent: true,
+      unreachable: true,
+    });
+    for (const request of ['a', 'b']) {
       await expect(t.call(request)).rejects.toBeInstanceOf(UpstreamError);
     }
     // 1 + maxRetries sends per request, never more, and no backoff between them.
+    expect(t.calls()).toBe(2 * (1 + DEFAULT_RETRIES.maxRetries));
+    expect(t.slept).toEqual([]);
+    // The third request already finds the account resting (a 503 of every account resting).
+    await expect(t.call('c')).rejects.toThrow();
+    expect(t.eligible()).toBe(0);
+  });
+
+  it('a reused connection that dropped before the request went out says nothing about the account', async () => {
+    const t = setup({
+      kind: 'network',
+      message: 'UND_ERR_SOCKET: other side closed',
+      unsent: true,
+    });
+    for (const request of ['a', 'b', 'c']) {
+      await expect(t.call(request)).rejects.toBeInstanceOf(UpstreamError);
+    }
     expect(t.calls()).toBe(3 * (1 + DEFAULT_RETRIES.maxRetries));
     expect(t.slept).toEqual([]);
-    // Three requests failed in a row, but none of it reached the account: it still serves.
     expect(t.eligible()).toBe(1);
   });
 

@@ -51,7 +51,7 @@ function nearestRank(values: number[], percent: number): number {
 beforeAll(async () => {
   t = await startTestGateway();
   studio = await studioLogin(t);
-  keyB = t.newKey('key-b');
+  keyB = await t.newKey('key-b');
   // Before any account is added the built-in simulator serves ('simulator').
   for (let i = 0; i < 2; i++) requestIds.simulator.push((await generate(t.key)).requestId);
   const { account } = await studio.json<AccountResponse>('/api/admin/accounts', {

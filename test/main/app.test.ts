@@ -42,8 +42,8 @@ beforeEach(() => {
     close: closeGateway,
   }));
   // The address saved in Settings (a real read of SQLite in the gateway's own tests).
-  savedListenAddress = vi.fn(() => ({ host: '127.0.0.1', port: 8787 }));
-  resetListenAddress = vi.fn();
+  savedListenAddress = vi.fn(async () => ({ host: '127.0.0.1', port: 8787 }));
+  resetListenAddress = vi.fn(async () => {});
   vi.doMock('../../src/gateway', () => ({ createGateway, savedListenAddress, resetListenAddress }));
 });
 
@@ -212,7 +212,7 @@ describe('quitting', () => {
   });
 
   it('serves on the address saved in Settings, read from its data folder', async () => {
-    savedListenAddress.mockReturnValueOnce({ host: '::1', port: 9123 });
+    savedListenAddress.mockResolvedValueOnce({ host: '::1', port: 9123 });
     await startMain();
     expect(savedListenAddress).toHaveBeenCalledExactlyOnceWith('/fake/userData');
     expect(createGateway.mock.calls[0]?.[0]).toMatchObject({ host: '::1', port: 9123 });
@@ -310,7 +310,7 @@ describe('startup failures a person can act on', () => {
     });
     server.close();
     expect((refused as { code?: string }).code).toBe('EADDRNOTAVAIL');
-    savedListenAddress.mockReturnValueOnce({ host: '192.0.2.1', port: 8787 });
+    savedListenAddress.mockResolvedValueOnce({ host: '192.0.2.1', port: 8787 });
     createGateway.mockResolvedValueOnce({
       listen: vi.fn(async () => {
         throw refused;

@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/simulator';
 import type { Simulator } from '../../src/simulator';
-import { API_KEY, decode, postJson, readSse, rectMask, testPicture } from './helpers';
+import { API_KEY, decode, postJson, readSse, rectMask, simControl, testPicture } from './helpers';
 
 let sim: Simulator;
 let url: string;
@@ -75,6 +75,31 @@ describe('POST /v1/images/edits', () => {
       imageCount: 1,
       status: 200,
     });
+  });
+
+  it("keeps the latest edit's first image and mask as received, for GET /__sim/last-edit", async () => {
+    const lastEdit = async () => {
+      const response = await fetch(`${sim.url}/__sim/last-edit`, { headers: simControl(sim) });
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { last_edit: Record<string, unknown> | null }).last_edit;
+    };
+    const input = await testPicture(1024, 1024);
+    const mask = await rectMask(1024, 1024, HOLE);
+    const before = Date.now();
+    const response = await postForm(
+      form({ model: 'image-model-2', prompt: 'a boat', size: '1024x1024' }, [
+        ['image', input],
+        ['image', await testPicture(1024, 1024)],
+        ['mask', mask],
+      ]),
+    );
+    expect(response.status).toBe(200);
+    const last = (await lastEdit())!;
+    expect(last.at).toBeGreaterThanOrEqual(before);
+    expect(Buffer.from(last.image as string, 'base64').equals(input)).toBe(true);
+    expect(Buffer.from(last.mask as string, 'base64').equals(mask)).toBe(true);
+    // Without the control credential the route answers nothing.
+    expect((await fetch(`${sim.url}/__sim/last-edit`)).status).toBe(401);
   });
 
   it('blends the whole picture without a mask and keeps the input size for size auto', async () => {

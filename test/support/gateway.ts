@@ -2,11 +2,25 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import OpenAI from 'openai';
+import { Agent } from 'undici';
 import { createGateway, type Gateway, type GatewayConfig } from '../../src/gateway';
 import { CONTROL_HEADER } from '../../src/simulator';
 import { databasePath } from '../../src/gateway/core/dataDir';
 import { openDatabase, type Db } from '../../src/gateway/storage/db';
-import { createKeysRepository, type NewApiKey } from '../../src/gateway/keys/repository';
+import {
+  createKeysRepository,
+  type KeysRepository,
+  type NewApiKey,
+} from '../../src/gateway/keys/repository';
+import {
+  openSettingsRepository,
+  type SettingsRepository,
+} from '../../src/gateway/storage/settingsRepository';
+import { sqliteEngine } from '../../src/gateway/storage/sqliteEngine';
+import {
+  openPricesRepository,
+  type PricesRepository,
+} from '../../src/gateway/storage/pricesRepository';
 import { checkedFetch, checkRepliesOf } from './openapiReplies';
 
 export interface TestGateway {
@@ -18,7 +32,7 @@ export interface TestGateway {
   db: Db;
   client: OpenAI;
   simUrl: string;
-  newKey(name?: string, opts?: Partial<NewApiKey>): { key: string; id: string };
+  newKey(name?: string, opts?: Partial<NewApiKey>): Promise<{ key: string; id: string }>;
   close(): Promise<void>;
 }
 
@@ -38,8 +52,8 @@ export async function startTestGateway(
 ): Promise<TestGateway> {
   const dataDir = opts.dataDir ?? tempDir();
   const db = openDatabase(databasePath(dataDir));
-  const keys = createKeysRepository(db);
-  const { key } = keys.create({ name: 'test', group: 'default' });
+  const keys = createKeysRepository(sqliteEngine(db));
+  const { key } = await keys.create({ name: 'test', group: 'default' });
   const logs: string[] = [];
   const gateway = await createGateway({
     host: '127.0.0.1',
@@ -73,8 +87,8 @@ export async function startTestGateway(
     db,
     client,
     simUrl: gateway.simulator!.url,
-    newKey(name = 'extra', opts = {}) {
-      const created = keys.create({ name, group: 'default', ...opts });
+    async newKey(name = 'extra', opts = {}) {
+      const created = await keys.create({ name, group: 'default', ...opts });
       return { key: created.key, id: created.record.id };
     },
     async close() {
@@ -160,8 +174,16 @@ export function simInit(simUrl: string, init: RequestInit = {}): RequestInit {
   if (!token) throw new Error(`no control credential registered for the simulator at ${simUrl}`);
   const headers = new Headers(init.headers);
   headers.set(CONTROL_HEADER, token);
-  return { ...init, headers };
+  return { ...init, headers, dispatcher: CONTROL_AGENT } as RequestInit;
 }
+
+/**
+ * Control requests go on a connection of their own each time. A test's calls to the simulator are
+ * seconds apart (a generation runs between them), longer than its 5 s keep-alive under load: a
+ * pooled connection would meet the keep-alive race (the server closing it as it is reused) and the
+ * test would read ECONNRESET from its own bookkeeping.
+ */
+const CONTROL_AGENT = new Agent({ pipelining: 0 });
 
 /** Scripts the simulator's next replies (its control API over HTTP). */
 export async function scriptFaults(
@@ -247,4 +269,22 @@ export function usageCount(db: Db, requestId: string): number {
       c: number;
     }
   ).c;
+}
+
+/**
+ * The settings of a gateway's database through a connection of the test's own, as another process
+ * (the CLI) would change them: the gateway sees the change on its next request.
+ */
+export async function settingsIn(db: Db): Promise<SettingsRepository> {
+  return openSettingsRepository(sqliteEngine(db));
+}
+
+/** The prices of a gateway's database through a connection of the test's own (as settingsIn). */
+export async function pricesIn(db: Db): Promise<PricesRepository> {
+  return openPricesRepository(sqliteEngine(db));
+}
+
+/** A key made in a gateway's database through a connection of the test's own (as settingsIn). */
+export function keysIn(db: Db): KeysRepository {
+  return createKeysRepository(sqliteEngine(db));
 }

@@ -1,6 +1,8 @@
 import { ApiError } from '../core/errors';
 import { databasePath, resolveDataDir } from '../core/dataDir';
 import { openDatabase, type Db } from '../storage/db';
+import type { SqlEngine } from '../storage/engine';
+import { sqliteEngine } from '../storage/sqliteEngine';
 import { ArgsError } from './args';
 
 /** What the keys and prices commands use of the process (cli/io.ts's CliIo satisfies it). */
@@ -79,6 +81,24 @@ export function withDatabase<T>(
     return use(db);
   } finally {
     db.close();
+  }
+}
+
+/**
+ * As withDatabase, through the storage port (the repositories converted to it, issue 21); `db`
+ * is the same connection, for the repositories not converted yet.
+ */
+export async function withStorage<T>(
+  dataDirFlag: string | undefined,
+  env: NodeJS.ProcessEnv,
+  use: (engine: SqlEngine, db: Db) => Promise<T>,
+): Promise<T> {
+  const db = openDatabase(databasePath(resolveDataDir(dataDirFlag, env)));
+  const engine = sqliteEngine(db);
+  try {
+    return await use(engine, db);
+  } finally {
+    await engine.close();
   }
 }
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { databasePath } from '../core/dataDir';
 import { openDatabase } from '../storage/db';
 import { createKeysRepository } from '../keys/repository';
+import { sqliteEngine } from '../storage/sqliteEngine';
 import { tempDir } from '../storage/testing';
 import { runKeysCommand } from './keys';
 
@@ -18,10 +19,10 @@ async function keys(argv: string[], env: NodeJS.ProcessEnv = {}) {
   return { code, stdout, stderr };
 }
 
-function authenticate(dataDir: string, key: string) {
+async function authenticate(dataDir: string, key: string) {
   const db = openDatabase(databasePath(dataDir));
   try {
-    return createKeysRepository(db).authenticate(key);
+    return await createKeysRepository(sqliteEngine(db)).authenticate(key);
   } finally {
     db.close();
   }
@@ -39,7 +40,7 @@ describe('atelier keys', () => {
     expect(out.stdout[0]).toBe(`Created key ${id} "CI bot" in group "builds".`);
     expect(out.stdout.slice(0, -1).join('\n')).toMatch(/shown only this once/);
     expect(out.stdout.slice(0, -1).join('\n')).not.toContain(key);
-    expect(authenticate(dir, key)).toMatchObject({
+    expect(await authenticate(dir, key)).toMatchObject({
       id,
       name: 'CI bot',
       group: 'builds',
@@ -77,21 +78,21 @@ describe('atelier keys', () => {
     const dir = tempDir();
     const created = await keys(['create', '--name', 'app', '--data-dir', dir]);
     const key = created.stdout.at(-1) ?? '';
-    const id = authenticate(dir, key)?.id ?? '';
+    const id = (await authenticate(dir, key))?.id ?? '';
 
     expect(await keys(['disable', id, '--data-dir', dir])).toEqual({
       code: 0,
       stdout: [`Disabled key ${id} "app".`],
       stderr: [],
     });
-    expect(authenticate(dir, key)).toBeNull();
+    expect(await authenticate(dir, key)).toBeNull();
     expect((await keys(['list', '--data-dir', dir])).stdout[1]).toMatch(/\sdisabled\s/);
 
     expect((await keys(['enable', id, '--data-dir', dir])).code).toBe(0);
-    expect(authenticate(dir, key)?.id).toBe(id);
+    expect((await authenticate(dir, key))?.id).toBe(id);
 
     expect((await keys(['delete', id, '--data-dir', dir])).code).toBe(0);
-    expect(authenticate(dir, key)).toBeNull();
+    expect(await authenticate(dir, key)).toBeNull();
     expect((await keys(['list', '--data-dir', dir])).stdout).toEqual([
       'No keys yet. Make one with: atelier keys create --name NAME',
     ]);
@@ -100,7 +101,7 @@ describe('atelier keys', () => {
     const again = await keys(['enable', id, '--data-dir', dir]);
     expect(again.code).toBe(1);
     expect(again.stderr).toEqual([`atelier keys: key '${id}' is deleted; make a new one instead`]);
-    expect(authenticate(dir, key)).toBeNull();
+    expect(await authenticate(dir, key)).toBeNull();
   });
 
   it('fails with exit 1 and a clear message for an unknown id', async () => {
@@ -119,7 +120,7 @@ describe('atelier keys', () => {
     const dir = path.join(tempDir(), 'from-env');
     const created = await keys(['create', '--name', 'env'], { ATELIER_DATA_DIR: dir });
     expect(created.code).toBe(0);
-    expect(authenticate(dir, created.stdout.at(-1) ?? '')?.name).toBe('env');
+    expect((await authenticate(dir, created.stdout.at(-1) ?? ''))?.name).toBe('env');
   });
 
   it('answers malformed command lines with exit 2 and the usage', async () => {
@@ -174,7 +175,7 @@ describe('atelier keys', () => {
       'Limits: $0.0000 of $12.50/day, 0/30 rpm, 0/200 images today, expires 2030-01-31.',
     );
     const key = created.stdout.at(-1) ?? '';
-    expect(authenticate(dir, key)).toMatchObject({
+    expect(await authenticate(dir, key)).toMatchObject({
       budgetMicros: 12_500_000,
       budgetPeriod: 'day',
       rpmLimit: 30,
@@ -196,7 +197,10 @@ describe('atelier keys', () => {
     expect(changed.stdout[0]).toMatch(
       /^Limits of key key_[0-9a-f]{16} "render farm": \$0\.0000 of \$40\.00\/day, 0\/200 images today, expires 2030-01-31\.$/,
     );
-    expect(authenticate(dir, key)).toMatchObject({ rpmLimit: null, budgetMicros: 40_000_000 });
+    expect(await authenticate(dir, key)).toMatchObject({
+      rpmLimit: null,
+      budgetMicros: 40_000_000,
+    });
 
     const table = await keys(['list', '--data-dir', dir]);
     expect(table.stdout[1]).toMatch(
@@ -210,11 +214,11 @@ describe('atelier keys', () => {
       limitUse: { budgetUsedMicros: 0, imagesToday: 0, requestsLastMinute: 0 },
     });
 
-    const id = authenticate(dir, key)?.id ?? '';
+    const id = (await authenticate(dir, key))?.id ?? '';
     expect((await keys(['limit', id, '--none', '--data-dir', dir])).stdout).toEqual([
       `Limits of key ${id} "render farm": none.`,
     ]);
-    expect(authenticate(dir, key)).toMatchObject({
+    expect(await authenticate(dir, key)).toMatchObject({
       budgetMicros: null,
       budgetPeriod: null,
       rpmLimit: null,

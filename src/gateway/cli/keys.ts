@@ -9,7 +9,7 @@ import {
   formatTable,
   formatTime,
   runSubcommands,
-  withDatabase,
+  withStorage,
   type CommandIo,
 } from './command';
 
@@ -44,7 +44,7 @@ export async function runKeysCommand(argv: string[], io: CommandIo): Promise<num
   });
 }
 
-function create(argv: string[], io: CommandIo): number {
+async function create(argv: string[], io: CommandIo): Promise<number> {
   const { flags, positionals } = parseArgs(argv, {
     name: 'string',
     group: 'string',
@@ -57,8 +57,8 @@ function create(argv: string[], io: CommandIo): number {
   if (name === undefined) throw new ArgsError('--name is required');
   const concurrency = flags.concurrency === undefined ? null : Number(flags.concurrency);
   const limits = limitsFromFlags(flags);
-  const { key, record } = withDatabase(flags['data-dir'], io.env, (db) =>
-    createKeysRepository(db).create({
+  const { key, record } = await withStorage(flags['data-dir'], io.env, (engine) =>
+    createKeysRepository(engine).create({
       name,
       group: flags.group,
       concurrencyLimit: concurrency,
@@ -82,7 +82,7 @@ function create(argv: string[], io: CommandIo): number {
   return 0;
 }
 
-function list(argv: string[], io: CommandIo): number {
+async function list(argv: string[], io: CommandIo): Promise<number> {
   const { flags, positionals } = parseArgs(argv, {
     all: 'boolean',
     json: 'boolean',
@@ -90,14 +90,12 @@ function list(argv: string[], io: CommandIo): number {
   });
   expectPositionals(positionals, []);
   const now = Date.now();
-  const records = withDatabase(flags['data-dir'], io.env, (db) => {
+  const records = await withStorage(flags['data-dir'], io.env, async (engine, db) => {
     const ledger = createUsageLedger(db);
-    return createKeysRepository(db)
-      .list({ includeDeleted: flags.all })
-      .map((r) => ({
-        ...r,
-        limitUse: keyLimitUse(ledger, { id: r.id, limits: limitsOf(r) }, now),
-      }));
+    return (await createKeysRepository(engine).list({ includeDeleted: flags.all })).map((r) => ({
+      ...r,
+      limitUse: keyLimitUse(ledger, { id: r.id, limits: limitsOf(r) }, now),
+    }));
   });
   if (flags.json) {
     io.stdout(JSON.stringify(records, null, 2));
@@ -125,7 +123,7 @@ function list(argv: string[], io: CommandIo): number {
 }
 
 /** `keys limit ID|NAME [LIMITS] [--none]`: the flags given change, the others stay. */
-function limit(argv: string[], io: CommandIo): number {
+async function limit(argv: string[], io: CommandIo): Promise<number> {
   const { flags, positionals } = parseArgs(argv, {
     ...LIMIT_FLAGS,
     none: 'boolean',
@@ -140,10 +138,10 @@ function limit(argv: string[], io: CommandIo): number {
       'give a limit to set (--budget, --rpm, --images-per-day, --expires) or --none',
     );
   const now = Date.now();
-  const { record, use } = withDatabase(flags['data-dir'], io.env, (db) => {
-    const keys = createKeysRepository(db);
-    const current = existing(keys, resolveKey(keys, idOrName));
-    const updated = keys.update(current.id, flags.none ? CLEAR_ALL_LIMITS : patch)!;
+  const { record, use } = await withStorage(flags['data-dir'], io.env, async (engine, db) => {
+    const keys = createKeysRepository(engine);
+    const current = await existing(keys, await resolveKey(keys, idOrName));
+    const updated = (await keys.update(current.id, flags.none ? CLEAR_ALL_LIMITS : patch))!;
     const use = keyLimitUse(
       createUsageLedger(db),
       { id: updated.id, limits: limitsOf(updated) },
@@ -158,9 +156,9 @@ function limit(argv: string[], io: CommandIo): number {
 }
 
 /** A key id, or the name of exactly one key that is not deleted. */
-function resolveKey(keys: KeysRepository, idOrName: string): string {
-  if (keys.get(idOrName)) return idOrName;
-  const named = keys.list().filter((k) => k.name === idOrName);
+async function resolveKey(keys: KeysRepository, idOrName: string): Promise<string> {
+  if (await keys.get(idOrName)) return idOrName;
+  const named = (await keys.list()).filter((k) => k.name === idOrName);
   if (named.length > 1)
     throw new CommandError(
       `${named.length} keys are named '${idOrName}' (${named.map((k) => k.id).join(', ')}): give the id`,
@@ -168,14 +166,18 @@ function resolveKey(keys: KeysRepository, idOrName: string): string {
   return named[0]?.id ?? idOrName;
 }
 
-function change(action: 'disable' | 'enable' | 'delete', argv: string[], io: CommandIo): number {
+async function change(
+  action: 'disable' | 'enable' | 'delete',
+  argv: string[],
+  io: CommandIo,
+): Promise<number> {
   const { flags, positionals } = parseArgs(argv, { 'data-dir': 'string' });
   const [id = ''] = expectPositionals(positionals, ['ID']);
-  const record = withDatabase(flags['data-dir'], io.env, (db) => {
-    const keys = createKeysRepository(db);
-    const current = existing(keys, id);
-    if (action === 'delete') keys.remove(id);
-    else keys.setStatus(id, action === 'enable' ? 'active' : 'disabled');
+  const record = await withStorage(flags['data-dir'], io.env, async (engine) => {
+    const keys = createKeysRepository(engine);
+    const current = await existing(keys, id);
+    if (action === 'delete') await keys.remove(id);
+    else await keys.setStatus(id, action === 'enable' ? 'active' : 'disabled');
     return current;
   });
   const done = { disable: 'Disabled', enable: 'Enabled', delete: 'Deleted' }[action];
@@ -184,8 +186,8 @@ function change(action: 'disable' | 'enable' | 'delete', argv: string[], io: Com
 }
 
 /** The key, or a CommandError that says why it cannot be changed. */
-function existing(keys: KeysRepository, id: string): ApiKeyRecord {
-  const record = keys.get(id);
+async function existing(keys: KeysRepository, id: string): Promise<ApiKeyRecord> {
+  const record = await keys.get(id);
   if (!record) throw new CommandError(`no key with id '${id}' (see: atelier keys list)`);
   if (record.status === 'deleted')
     throw new CommandError(`key '${id}' is deleted; make a new one instead`);

@@ -24,7 +24,7 @@ interface McpArgs {
   key: string;
 }
 
-function parseMcpArgs(argv: string[], env: NodeJS.ProcessEnv): McpArgs | 'help' {
+async function parseMcpArgs(argv: string[], env: NodeJS.ProcessEnv): Promise<McpArgs | 'help'> {
   let values;
   try {
     ({ values } = parseArgs({
@@ -50,7 +50,7 @@ function parseMcpArgs(argv: string[], env: NodeJS.ProcessEnv): McpArgs | 'help' 
   }
   let url = values.url ?? env.ATELIER_URL;
   if (!url) {
-    const saved = savedListenAddress(resolveDataDir(values['data-dir'], env));
+    const saved = await savedListenAddress(resolveDataDir(values['data-dir'], env));
     url = `http://${saved.host.includes(':') ? `[${saved.host}]` : saved.host}:${saved.port}`;
   }
   try {
@@ -69,7 +69,7 @@ function parseMcpArgs(argv: string[], env: NodeJS.ProcessEnv): McpArgs | 'help' 
 export async function runMcpCommand(argv: string[], io: CliIo): Promise<number> {
   let args: McpArgs | 'help';
   try {
-    args = parseMcpArgs(argv, io.env);
+    args = await parseMcpArgs(argv, io.env);
   } catch (error) {
     if (!(error instanceof ArgsError)) throw error;
     io.stderr(`atelier mcp: ${error.message}\n${USAGE}`);

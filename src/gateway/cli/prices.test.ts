@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { databasePath } from '../core/dataDir';
 import { openDatabase } from '../storage/db';
-import { createPricesRepository } from '../storage/pricesRepository';
+import { openPricesRepository } from '../storage/pricesRepository';
+import { sqliteEngine } from '../storage/sqliteEngine';
 import { tempDir } from '../storage/testing';
 import { runPricesCommand } from './prices';
 
@@ -16,12 +17,12 @@ async function prices(argv: string[]) {
   return { code, stdout, stderr };
 }
 
-function stored(dataDir: string, model: string) {
-  const db = openDatabase(databasePath(dataDir));
+async function stored(dataDir: string, model: string) {
+  const engine = sqliteEngine(openDatabase(databasePath(dataDir)));
   try {
-    return createPricesRepository(db).get(model);
+    return (await openPricesRepository(engine)).get(model);
   } finally {
-    db.close();
+    await engine.close();
   }
 }
 
@@ -57,7 +58,7 @@ describe('atelier prices', () => {
       ],
       stderr: [],
     });
-    expect(stored(dir, 'image-model-2')).toMatchObject({
+    expect(await stored(dir, 'image-model-2')).toMatchObject({
       textInput: 2_500_000,
       imageOutput: 40_000_000,
     });
@@ -83,11 +84,11 @@ describe('atelier prices', () => {
     const partial = await prices(['set', 'new-model', '--text-input', '1', '--data-dir', dir]);
     expect(partial.code).toBe(1);
     expect(partial.stderr[0]).toMatch(/new-model has no prices yet/);
-    expect(stored(dir, 'new-model')).toBeNull();
+    expect(await stored(dir, 'new-model')).toBeNull();
 
     const none = await prices(['set', 'image-model-2', '--data-dir', dir]);
     expect(none.code).toBe(2);
     expect(none.stderr[0]).toMatch(/give at least one price/);
-    expect(stored(dir, 'image-model-2')?.imageOutput).toBe(30_000_000);
+    expect((await stored(dir, 'image-model-2'))?.imageOutput).toBe(30_000_000);
   });
 });

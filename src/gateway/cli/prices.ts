@@ -5,14 +5,14 @@ import {
   type PriceField,
   type Prices,
 } from '../billing/prices';
-import { createPricesRepository } from '../storage/pricesRepository';
+import { openPricesRepository } from '../storage/pricesRepository';
 import { ArgsError, parseArgs } from './args';
 import {
   expectPositionals,
   formatTable,
   formatTime,
   runSubcommands,
-  withDatabase,
+  withStorage,
   type CommandIo,
 } from './command';
 
@@ -37,10 +37,12 @@ export async function runPricesCommand(argv: string[], io: CommandIo): Promise<n
   return runSubcommands(PROGRAM, USAGE, io, argv, { list, set });
 }
 
-function list(argv: string[], io: CommandIo): number {
+async function list(argv: string[], io: CommandIo): Promise<number> {
   const { flags, positionals } = parseArgs(argv, { json: 'boolean', 'data-dir': 'string' });
   expectPositionals(positionals, []);
-  const rows = withDatabase(flags['data-dir'], io.env, (db) => createPricesRepository(db).list());
+  const rows = await withStorage(flags['data-dir'], io.env, async (engine) =>
+    (await openPricesRepository(engine)).list(),
+  );
   if (flags.json) {
     io.stdout(JSON.stringify(rows, null, 2));
     return 0;
@@ -56,7 +58,7 @@ function list(argv: string[], io: CommandIo): number {
   return 0;
 }
 
-function set(argv: string[], io: CommandIo): number {
+async function set(argv: string[], io: CommandIo): Promise<number> {
   const { flags, positionals } = parseArgs(argv, {
     'text-input': 'string',
     'image-input': 'string',
@@ -72,8 +74,8 @@ function set(argv: string[], io: CommandIo): number {
   }
   if (Object.keys(prices).length === 0)
     throw new ArgsError('give at least one price, e.g. --image-output 30');
-  const row = withDatabase(flags['data-dir'], io.env, (db) =>
-    createPricesRepository(db).set(model, prices),
+  const row = await withStorage(flags['data-dir'], io.env, async (engine) =>
+    (await openPricesRepository(engine)).set(model, prices),
   );
   const summary = PRICE_FIELDS.map(
     (f) => `${FLAG_OF[f].replace('-', ' ')} $${formatMicros(row[f])}`,

@@ -127,7 +127,7 @@ export async function runServeCommand(
   }
   const { dataDir } = args;
   const saved =
-    args.host === undefined || args.port === undefined ? savedListenAddress(dataDir) : null;
+    args.host === undefined || args.port === undefined ? await savedListenAddress(dataDir) : null;
   const host = args.host ?? saved!.host;
   const port = args.port ?? saved!.port;
   if (!isLoopbackHost(host)) {

@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { databasePath } from '../core/dataDir';
 import { SETTINGS } from '../settings';
 import { openDatabase } from '../storage/db';
-import { createSettingsRepository } from '../storage/settingsRepository';
+import { openSettingsRepository } from '../storage/settingsRepository';
+import { sqliteEngine } from '../storage/sqliteEngine';
 import type { CliIo } from './io';
 import { runServeCommand } from './serve';
 
@@ -144,10 +145,10 @@ describe('atelier serve: the address saved in Settings', () => {
     return port;
   }
 
-  function saveAddress(dataDir: string, port: number) {
-    const db = openDatabase(databasePath(dataDir));
-    createSettingsRepository(db).set(SETTINGS.serverPort, port);
-    db.close();
+  async function saveAddress(dataDir: string, port: number) {
+    const engine = sqliteEngine(openDatabase(databasePath(dataDir)));
+    await (await openSettingsRepository(engine)).set(SETTINGS.serverPort, port);
+    await engine.close();
   }
 
   const listeningOn = (t: ReturnType<typeof terminal>) =>
@@ -156,7 +157,7 @@ describe('atelier serve: the address saved in Settings', () => {
   it('listens on the saved port when no --port is given', async () => {
     const dataDir = tempDataDir();
     const port = await freePort();
-    saveAddress(dataDir, port);
+    await saveAddress(dataDir, port);
     const t = terminal(false);
     const { done } = await serve(t, dataDir, []);
     expect(listeningOn(t)).toBe(`http://127.0.0.1:${port}`);
@@ -168,7 +169,7 @@ describe('atelier serve: the address saved in Settings', () => {
   it('lets --port win over the saved one for this run', async () => {
     const dataDir = tempDataDir();
     const saved = await freePort();
-    saveAddress(dataDir, saved);
+    await saveAddress(dataDir, saved);
     const t = terminal(false);
     const { done } = await serve(t, dataDir, ['--port', '0']);
     expect(listeningOn(t)).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);

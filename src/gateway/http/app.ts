@@ -12,6 +12,7 @@ import type { UsageWriter } from '../usage/writer';
 import { usageRecorder } from './usageRecorder';
 import { requireApiKey, type KeyAuthenticator } from './auth';
 import { errorHandler } from './errorHandler';
+import { freshSnapshots, type Snapshot } from './freshSnapshots';
 import { hostGuard } from './hostGuard';
 import { originGuard } from './originGuard';
 import { requestId } from './requestId';
@@ -51,6 +52,8 @@ export interface AppDeps {
   /** The studio's own origins; refilled by the server address once the port is bound. */
   ownOrigins: ReadonlySet<string>;
   allowedOrigins: () => readonly string[];
+  /** The tables the request path reads from memory (settings, prices), brought up to date first. */
+  snapshots: readonly Snapshot[];
   /** What `/api/status` says of the upstream (the account pool) and where the gateway listens. */
   describeUpstream: () => StatusResponse['upstream'];
   url: () => string;
@@ -84,6 +87,7 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(requestId);
+  app.use(freshSnapshots(deps.snapshots));
   app.use(securityHeaders);
   const clientTimeouts = deps.clientTimeouts ?? DEFAULT_CLIENT_TIMEOUTS;
   app.use(slowClientGuard(clientTimeouts));

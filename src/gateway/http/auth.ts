@@ -20,13 +20,16 @@ export function requireApiKey(
   return (req: Request, res: Response, next: NextFunction): void => {
     const header = req.headers.authorization;
     if (header === undefined && hasStudioSession(req)) {
-      const studioKey = keys.studioKey();
-      if (!studioKey) {
-        next(invalidApiKey('The Studio key is disabled. Enable it with `atelier keys enable`.'));
-        return;
-      }
-      accept(studioKey, true, res, keys, now);
-      next();
+      const asStudio = async () => {
+        const studioKey = await keys.studioKey();
+        if (!studioKey) {
+          next(invalidApiKey('The Studio key is disabled. Enable it with `atelier keys enable`.'));
+          return;
+        }
+        accept(studioKey, true, res, keys, now);
+        next();
+      };
+      asStudio().catch(next);
       return;
     }
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
@@ -38,17 +41,20 @@ export function requireApiKey(
       );
       return;
     }
-    const key = keys.authenticate(match[1]!);
-    if (!key) {
-      next(
-        invalidApiKey(
-          'Invalid API key: it is unknown, disabled or deleted. Create a new key on the /keys page.',
-        ),
-      );
-      return;
-    }
-    accept(key, false, res, keys, now);
-    next();
+    const asKey = async (presented: string) => {
+      const key = await keys.authenticate(presented);
+      if (!key) {
+        next(
+          invalidApiKey(
+            'Invalid API key: it is unknown, disabled or deleted. Create a new key on the /keys page.',
+          ),
+        );
+        return;
+      }
+      accept(key, false, res, keys, now);
+      next();
+    };
+    asKey(match[1]!).catch(next);
   };
 }
 

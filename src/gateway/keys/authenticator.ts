@@ -14,21 +14,28 @@ export interface AuthenticatedKey {
 }
 
 export interface KeyAuthenticator {
-  authenticate(presented: string): AuthenticatedKey | null;
+  authenticate(presented: string): Promise<AuthenticatedKey | null>;
+  /** Records the key's use (at most once a minute); a failed write is only logged. */
   touch(id: string, now: number): void;
   /** The built-in Studio key (made on first use); null when it was disabled by hand. */
-  studioKey(): AuthenticatedKey | null;
+  studioKey(): Promise<AuthenticatedKey | null>;
 }
 
 /** The key check of /v1 over the keys repository and the Studio key, written once. */
 export function keyAuthenticator(
   keys: Pick<KeysRepository, 'authenticate' | 'touch'>,
-  studioKey: { get(): ApiKeyRecord | null },
+  studioKey: { get(): Promise<ApiKeyRecord | null> },
+  log: (line: string) => void,
 ): KeyAuthenticator {
   return {
-    authenticate: (presented) => authenticated(keys.authenticate(presented)),
-    touch: (id, at) => keys.touch(id, at),
-    studioKey: () => authenticated(studioKey.get()),
+    authenticate: async (presented) => authenticated(await keys.authenticate(presented)),
+    touch: (id, at) => {
+      // Off the request's path: last-used is a minute-precise label, not worth a wait.
+      keys.touch(id, at).catch((error: Error) => {
+        log(`last use of key ${id} could not be recorded: ${error.message}`);
+      });
+    },
+    studioKey: async () => authenticated(await studioKey.get()),
   };
 }
 

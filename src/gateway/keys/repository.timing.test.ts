@@ -1,6 +1,7 @@
 import * as crypto from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { createKeysRepository } from './repository';
+import { sqliteEngine } from '../storage/sqliteEngine';
 import { tempDatabase } from '../storage/testing';
 
 // A pass-through spy, not a fake: the real timingSafeEqual still decides. It proves that the
@@ -11,14 +12,14 @@ vi.mock('node:crypto', async (importOriginal) => {
 });
 
 describe('authenticate', () => {
-  it('confirms the stored hash with crypto.timingSafeEqual', () => {
+  it('confirms the stored hash with crypto.timingSafeEqual', async () => {
     const { db } = tempDatabase();
-    const keys = createKeysRepository(db);
-    const { key, record } = keys.create({ name: 'timed' });
+    const keys = createKeysRepository(sqliteEngine(db));
+    const { key, record } = await keys.create({ name: 'timed' });
     const spy = vi.mocked(crypto.timingSafeEqual);
     spy.mockClear();
 
-    expect(keys.authenticate(key)?.id).toBe(record.id);
+    expect((await keys.authenticate(key))?.id).toBe(record.id);
     expect(spy).toHaveBeenCalledTimes(1);
     const [stored, presented] = spy.mock.calls[0] ?? [];
     expect(Buffer.from(stored as Uint8Array)).toEqual(

@@ -8,7 +8,7 @@ import {
   looksLikeApiKey,
 } from './apiKeys';
 import { applyLimits, NO_LIMITS, type KeyLimits, type KeyLimitsPatch } from '../limits/keyLimits';
-import type { Db } from '../storage/db';
+import type { SqlEngine } from '../storage/engine';
 
 export type ApiKeyStatus = 'active' | 'disabled' | 'deleted';
 
@@ -39,21 +39,21 @@ export type ApiKeyPatch = Partial<NewApiKey>;
 
 export interface KeysRepository {
   /** `key` is the plaintext: return it to the user once; it cannot be recovered afterwards. */
-  create(input: NewApiKey): { key: string; record: ApiKeyRecord };
+  create(input: NewApiKey): Promise<{ key: string; record: ApiKeyRecord }>;
   /** Oldest first. Deleted keys only on request (usage history still names them). */
-  list(opts?: { includeDeleted?: boolean }): ApiKeyRecord[];
+  list(opts?: { includeDeleted?: boolean }): Promise<ApiKeyRecord[]>;
   /** Any key, deleted ones included, so usage rows can always show their key's name. */
-  get(id: string): ApiKeyRecord | null;
+  get(id: string): Promise<ApiKeyRecord | null>;
   /** null for an unknown or deleted key. */
-  update(id: string, patch: ApiKeyPatch): ApiKeyRecord | null;
+  update(id: string, patch: ApiKeyPatch): Promise<ApiKeyRecord | null>;
   /** null for an unknown or deleted key: a deleted key never comes back. */
-  setStatus(id: string, status: 'active' | 'disabled'): ApiKeyRecord | null;
+  setStatus(id: string, status: 'active' | 'disabled'): Promise<ApiKeyRecord | null>;
   /** Soft delete; false for an unknown or already deleted key. */
-  remove(id: string): boolean;
+  remove(id: string): Promise<boolean>;
   /** The key's record when `presented` is an active key, else null. */
-  authenticate(presented: string): ApiKeyRecord | null;
-  /** Records use, at most once a minute per key; returns whether it wrote. */
-  touch(id: string, now: number): boolean;
+  authenticate(presented: string): Promise<ApiKeyRecord | null>;
+  /** Records use, at most once a minute per key; resolves to whether it wrote. */
+  touch(id: string, now: number): Promise<boolean>;
 }
 
 interface KeyRow {
@@ -81,42 +81,36 @@ const PUBLIC_COLUMNS =
   'id, name, group_name, prefix, status, created_at, last_used_at, concurrency_limit, fallback_ladder, ' +
   'budget_micros, budget_period, rpm_limit, images_per_day, expires_at';
 
-export function createKeysRepository(db: Db, clock: () => number = Date.now): KeysRepository {
-  const insert = db.prepare(
-    `INSERT INTO api_keys (id, name, group_name, prefix, hash, status, created_at, concurrency_limit, fallback_ladder,
-       budget_micros, budget_period, rpm_limit, images_per_day, expires_at)
-     VALUES (@id, @name, @group_name, @prefix, @hash, 'active', @created_at, @concurrency_limit, @fallback_ladder,
-       @budget_micros, @budget_period, @rpm_limit, @images_per_day, @expires_at)`,
-  );
-  const selectOne = db.prepare(`SELECT ${PUBLIC_COLUMNS} FROM api_keys WHERE id = ?`);
-  const selectAll = db.prepare(
-    `SELECT ${PUBLIC_COLUMNS} FROM api_keys WHERE status != 'deleted' OR @all ORDER BY created_at, id`,
-  );
-  const selectByHash = db.prepare(`SELECT ${PUBLIC_COLUMNS}, hash FROM api_keys WHERE hash = ?`);
-  const updateLabels = db.prepare(
-    `UPDATE api_keys SET name = @name, group_name = @group_name, concurrency_limit = @concurrency_limit,
-       fallback_ladder = @fallback_ladder, budget_micros = @budget_micros, budget_period = @budget_period,
-       rpm_limit = @rpm_limit, images_per_day = @images_per_day, expires_at = @expires_at
-     WHERE id = @id AND status != 'deleted'`,
-  );
-  const updateStatus = db.prepare(
-    `UPDATE api_keys SET status = ? WHERE id = ? AND status != 'deleted'`,
-  );
-  // The WHERE repeats the once-a-minute rule so that two processes sharing the file agree.
-  const updateLastUsed = db.prepare(
-    `UPDATE api_keys SET last_used_at = @now
-     WHERE id = @id AND (last_used_at IS NULL OR last_used_at <= @now - ${TOUCH_INTERVAL_MS})`,
-  );
+const INSERT = `INSERT INTO api_keys (id, name, group_name, prefix, hash, status, created_at, concurrency_limit,
+    fallback_ladder, budget_micros, budget_period, rpm_limit, images_per_day, expires_at)
+  VALUES (?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?, ?)`;
+const SELECT_ONE = `SELECT ${PUBLIC_COLUMNS} FROM api_keys WHERE id = ?`;
+const SELECT_LIVE = `SELECT ${PUBLIC_COLUMNS} FROM api_keys WHERE status != 'deleted' ORDER BY created_at, id`;
+const SELECT_ALL = `SELECT ${PUBLIC_COLUMNS} FROM api_keys ORDER BY created_at, id`;
+const SELECT_BY_HASH = `SELECT ${PUBLIC_COLUMNS}, hash FROM api_keys WHERE hash = ?`;
+const UPDATE_LABELS = `UPDATE api_keys SET name = ?, group_name = ?, concurrency_limit = ?,
+    fallback_ladder = ?, budget_micros = ?, budget_period = ?, rpm_limit = ?, images_per_day = ?,
+    expires_at = ?
+  WHERE id = ? AND status != 'deleted'`;
+const UPDATE_STATUS = `UPDATE api_keys SET status = ? WHERE id = ? AND status != 'deleted'`;
+// The WHERE repeats the once-a-minute rule so that two processes (or instances) agree.
+const UPDATE_LAST_USED = `UPDATE api_keys SET last_used_at = ?
+  WHERE id = ? AND (last_used_at IS NULL OR last_used_at <= ?)`;
+
+export function createKeysRepository(
+  engine: SqlEngine,
+  clock: () => number = Date.now,
+): KeysRepository {
   /** Last touch per key in this process: skips even the UPDATE statement (and its lock) between. */
   const lastTouched = new Map<string, number>();
 
-  const get = (id: string): ApiKeyRecord | null => {
-    const row = selectOne.get(id) as KeyRow | undefined;
+  const get = async (id: string): Promise<ApiKeyRecord | null> => {
+    const row = await engine.get<KeyRow>(SELECT_ONE, [id]);
     return row ? toRecord(row) : null;
   };
 
   return {
-    create(input) {
+    async create(input) {
       const key = generateApiKey();
       const record: ApiKeyRecord = {
         id: generateKeyId(),
@@ -130,56 +124,56 @@ export function createKeysRepository(db: Db, clock: () => number = Date.now): Ke
         fallbackLadder: input.fallbackLadder ?? false,
         ...applyLimits(NO_LIMITS, input),
       };
-      insert.run({
-        id: record.id,
-        name: record.name,
-        group_name: record.group,
-        prefix: record.prefix,
-        hash: hashApiKey(key),
-        created_at: record.createdAt,
-        concurrency_limit: record.concurrencyLimit,
-        fallback_ladder: record.fallbackLadder ? 1 : 0,
+      await engine.run(INSERT, [
+        record.id,
+        record.name,
+        record.group,
+        record.prefix,
+        hashApiKey(key),
+        record.createdAt,
+        record.concurrencyLimit,
+        record.fallbackLadder ? 1 : 0,
         ...limitColumns(record),
-      });
+      ]);
       return { key, record };
     },
 
-    list(opts = {}) {
-      return (selectAll.all({ all: opts.includeDeleted ? 1 : 0 }) as KeyRow[]).map(toRecord);
+    async list(opts = {}) {
+      const rows = await engine.all<KeyRow>(opts.includeDeleted ? SELECT_ALL : SELECT_LIVE);
+      return rows.map(toRecord);
     },
 
     get,
 
-    update(id, patch) {
-      const current = get(id);
+    async update(id, patch) {
+      const current = await get(id);
       if (!current || current.status === 'deleted') return null;
-      updateLabels.run({
-        id,
-        name: patch.name === undefined ? current.name : label('name', patch.name),
-        group_name: patch.group === undefined ? current.group : label('group', patch.group),
-        concurrency_limit:
-          patch.concurrencyLimit === undefined
-            ? current.concurrencyLimit
-            : concurrency(patch.concurrencyLimit),
-        fallback_ladder: (patch.fallbackLadder ?? current.fallbackLadder) ? 1 : 0,
+      await engine.run(UPDATE_LABELS, [
+        patch.name === undefined ? current.name : label('name', patch.name),
+        patch.group === undefined ? current.group : label('group', patch.group),
+        patch.concurrencyLimit === undefined
+          ? current.concurrencyLimit
+          : concurrency(patch.concurrencyLimit),
+        (patch.fallbackLadder ?? current.fallbackLadder) ? 1 : 0,
         ...limitColumns(applyLimits(current, patch)),
-      });
+        id,
+      ]);
       return get(id);
     },
 
-    setStatus(id, status) {
-      return updateStatus.run(status, id).changes === 1 ? get(id) : null;
+    async setStatus(id, status) {
+      return (await engine.run(UPDATE_STATUS, [status, id])).changes === 1 ? get(id) : null;
     },
 
-    remove(id) {
+    async remove(id) {
       lastTouched.delete(id);
-      return updateStatus.run('deleted', id).changes === 1;
+      return (await engine.run(UPDATE_STATUS, ['deleted', id])).changes === 1;
     },
 
-    authenticate(presented) {
+    async authenticate(presented) {
       if (!looksLikeApiKey(presented)) return null;
       const digest = hashApiKey(presented);
-      const row = selectByHash.get(digest) as KeyRow | undefined;
+      const row = await engine.get<KeyRow>(SELECT_BY_HASH, [digest]);
       // The indexed lookup compares SHA-256 digests, so its timing tells an attacker nothing
       // about any key; the constant-time comparison makes the match explicit and keeps it so if
       // the lookup ever changes (a prefix index, a cache).
@@ -187,11 +181,12 @@ export function createKeysRepository(db: Db, clock: () => number = Date.now): Ke
       return row.status === 'active' ? toRecord(row) : null;
     },
 
-    touch(id, now) {
+    async touch(id, now) {
       const last = lastTouched.get(id);
       if (last !== undefined && now - last < TOUCH_INTERVAL_MS) return false;
       lastTouched.set(id, now);
-      return updateLastUsed.run({ id, now }).changes === 1;
+      const { changes } = await engine.run(UPDATE_LAST_USED, [now, id, now - TOUCH_INTERVAL_MS]);
+      return changes === 1;
     },
   };
 }
@@ -215,14 +210,15 @@ function toRecord(row: KeyRow): ApiKeyRecord {
   };
 }
 
+/** budget_micros, budget_period, rpm_limit, images_per_day, expires_at: in the statements' order. */
 function limitColumns(limits: KeyLimits) {
-  return {
-    budget_micros: limits.budgetMicros,
-    budget_period: limits.budgetPeriod,
-    rpm_limit: limits.rpmLimit,
-    images_per_day: limits.imagesPerDay,
-    expires_at: limits.expiresAt,
-  };
+  return [
+    limits.budgetMicros,
+    limits.budgetPeriod,
+    limits.rpmLimit,
+    limits.imagesPerDay,
+    limits.expiresAt,
+  ] as const;
 }
 
 /** Names and groups: trimmed, 1..100 characters, no control characters (they show in tables). */

@@ -6,7 +6,7 @@ export const STUDIO_KEY_NAME = 'Studio';
 
 export interface StudioKey {
   /** The Studio key, created on first use; null while it is disabled (by hand, from the CLI). */
-  get(): ApiKeyRecord | null;
+  get(): Promise<ApiKeyRecord | null>;
   /** Whether `id` is the Studio key (the keys page cannot disable or delete it). */
   is(id: string): boolean;
 }
@@ -17,17 +17,17 @@ export interface StudioKey {
  * is; should the key be deleted anyway (`atelier keys delete`), a new one takes its place.
  */
 export function studioKey(keys: KeysRepository, settings: SettingsRepository): StudioKey {
-  const current = () => {
+  const current = async () => {
     const id = settings.get(SETTINGS.studioKeyId);
     return id === null ? null : keys.get(id);
   };
   return {
-    get() {
-      const existing = current();
+    async get() {
+      const existing = await current();
       if (existing?.status === 'active') return existing;
       if (existing?.status === 'disabled') return null;
-      const { record } = keys.create({ name: STUDIO_KEY_NAME, group: 'default' });
-      settings.set(SETTINGS.studioKeyId, record.id);
+      const { record } = await keys.create({ name: STUDIO_KEY_NAME, group: 'default' });
+      await settings.set(SETTINGS.studioKeyId, record.id);
       return record;
     },
     is: (id) => settings.get(SETTINGS.studioKeyId) === id,

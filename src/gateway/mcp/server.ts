@@ -33,7 +33,7 @@ export interface McpDeps {
   /** Whether the gallery keeps API callers' images now (Settings). */
   keepsApiImages(): boolean;
   /** The key's spend and limits, as get_spend answers them. */
-  spendOf(keyId: string): Record<string, unknown>;
+  spendOf(keyId: string): Promise<Record<string, unknown>>;
   /** Stops the upstream work of the key's run (studioRuns.cancelForKey). */
   cancelRun(keyId: string, runId: string, reason: string): boolean;
 }
@@ -153,7 +153,7 @@ export function createMcpServer(deps: McpDeps, caller: McpCaller): Server {
         case 'find_images':
           return findImages(deps, caller, args);
         case 'get_spend':
-          return textResult(deps.spendOf(caller.keyId));
+          return textResult(await deps.spendOf(caller.keyId));
         default:
           return errorResult(`Unknown tool '${request.params.name}'.`, null);
       }

@@ -3,8 +3,14 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from './db';
-import { MIGRATIONS, runMigrations, type Migration } from './migrations';
-import { tempDir } from './testing';
+import {
+  MIGRATIONS,
+  runMigrations,
+  runPostgresMigrations,
+  type Migration,
+  type PostgresMigration,
+} from './migrations';
+import { tempDir, testStorage } from './testing';
 
 describe('openDatabase', () => {
   it('creates the parent folders and sets WAL, foreign keys, busy timeout and NORMAL sync', () => {
@@ -152,5 +158,93 @@ describe('runMigrations', () => {
       /numbered 2, expected 1/,
     );
     db.close();
+  });
+});
+
+describe('runPostgresMigrations', () => {
+  it('builds the tables, columns and indexes SQLite has, step for step with the same history', async () => {
+    const sqlite = openDatabase(path.join(tempDir(), 'atelier.db'));
+    const { engine } = await testStorage('postgres', { migrated: false });
+    expect(await runPostgresMigrations(engine)).toEqual(MIGRATIONS.map((m) => m.version));
+    try {
+      const sqliteTables = sqlite
+        .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`)
+        .pluck()
+        .all() as string[];
+      const pgTables = await engine.all<{ name: string }>(
+        `SELECT table_name AS name FROM information_schema.tables
+         WHERE table_schema = 'public' ORDER BY table_name`,
+      );
+      expect(pgTables.map((t) => t.name)).toEqual(sqliteTables);
+      for (const table of sqliteTables) {
+        const sqliteColumns = (sqlite.pragma(`table_info(${table})`) as Array<{ name: string }>)
+          .map((c) => c.name)
+          .sort();
+        const pgColumns = await engine.all<{ name: string }>(
+          `SELECT column_name AS name FROM information_schema.columns
+           WHERE table_schema = 'public' AND table_name = ? ORDER BY column_name`,
+          [table],
+        );
+        expect(
+          pgColumns.map((c) => c.name),
+          table,
+        ).toEqual(sqliteColumns);
+      }
+      const sqliteIndexes = sqlite
+        .prepare(
+          `SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name`,
+        )
+        .pluck()
+        .all();
+      const pgIndexes = await engine.all<{ name: string }>(
+        `SELECT indexname AS name FROM pg_indexes WHERE schemaname = 'public'
+         AND indexname NOT LIKE '%_pkey' AND indexname NOT LIKE '%_key' ORDER BY indexname`,
+      );
+      expect(pgIndexes.map((i) => i.name)).toEqual(sqliteIndexes);
+      expect(
+        await engine.all('SELECT version, name FROM schema_migrations ORDER BY version'),
+      ).toEqual(MIGRATIONS.map((m) => ({ version: m.version, name: m.name })));
+      expect(await engine.all('SELECT model FROM prices ORDER BY model')).toEqual(
+        sqlite.prepare('SELECT model FROM prices ORDER BY model').all(),
+      );
+    } finally {
+      sqlite.close();
+    }
+  });
+
+  it('applies each step once when instances migrate at the same moment', async () => {
+    const { engine, connect } = await testStorage('postgres', { migrated: false });
+    const others = await Promise.all([connect(), connect()]);
+    const applied = await Promise.all([engine, ...others].map((e) => runPostgresMigrations(e)));
+    expect(applied.flat().sort((a, b) => a - b)).toEqual(MIGRATIONS.map((m) => m.version));
+    expect(await runPostgresMigrations(engine)).toEqual([]);
+    expect(await engine.get('SELECT COUNT(*) AS n FROM schema_migrations')).toEqual({
+      n: MIGRATIONS.length,
+    });
+  });
+
+  it('refuses a database of a newer schema and rolls a failing step back', async () => {
+    const { engine } = await testStorage('postgres', { migrated: false });
+    const failing: PostgresMigration[] = [
+      { version: 1, name: 'ok', up: (tx) => tx.exec('CREATE TABLE one (x INTEGER)') },
+      {
+        version: 2,
+        name: 'broken',
+        up: async (tx) => {
+          await tx.exec('CREATE TABLE two (x INTEGER)');
+          throw new Error('boom');
+        },
+      },
+    ];
+    await expect(runPostgresMigrations(engine, failing)).rejects.toThrow('boom');
+    expect(
+      await engine.all(
+        `SELECT table_name AS name FROM information_schema.tables
+         WHERE table_schema = 'public' ORDER BY table_name`,
+      ),
+    ).toEqual([{ name: 'one' }, { name: 'schema_migrations' }]);
+    await expect(runPostgresMigrations(engine, failing.slice(0, 0))).rejects.toThrow(
+      /newer Atelier/,
+    );
   });
 });

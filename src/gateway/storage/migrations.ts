@@ -1,16 +1,29 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { DEFAULT_PRICES } from '../billing/prices';
+import type { SqlQueries } from './engine';
+import { POSTGRES_MIGRATIONS } from './postgresMigrations';
 
 type Db = BetterSqlite3.Database;
 
 /**
  * One schema step. Migrations are append-only: a shipped migration is never edited, a change is a
  * new migration with the next number, because users' databases already ran the old text.
+ *
+ * One history for both engines: step N has the same number, name and effect on SQLite (`up`, the
+ * text users' files ran) and on PostgreSQL (`postgresMigrations.ts`, the same tables in its
+ * dialect), so `schema_migrations` means the same on either.
  */
 export interface Migration {
   version: number;
   name: string;
   up(db: Db, now: number): void;
+}
+
+/** A step on PostgreSQL: run inside the transaction that records it. */
+export interface PostgresMigration {
+  version: number;
+  name: string;
+  up(tx: SqlQueries, now: number): Promise<void>;
 }
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -383,6 +396,70 @@ export function runMigrations(
       applied.push(m.version);
     });
     apply.immediate();
+  }
+  return applied;
+}
+
+/** The lock every instance takes before it migrates (pg_advisory_xact_lock's key). */
+const MIGRATION_LOCK = 0x6174656c; // "atel"
+
+/**
+ * PostgreSQL's runner, the same contract as runMigrations: each step in its own transaction that
+ * re-checks whether it is applied, under an advisory lock, so instances starting together apply
+ * each step once and wait for each other.
+ */
+export async function runPostgresMigrations(
+  engine: { transaction: <T>(fn: (tx: SqlQueries) => Promise<T>) => Promise<T> },
+  migrations: readonly PostgresMigration[] = POSTGRES_MIGRATIONS,
+  now: () => number = Date.now,
+): Promise<number[]> {
+  migrations.forEach((m, i) => {
+    if (m.version !== i + 1)
+      throw new Error(`Migration ${m.name} is numbered ${m.version}, expected ${i + 1}`);
+    const sqlite = MIGRATIONS[i];
+    if (migrations === POSTGRES_MIGRATIONS && sqlite?.name !== m.name)
+      throw new Error(
+        `PostgreSQL migration ${m.version} is ${m.name}, SQLite's is ${sqlite?.name}`,
+      );
+  });
+  // One history: a step added to migrations.ts needs its PostgreSQL text in postgresMigrations.ts.
+  if (migrations === POSTGRES_MIGRATIONS && migrations.length !== MIGRATIONS.length) {
+    throw new Error(
+      `PostgreSQL has ${migrations.length} migrations, SQLite ${MIGRATIONS.length}: ` +
+        'translate the missing ones into postgresMigrations.ts',
+    );
+  }
+  const latest = await engine.transaction(async (tx) => {
+    await tx.get('SELECT pg_advisory_xact_lock(?)', [MIGRATION_LOCK]);
+    await tx.run(`
+      CREATE TABLE IF NOT EXISTS schema_migrations (
+        version INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        applied_at BIGINT NOT NULL
+      )`);
+    return (await tx.get<{ v: number | null }>('SELECT MAX(version) AS v FROM schema_migrations'))!
+      .v;
+  });
+  if (latest !== null && latest > migrations.length) {
+    throw new Error(
+      `The database schema is version ${latest} but this build of Atelier knows only up to ` +
+        `${migrations.length}. Use a newer Atelier or another database.`,
+    );
+  }
+  const applied: number[] = [];
+  for (const m of migrations) {
+    await engine.transaction(async (tx) => {
+      await tx.get('SELECT pg_advisory_xact_lock(?)', [MIGRATION_LOCK]);
+      if (await tx.get('SELECT 1 FROM schema_migrations WHERE version = ?', [m.version])) return;
+      const at = now();
+      await m.up(tx, at);
+      await tx.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', [
+        m.version,
+        m.name,
+        at,
+      ]);
+      applied.push(m.version);
+    });
   }
   return applied;
 }

@@ -7,6 +7,7 @@ export interface UsageLogHealth {
   failed(error: unknown, what: string): void;
   /** Runs the retry on the next tick of its timer (starts the timer if needed). */
   retrySoon(): void;
+  /** One last try now (at shutdown), then no more. */
   stop(): void;
 }
 
@@ -76,6 +77,7 @@ export function createLogHealth(deps: {
     },
     retrySoon,
     stop() {
+      if (!state.writable) attempt();
       if (timer) clearInterval(timer);
       timer = null;
     },

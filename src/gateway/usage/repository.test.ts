@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { normaliseUsage } from '../../shared/tokenUsage';
 import { createKeysRepository } from '../keys/repository';
+import { sqliteEngine } from '../storage/sqliteEngine';
 import { tempDatabase } from '../storage/testing';
 import { INTERRUPTED, usageRecordSchema } from '../../shared/usageRecord';
 import { createUsageRepository, usageTokenFields, type NewUsageRecord } from './repository';
@@ -153,10 +154,10 @@ describe('usage repository', () => {
     expect(usage.count()).toBe(4);
   });
 
-  it('sums tokens, images, cost, requests and errors by day, model, key and account', () => {
+  it('sums tokens, images, cost, requests and errors by day, model, key and account', async () => {
     const { db } = tempDatabase();
-    const keys = createKeysRepository(db);
-    const ci = keys.create({ name: 'CI' }).record;
+    const keys = createKeysRepository(sqliteEngine(db));
+    const ci = (await keys.create({ name: 'CI' })).record;
     const usage = createUsageRepository(db);
     const base = {
       inputTokens: 10,

@@ -119,6 +119,14 @@ export function createUsageWriter(deps: UsageWriterDeps): UsageWriter {
     recordInterrupted: () => recordInterrupted(deps.repository),
     close() {
       health.stop();
+      const state = health.state;
+      if (unwritten.size > 0 && !state.writable) {
+        // Their pending rows, where those were written, become interrupted records (with the
+        // estimate) at the next start; the rest is lost with this process.
+        deps.log(
+          `${unwritten.size} usage record(s) could not be written before the gateway stopped: ${state.reason}`,
+        );
+      }
       closeRun();
     },
     get health() {

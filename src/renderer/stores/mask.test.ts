@@ -23,6 +23,23 @@ describe('mask store: carrying and seeding masks', () => {
     expect(useMaskStore.getState().empty).toBe(true);
   });
 
+  it('asks once about a carried mask: start clean empties it (one undo step), keep leaves it', () => {
+    const mask = useMaskStore.getState();
+    mask.attach('step-1', 2, 2);
+    mask.load(new Uint8Array([255, 255, 0, 0]));
+    useMaskStore.getState().carryTo('step-2', 2, 2);
+    expect(useMaskStore.getState().carriedTo).toBe('step-2');
+    useMaskStore.getState().attach('step-2', 2, 2);
+    useMaskStore.getState().settleCarried(false);
+    expect(useMaskStore.getState()).toMatchObject({ carriedTo: null, empty: true, canUndo: true });
+
+    useMaskStore.getState().attach('step-1', 2, 2);
+    useMaskStore.getState().carryTo('step-3', 2, 2);
+    useMaskStore.getState().attach('step-3', 2, 2);
+    useMaskStore.getState().settleCarried(true);
+    expect(useMaskStore.getState()).toMatchObject({ carriedTo: null, changedShare: 0.5 });
+  });
+
   it('seeds a kept mask for a source, shown at once when that source is attached already', () => {
     useMaskStore.getState().attach('kept', 2, 2);
     useMaskStore.getState().seed('kept', 2, 2, new Uint8Array([0, 255, 0, 0]));

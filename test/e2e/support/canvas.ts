@@ -63,12 +63,16 @@ export async function upstreamEditInputs(
 
 export const decodePixels = pixels;
 
-/** Drags over `target` along points given as fractions of its box, Alt held when `alt`. */
+/**
+ * Drags over `target` along points given as fractions of its box, Alt held when `alt`, with
+ * `steps` pointer moves from each point to the next.
+ */
 export async function drag(
   page: Page,
   target: Locator,
   points: ReadonlyArray<[number, number]>,
   alt = false,
+  steps = 8,
 ): Promise<void> {
   const box = await target.boundingBox();
   if (!box) throw new Error('nothing to drag on: the target is not visible');
@@ -77,7 +81,7 @@ export async function drag(
   if (alt) await page.keyboard.down('Alt');
   await page.mouse.move(...at(points[0]!));
   await page.mouse.down();
-  for (const point of points.slice(1)) await page.mouse.move(...at(point), { steps: 8 });
+  for (const point of points.slice(1)) await page.mouse.move(...at(point), { steps });
   await page.mouse.up();
   if (alt) await page.keyboard.up('Alt');
 }

@@ -5,7 +5,7 @@ import type { ImagesRepository } from '../../gallery/repository';
 import type { KeysRepository } from '../../keys/repository';
 import type { UsageRepository } from '../../usage/repository';
 import { imageView } from './images';
-import { keyNames, usageView } from './usage';
+import { usageView } from './usage';
 
 /** Comments keep the connection (and any proxy) from timing out while nothing happens. */
 const KEEPALIVE_MS = 15_000;
@@ -29,19 +29,40 @@ export function eventsAdmin(deps: EventsAdminDeps): Router {
     res.setHeader('cache-control', 'no-cache, no-transform');
     res.setHeader('x-accel-buffering', 'no');
     res.flushHeaders();
-    const send = (event: string, data: unknown) => {
+    const write = (event: string, data: unknown) => {
       if (!res.destroyed) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
     };
+    // A key's name is read from the database (a promise): events still go out in the order
+    // they happened, each after the one before it.
+    let previous: Promise<void> = Promise.resolve();
+    const send = (event: string, data: () => Promise<unknown> | unknown) => {
+      previous = previous
+        .then(async () => {
+          const value = await data();
+          if (value !== null) write(event, value);
+        })
+        .catch(() => {
+          // A lookup that failed leaves that one event out, never the stream.
+        });
+    };
+    const keyName = async (id: string | null) =>
+      id === null ? null : ((await deps.keys.get(id))?.name ?? null);
     const onUsage = (requestId: string) => {
-      const record = deps.usage.get(requestId);
-      if (record) send('usage', usageView(record, keyNames(deps.keys)));
+      send('usage', async () => {
+        const record = deps.usage.get(requestId);
+        if (!record) return null;
+        const name = await keyName(record.apiKeyId);
+        return usageView(record, () => name);
+      });
     };
     const onImage = (imageId: string) => {
-      const image = deps.images.get(imageId);
-      if (image) send('image', imageView(image));
+      send('image', () => {
+        const image = deps.images.get(imageId);
+        return image ? imageView(image) : null;
+      });
     };
     const onBudget = (alert: BudgetAlert) => {
-      send('budget', { ...alert, apiKeyName: deps.keys.get(alert.apiKeyId)?.name ?? null });
+      send('budget', async () => ({ ...alert, apiKeyName: await keyName(alert.apiKeyId) }));
     };
     deps.events.on('usage', onUsage);
     deps.events.on('image', onImage);

@@ -31,8 +31,8 @@ export function keysAdmin(deps: KeysAdminDeps): Router {
       limitUse: deps.keyLimitUse(record),
     };
   };
-  const existing = (id: string) => {
-    const record = deps.keys.get(id);
+  const existing = async (id: string) => {
+    const record = await deps.keys.get(id);
     if (!record || record.status === 'deleted') throw notFound('key');
     return record;
   };
@@ -41,17 +41,18 @@ export function keysAdmin(deps: KeysAdminDeps): Router {
       throw invalidParam('id', `The built-in Studio key cannot be ${action}: the studio uses it.`);
   };
 
-  router.get('/keys', (_req, res) => {
+  router.get('/keys', async (_req, res) => {
+    const records = await deps.keys.list();
     const totals = spend();
-    res.json({ keys: deps.keys.list().map((record) => view(record, totals)) });
+    res.json({ keys: records.map((record) => view(record, totals)) });
   });
 
   /**
    * The built-in Studio key (made here if the studio has not called /v1 yet), so the studio can
    * set its own budget on it: the gateway enforces it as it does any key's.
    */
-  router.get('/keys/studio', (_req, res) => {
-    const record = deps.studioKey.get();
+  router.get('/keys/studio', async (_req, res) => {
+    const record = await deps.studioKey.get();
     if (!record) {
       throw new ApiError(404, 'The Studio key is disabled: enable it on the Keys page first.', {
         type: ERROR_TYPES.notFound,
@@ -63,27 +64,27 @@ export function keysAdmin(deps: KeysAdminDeps): Router {
     res.json({ record: view(record, new Map(own.map((row) => [row.key, row] as const))) });
   });
 
-  router.post('/keys', (req, res) => {
+  router.post('/keys', async (req, res) => {
     const body = parse(createKeyBodySchema, req.body);
-    const { key, record } = deps.keys.create(body);
+    const { key, record } = await deps.keys.create(body);
     res.setHeader('cache-control', 'no-store');
     res.json({ key, record: view(record) });
   });
 
-  router.patch('/keys/:id', (req, res) => {
+  router.patch('/keys/:id', async (req, res) => {
     const body = parse(patchKeyBodySchema, req.body);
-    const id = existing(req.params.id).id;
+    const id = (await existing(req.params.id)).id;
     if (body.status === 'disabled') refuseForStudio(id, 'disabled');
     const { status, ...labels } = body;
-    if (Object.keys(labels).length > 0) deps.keys.update(id, labels);
-    if (status) deps.keys.setStatus(id, status);
-    res.json({ record: view(existing(id)) });
+    if (Object.keys(labels).length > 0) await deps.keys.update(id, labels);
+    if (status) await deps.keys.setStatus(id, status);
+    res.json({ record: view(await existing(id)) });
   });
 
-  router.delete('/keys/:id', (req, res) => {
-    const id = existing(req.params.id).id;
+  router.delete('/keys/:id', async (req, res) => {
+    const id = (await existing(req.params.id)).id;
     refuseForStudio(id, 'deleted');
-    deps.keys.remove(id);
+    await deps.keys.remove(id);
     res.json({ ok: true });
   });
 

@@ -34,7 +34,7 @@ export function pricesAdmin(prices: PricesRepository): Router {
     res.json(answer());
   });
 
-  router.put('/prices/:model', (req, res) => {
+  router.put('/prices/:model', async (req, res) => {
     const model = req.params.model.trim();
     if (!model || model.length > 100)
       throw invalidParam('model', 'A model name is 1 to 100 characters.');
@@ -50,7 +50,7 @@ export function pricesAdmin(prices: PricesRepository): Router {
       }
     }
     try {
-      prices.set(model, micros);
+      await prices.set(model, micros);
     } catch (error) {
       if (error instanceof RangeError) throw invalidParam('model', error.message);
       throw error;

@@ -44,10 +44,10 @@ export function settingsAdmin(deps: SettingsAdminDeps): Router {
     res.json(answer());
   });
 
-  router.put('/settings', (req, res) => {
+  router.put('/settings', async (req, res) => {
     const patch = parse(settingsPatchSchema, req.body);
     for (const [name, value] of Object.entries(patch)) {
-      deps.settings.set(EDITABLE[name as keyof Settings] as Setting<unknown>, value);
+      await deps.settings.set(EDITABLE[name as keyof Settings] as Setting<unknown>, value);
     }
     res.json(answer());
   });

@@ -33,9 +33,9 @@ export function runPhase(record: Pick<UsageRecord, 'status' | 'errorCode' | 'ima
  */
 export function studioRunsList(deps: StudioRunsListDeps): Router {
   const router = Router();
-  router.get('/studio/runs', (req, res) => {
+  router.get('/studio/runs', async (req, res) => {
     const query = parse(studioRunsQuerySchema, req.query);
-    const key = deps.studioKey.get();
+    const key = await deps.studioKey.get();
     if (!key) {
       res.json({ runs: [], total: 0 } satisfies StudioRunsResponse);
       return;

@@ -28,8 +28,11 @@ export interface UsageAdminDeps {
 }
 
 /** Key id -> name, deleted keys included (their usage still names them). */
-export function keyNames(keys: KeysRepository): (id: string | null) => string | null {
-  const names = new Map(keys.list({ includeDeleted: true }).map((k) => [k.id, k.name] as const));
+export async function keyNames(
+  keys: Pick<KeysRepository, 'list'>,
+): Promise<(id: string | null) => string | null> {
+  const all = await keys.list({ includeDeleted: true });
+  const names = new Map(all.map((k) => [k.id, k.name] as const));
   return (id) => (id === null ? null : (names.get(id) ?? null));
 }
 
@@ -45,9 +48,9 @@ export function usageView(
 export function usageAdmin(deps: UsageAdminDeps): Router {
   const router = Router();
 
-  router.get('/usage', (req, res) => {
+  router.get('/usage', async (req, res) => {
     const { limit, offset, ...filter } = usageFilter(parse(usageQuerySchema, req.query));
-    const nameOf = keyNames(deps.keys);
+    const nameOf = await keyNames(deps.keys);
     const records = deps.usage.list({ ...filter, limit, offset });
     const kept = deps.images.keptFor(records.map((r) => r.requestId));
     res.json({
@@ -145,7 +148,7 @@ const PAGE = 1000;
 /** Streams page by page with backpressure; rows written during the export are left out. */
 async function writeCsv(res: Response, deps: UsageAdminDeps, filter: UsageFilter): Promise<void> {
   const pinned = { ...filter, throughId: deps.usage.lastId() };
-  const nameOf = keyNames(deps.keys);
+  const nameOf = await keyNames(deps.keys);
   res.setHeader('content-type', 'text/csv; charset=utf-8');
   res.setHeader('content-disposition', 'attachment; filename="atelier-usage.csv"');
   res.setHeader('cache-control', 'no-store');

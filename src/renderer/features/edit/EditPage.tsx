@@ -1,45 +1,37 @@
-import { useEffect, useEffectEvent, useId, useRef, useState, type DragEvent } from 'react';
-import { LIMITS } from '../../../shared/imageParams';
+import { useEffect, useId, useState } from 'react';
 import { describedBy, CheckboxField, Segmented } from '../../components/fields';
-import { ImageSlots } from '../../components/ImageSlots';
 import { Page } from '../../components/Page';
 import { isImplicitSubmit } from '../../lib/implicitSubmit';
-import { gateway } from '../../lib/api/images';
-import type { ImageRecord } from '../../../shared/admin';
 import { useEditStore } from '../../stores/edit';
 import { useMaskStore } from '../../stores/mask';
 import { useEditRun, type ImageSlot } from '../../stores/run';
 import { promptProblem } from '../generate/composePrompt';
 import { requestFields } from '../generate/params';
 import { ParamsPanel } from '../generate/ParamsPanel';
-import { downloadSlot, RunProgress, SendBar, slotCost, slotFileName } from '../generate/SendParts';
+import { SendBar, slotFileName } from '../generate/SendParts';
 import { ResultsViewer } from '../generate/ResultsViewer';
 import { useImagePricing } from '../generate/useImagePricing';
 import { useSpendGuard } from '../budget/SpendConfirm';
 import { useShortcuts } from '../shell/useShortcuts';
 import { ChainTrail } from './ChainTrail';
-import { CompareView } from './CompareView';
 import { buildEditForm } from './editRequest';
+import { EDIT_PREFIX, EditResults } from './EditResults';
 import { GalleryPicker } from './GalleryPicker';
-import { imageFilesOf } from './imageFiles';
 import { keepEditWork } from './editWork';
 import { EMPTY_MASK_MESSAGE, exportMaskCached } from './mask/exportMask';
 import { MaskEditor } from './MaskEditor';
 import { MaskPreview } from './MaskPreview';
 import { MaskToolbar } from './MaskToolbar';
 import { LayerPanel } from './LayerPanel';
-import { expandImage } from './outpaint/expandImage';
-import { outpaintCoverage, placeOriginal } from './outpaint/outpaintGeometry';
-import { OutpaintPanel, type OutpaintPlan } from './outpaint/OutpaintPanel';
+import { OutpaintPanel } from './outpaint/OutpaintPanel';
+import { useOutpaint } from './outpaint/useOutpaint';
+import { useReferenceIntake } from './useReferenceIntake';
 import { ReferenceList } from './ReferenceList';
 import { linkToGallery, toReference } from './references';
 import { RunNote } from './RunNote';
 import './edit.css';
 import './canvas.css';
 import './editFrame.css';
-
-/** Edit results are saved as atelier-edit-<time>-<n>.<ext>. */
-const EDIT_PREFIX = 'atelier-edit';
 
 export function EditPage() {
   const references = useEditStore((s) => s.references);
@@ -63,15 +55,11 @@ export function EditPage() {
   const [refusedMask, setRefusedMask] = useState<{ doc: unknown; version: number } | null>(null);
   const maskRefused = refusedMask?.doc === maskDoc && refusedMask.version === maskVersion;
   const [preparing, setPreparing] = useState(false);
-  const [galleryOpen, setGalleryOpen] = useState(false);
-  const [dropActive, setDropActive] = useState(false);
   const [selected, setSelected] = useState(0);
   /** The main column shows the mask canvas or the run's result, each within the window. */
   const [view, setView] = useState<'mask' | 'result'>('mask');
   /** The result open in the full-window viewer (its slot index). */
   const [viewing, setViewing] = useState<number | null>(null);
-  /** An outpaint's expanded image: sent as soon as it is the masked first image. */
-  const sendWhenReady = useRef<string | null>(null);
   const promptId = useId();
 
   // The work kept from before a reload comes back, and what is done here is kept from now on.
@@ -90,45 +78,7 @@ export function EditPage() {
   const running = run.phase === 'running' || preparing;
   const spend = useSpendGuard(estimate?.costMicros ?? null);
 
-  const addFiles = async (files: File[], at: 'start' | 'end' = 'end') => {
-    setNotice(null);
-    const results = await Promise.allSettled(
-      files.map((file) => toReference(file, file.name || 'pasted image')),
-    );
-    const problems = results.flatMap((r) =>
-      r.status === 'rejected'
-        ? [r.reason instanceof Error ? r.reason.message : String(r.reason)]
-        : [],
-    );
-    const added = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
-    const left = edit().addReferences(added, at);
-    if (left > 0) problems.push(`At most ${LIMITS.maxInputImages} images: ${left} left out`);
-    if (problems.length > 0) setNotice(problems.join('. '));
-  };
-
-  const pickFromGallery = async (record: ImageRecord) => {
-    const blob = await gateway.imageFile(record.id);
-    const reference = await toReference(
-      blob,
-      record.prompt ? `${record.prompt.slice(0, 40)}…` : record.id,
-      record.id,
-    );
-    const left = edit().addReferences([reference]);
-    if (left > 0) setNotice(`At most ${LIMITS.maxInputImages} images`);
-    setGalleryOpen(false);
-  };
-
-  const onPaste = useEffectEvent((e: ClipboardEvent) => {
-    const files = imageFilesOf(e.clipboardData);
-    if (files.length === 0) return;
-    e.preventDefault();
-    void addFiles(files);
-  });
-  useEffect(() => {
-    const listener = (e: ClipboardEvent) => onPaste(e);
-    window.addEventListener('paste', listener);
-    return () => window.removeEventListener('paste', listener);
-  }, []);
+  const intake = useReferenceIntake(setNotice);
 
   const send = async (withMask = sendMask) => {
     if (running) return;
@@ -179,35 +129,14 @@ export function EditPage() {
   };
   const sendNow = () => void send();
 
-  /** Outpainting in one click: the bigger canvas, its new area as the mask, then the send. */
-  const expand = async ({ canvas, anchor }: OutpaintPlan) => {
-    if (!source || running) return;
-    setTried(true);
-    // Nothing is expanded for a send that would be refused: the prompt comes first.
-    if (problem) return;
-    try {
-      const placed = placeOriginal(source, canvas, anchor);
-      const blob = await expandImage(source.blob, canvas, placed);
-      const reference = await toReference(blob, `${source.name} (expanded)`);
-      useMaskStore
-        .getState()
-        .seed(reference.id, canvas.width, canvas.height, outpaintCoverage(canvas, placed));
-      edit().continueWith(reference, `Canvas expanded to ${canvas.width}x${canvas.height}`);
-      edit().setSendMask(true);
-      // The result takes the canvas's size: "auto" keeps the first image's.
-      if (params.size !== 'auto') setParams({ size: 'auto' });
-      sendWhenReady.current = reference.id;
-    } catch (error) {
-      setNotice(error instanceof Error ? error.message : String(error));
-    }
-  };
-  // The expanded image is sent once it is the first image and its mask is attached.
-  const sendExpanded = useEffectEvent((id: string | undefined) => {
-    if (!id || sendWhenReady.current !== id || maskSourceId !== id) return;
-    sendWhenReady.current = null;
-    void send(true);
+  const expand = useOutpaint({
+    source,
+    blocked: running || problem !== null,
+    beforeExpand: () => setTried(true),
+    send: () => void send(true),
+    onError: setNotice,
   });
-  useEffect(() => sendExpanded(source?.id), [source?.id, maskSourceId]);
+
   // Escape stops a run only while one is going: otherwise it stays with dialogs and fields.
   useShortcuts(run.phase === 'running' ? { send: sendNow, cancel: run.cancel } : { send: sendNow });
 
@@ -225,21 +154,6 @@ export function EditPage() {
     } catch (error) {
       setNotice(error instanceof Error ? error.message : String(error));
     }
-  };
-
-  const onDragOver = (e: DragEvent) => {
-    if (!e.dataTransfer.types.includes('Files')) return;
-    e.preventDefault();
-    e.dataTransfer.dropEffect = 'copy';
-    if (!dropActive) setDropActive(true);
-  };
-  const onDrop = (e: DragEvent) => {
-    setDropActive(false);
-    if (!e.dataTransfer.types.includes('Files')) return;
-    e.preventDefault();
-    const files = imageFilesOf(e.dataTransfer);
-    if (files.length === 0) setNotice('Only PNG, JPEG or WebP images can be added.');
-    else void addFiles(files);
   };
 
   const doneSlots = run.slots.filter((s) => s.state === 'done');
@@ -260,12 +174,8 @@ export function EditPage() {
       className="page-edit"
     >
       <div
-        className={`edit-layout ${dropActive ? 'drop-active' : ''}`}
-        onDragOver={onDragOver}
-        onDragLeave={(e) => {
-          if (e.currentTarget === e.target) setDropActive(false);
-        }}
-        onDrop={onDrop}
+        className={`edit-layout ${intake.dropActive ? 'drop-active' : ''}`}
+        {...intake.dropZone}
         data-testid="edit-dropzone"
       >
         <form
@@ -280,8 +190,8 @@ export function EditPage() {
           }}
         >
           <ReferenceList
-            onAddFiles={(f) => void addFiles(f)}
-            onOpenGallery={() => setGalleryOpen(true)}
+            onAddFiles={(f) => void intake.addFiles(f)}
+            onOpenGallery={() => intake.setGalleryOpen(true)}
           />
           {notice && (
             <p className="notice notice-error" role="alert" data-testid="edit-notice">
@@ -422,34 +332,18 @@ export function EditPage() {
           </section>
 
           {run.phase !== 'idle' && (
-            <section
-              className={`panel results-panel ${compared?.url ? 'has-compare' : ''}`}
-              aria-label="Results"
-              data-testid="edit-results"
+            <EditResults
+              run={run}
+              price={price}
+              estimate={estimate}
+              partialImages={params.stream ? params.partialImages : 0}
+              compared={compared}
+              beforeUrl={runSource?.url ?? null}
               hidden={view !== 'result'}
-            >
-              <RunProgress run={run} price={price} estimate={estimate} />
-              <ImageSlots
-                slots={run.slots}
-                phase={run.phase}
-                requestedSize={run.request?.requestedSize ?? 'auto'}
-                partialImages={params.stream ? params.partialImages : 0}
-                costOf={slotCost(price)}
-                onDownload={downloadSlot(EDIT_PREFIX)}
-                onEdit={(slot) => void editResult(slot)}
-                editLabel="Edit this result"
-                selected={run.slots.length > 1 ? (compared?.index ?? null) : null}
-                onSelect={run.slots.length > 1 ? setSelected : undefined}
-                onView={(slot) => setViewing(slot.index)}
-              />
-              {compared?.url && runSource && (
-                <CompareView
-                  beforeUrl={runSource.url}
-                  afterUrl={compared.url}
-                  label={`result ${compared.index + 1}`}
-                />
-              )}
-            </section>
+              onEdit={(slot) => void editResult(slot)}
+              onSelect={setSelected}
+              onView={setViewing}
+            />
           )}
         </div>
       </div>
@@ -466,9 +360,9 @@ export function EditPage() {
         />
       )}
       <GalleryPicker
-        open={galleryOpen}
-        onClose={() => setGalleryOpen(false)}
-        onPick={pickFromGallery}
+        open={intake.galleryOpen}
+        onClose={() => intake.setGalleryOpen(false)}
+        onPick={intake.pickFromGallery}
       />
     </Page>
   );

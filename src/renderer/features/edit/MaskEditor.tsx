@@ -4,10 +4,10 @@ import { useMaskStore } from '../../stores/mask';
 import { useShortcuts } from '../shell/useShortcuts';
 import { CarriedMaskChoice } from './CarriedMaskChoice';
 import { fitView, zoomAround, type View } from './canvasView';
-import { extendLasso, type SelectionMode, type SelectionShape } from './mask/selection';
+import { extendLasso, type Point, type SelectionMode, type SelectionShape } from './mask/selection';
 import { LayerImages } from './LayerImages';
 import { MaskStatusBar } from './MaskStatusBar';
-import { SelectionOutline } from './SelectionOutline';
+import { SelectionOutline, type OutlineHandle } from './SelectionOutline';
 import { useMaskCanvas, type StrokePoint } from './useMaskCanvas';
 import { useSpaceHeld } from './useSpaceHeld';
 
@@ -20,10 +20,15 @@ interface Pan {
   view: View;
 }
 
+/** A selection as it is dragged: its shape grows in place. */
+type DraftShape = { kind: 'rect'; from: Point; to: Point } | { kind: 'lasso'; points: Point[] };
+
 interface Selecting {
   pointerId: number;
-  shape: SelectionShape;
+  shape: DraftShape;
   mode: SelectionMode;
+  /** The animation frame that will move the outline, 0 when none is due. */
+  frame: number;
 }
 
 /** A pen's pressure (Pointer Events); a mouse or a finger paints at full strength. */
@@ -46,7 +51,13 @@ export function MaskEditor({ source }: { source: ReferenceImage }) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const cursorRef = useRef<HTMLDivElement>(null);
   const panRef = useRef<Pan | null>(null);
-  const [selecting, setSelecting] = useState<Selecting | null>(null);
+  /** The selection being dragged: changed in place per pointer move, drawn once a frame. */
+  const selectingRef = useRef<Selecting | null>(null);
+  const outlineRef = useRef<OutlineHandle>(null);
+  /** The outline's start: set at pointerdown and cleared at pointerup (two renders a drag). */
+  const [outline, setOutline] = useState<{ shape: SelectionShape; mode: SelectionMode } | null>(
+    null,
+  );
   const [viewportSize, setViewportSize] = useState<{ width: number; height: number } | null>(null);
   const [userView, setUserView] = useState<View | null>(null);
   const spaceHeld = useSpaceHeld();
@@ -145,9 +156,10 @@ export function MaskEditor({ source }: { source: ReferenceImage }) {
       const chosen = state().selectionMode;
       const mode = e.altKey ? (chosen === 'add' ? 'cut' : 'add') : chosen;
       const at = { x: p.x, y: p.y };
-      const shape: SelectionShape =
+      const shape: DraftShape =
         tool === 'rect' ? { kind: 'rect', from: at, to: at } : { kind: 'lasso', points: [at] };
-      setSelecting({ pointerId: e.pointerId, shape, mode });
+      selectingRef.current = { pointerId: e.pointerId, shape, mode, frame: 0 };
+      setOutline({ shape, mode });
       return;
     }
     canvas.beginStroke(e.pointerId, p);
@@ -161,17 +173,16 @@ export function MaskEditor({ source }: { source: ReferenceImage }) {
       setUserView({ ...v, x: v.x + e.clientX - startX, y: v.y + e.clientY - startY });
       return;
     }
+    const selecting = selectingRef.current;
     if (selecting && selecting.pointerId === e.pointerId) {
       const p = toImage(e.nativeEvent);
       const { shape } = selecting;
-      if (shape.kind === 'rect') {
-        setSelecting({ ...selecting, shape: { ...shape, to: { x: p.x, y: p.y } } });
-      } else {
-        const points = [...shape.points];
-        if (extendLasso(points, { x: p.x, y: p.y }, 1 / (view?.zoom ?? 1))) {
-          setSelecting({ ...selecting, shape: { kind: 'lasso', points } });
-        }
-      }
+      if (shape.kind === 'rect') shape.to = { x: p.x, y: p.y };
+      else extendLasso(shape.points, { x: p.x, y: p.y }, 1 / (view?.zoom ?? 1));
+      selecting.frame ||= requestAnimationFrame(() => {
+        selecting.frame = 0;
+        outlineRef.current?.show(selecting.shape);
+      });
       return;
     }
     if (!doc) return;
@@ -187,8 +198,11 @@ export function MaskEditor({ source }: { source: ReferenceImage }) {
       setPanning(false);
       return;
     }
+    const selecting = selectingRef.current;
     if (selecting && selecting.pointerId === e.pointerId) {
-      setSelecting(null);
+      selectingRef.current = null;
+      if (selecting.frame) cancelAnimationFrame(selecting.frame);
+      setOutline(null);
       if (doc && e.type === 'pointerup') {
         canvas.selected(doc.select(selecting.shape, selecting.mode));
       }
@@ -240,10 +254,11 @@ export function MaskEditor({ source }: { source: ReferenceImage }) {
               style={{ visibility: overlay ? 'visible' : 'hidden' }}
               data-testid="mask-canvas"
             />
-            {selecting && (
+            {outline && (
               <SelectionOutline
-                shape={selecting.shape}
-                mode={selecting.mode}
+                ref={outlineRef}
+                initial={outline.shape}
+                mode={outline.mode}
                 width={doc.width}
                 height={doc.height}
               />

@@ -11,6 +11,7 @@
  * over the 50 required steps fit even for a 4K image.
  */
 import { fillShape, shapeBounds, type SelectionMode, type SelectionShape } from './selection';
+import { capsuleBounds, paintCapsule } from './brush';
 import { TILE, copyTile, writeTile } from './tiles';
 
 export type MaskTool = 'brush' | 'eraser';
@@ -296,11 +297,7 @@ export class MaskDocument {
     }
   }
 
-  /**
-   * Sets every pixel whose centre lies within the brush radius of the segment (a capsule), after
-   * saving the tiles it may touch. Hard edges; with pressure as opacity a brush raises a pixel to
-   * `pressure` x 255 and an eraser lowers it to (1 - pressure) x 255, never the other way.
-   */
+  /** Paints one segment of the stroke, after saving the tiles it may touch. */
   private paintSegment(
     x0: number,
     y0: number,
@@ -310,41 +307,20 @@ export class MaskDocument {
   ): Rect | null {
     const stroke = this.stroke!;
     const p = Math.min(1, Math.max(0.05, Number.isFinite(pressure) ? pressure : 1));
-    const r = stroke.pressure === 'size' ? Math.max(0.5, stroke.radius * p) : stroke.radius;
-    const strength = stroke.pressure === 'opacity' ? Math.round(255 * p) : 255;
-    const minX = Math.max(0, Math.floor(Math.min(x0, x1) - r));
-    const maxX = Math.min(this.width - 1, Math.ceil(Math.max(x0, x1) + r));
-    const minY = Math.max(0, Math.floor(Math.min(y0, y1) - r));
-    const maxY = Math.min(this.height - 1, Math.ceil(Math.max(y0, y1) + r));
-    if (minX > maxX || minY > maxY) return null;
-
-    this.saveTiles(
-      { x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1 },
-      stroke.saved,
-    );
-
-    const { coverage, width } = this;
-    const brush = stroke.brush;
-    const value = brush ? strength : 255 - strength;
-    const dx = x1 - x0;
-    const dy = y1 - y0;
-    const length2 = dx * dx + dy * dy;
-    const r2 = r * r;
-    for (let py = minY; py <= maxY; py++) {
-      const cy = py + 0.5;
-      const row = py * width;
-      for (let px = minX; px <= maxX; px++) {
-        const cx = px + 0.5;
-        let t = length2 === 0 ? 0 : ((cx - x0) * dx + (cy - y0) * dy) / length2;
-        t = t < 0 ? 0 : t > 1 ? 1 : t;
-        const ex = x0 + t * dx - cx;
-        const ey = y0 + t * dy - cy;
-        if (ex * ex + ey * ey > r2) continue;
-        const i = row + px;
-        if (brush ? coverage[i]! < value : coverage[i]! > value) coverage[i] = value;
-      }
-    }
-    return { x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1 };
+    const segment = {
+      x0,
+      y0,
+      x1,
+      y1,
+      radius: stroke.pressure === 'size' ? Math.max(0.5, stroke.radius * p) : stroke.radius,
+      strength: stroke.pressure === 'opacity' ? Math.round(255 * p) : 255,
+      raise: stroke.brush,
+    };
+    const box = capsuleBounds(segment, this.width, this.height);
+    if (!box) return null;
+    this.saveTiles(box, stroke.saved);
+    paintCapsule(this.coverage, this.width, box, segment);
+    return box;
   }
 }
 

@@ -1,0 +1,52 @@
+/**
+ * The storage port: what the repositories need from a SQL database, the same for the embedded
+ * SQLite file and for a PostgreSQL server. Every call is async, because PostgreSQL's are; the
+ * SQLite engine answers at once (better-sqlite3 is synchronous) and adds only a resolved promise.
+ *
+ * SQL is written once, in the subset both engines speak, with `?` placeholders (the PostgreSQL
+ * engine numbers them). Where the dialects differ a repository asks `engine.kind`.
+ */
+
+/** A value a query can bind or return; booleans are stored as 0/1 (SQLite has none). */
+export type SqlValue = string | number | bigint | Buffer | null;
+
+export type EngineKind = 'sqlite' | 'postgres';
+
+/** What a statement can do; a transaction's handle is one too (its statements run inside it). */
+export interface SqlQueries {
+  readonly kind: EngineKind;
+  /** Every row of a query (or of a write with RETURNING). */
+  all<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;
+  /** The first row, or undefined. */
+  get<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined>;
+  /** A write: how many rows it changed. */
+  run(sql: string, params?: readonly SqlValue[]): Promise<{ changes: number }>;
+  /** A script of several statements without parameters (a migration's DDL). */
+  exec(script: string): Promise<void>;
+  /**
+   * Tells the other connections that a table held in memory changed (settings, prices), so
+   * their `changeStamp()` moves: PostgreSQL's NOTIFY, sent when the transaction commits. SQLite
+   * needs none (its data_version moves by itself).
+   */
+  announceChange(table: string): Promise<void>;
+}
+
+export interface SqlEngine extends SqlQueries {
+  /**
+   * Runs `fn` in one transaction that holds the write lock from its start (SQLite's BEGIN
+   * IMMEDIATE; on PostgreSQL rows are locked as they are written, and a decision that must see a
+   * stable row takes `SELECT ... FOR UPDATE`). Committed when `fn` resolves, rolled back when it
+   * throws. Only the handle's statements are inside it: the engine's own calls wait until it ends.
+   */
+  transaction<T>(fn: (tx: SqlQueries) => Promise<T>): Promise<T>;
+  /**
+   * A number that changes when another connection commits a change, so an in-memory snapshot
+   * knows when to read again: SQLite's `PRAGMA data_version` (one cheap synchronous call), or on
+   * PostgreSQL the count of change notices (`announceChange`) this engine has heard, and of its
+   * listening connection's losses (a notice may have been missed then).
+   */
+  changeStamp(): number;
+  /** Calls `listener` when the stamp moved on its own (PostgreSQL's notices); returns the undo. */
+  onChange(listener: () => void): () => void;
+  close(): Promise<void>;
+}
