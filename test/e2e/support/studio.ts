@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { launchBrowser } from './browser';
+import { watchV1Replies } from './openapiCheck';
+import { checkedFetch, checkRepliesOf } from '../../support/openapiReplies';
 import { startStudioServer, tempDir, type StudioServer } from './studioServer';
 
 export const ARTIFACTS = path.resolve(import.meta.dirname, '../../../test-results/e2e');
@@ -48,6 +50,7 @@ export function useStudio(options: StudioOptions = {}): Studio {
   const temps: string[] = [];
   let allowed: RegExp[] = [];
   const errors: string[] = [];
+  let v1Problems: (() => Promise<string[]>) | undefined;
 
   test.describe.configure({ mode: 'serial' });
 
@@ -67,6 +70,8 @@ export function useStudio(options: StudioOptions = {}): Studio {
     const browser = await launchBrowser();
     context = browser.context;
     temps.push(browser.profileDir);
+    v1Problems = watchV1Replies(context, new URL(server.url).origin);
+    checkRepliesOf(server.url);
     page = context.pages()[0] ?? (await context.newPage());
     page.on('console', (message) => {
       if (message.type() === 'error') errors.push(`console: ${message.text()}`);
@@ -97,6 +102,7 @@ export function useStudio(options: StudioOptions = {}): Studio {
       }
     }
     expect(unexpected, 'console errors on the page').toEqual([]);
+    expect(await v1Problems?.(), '/v1 replies the OpenAPI document does not describe').toEqual([]);
   });
 
   test.afterAll(async () => {
@@ -161,7 +167,7 @@ export function useStudio(options: StudioOptions = {}): Studio {
       return response.body();
     },
     async v1(apiPath, key, body, headers = {}) {
-      const response = await fetch(`${need(server, 'the server').url}/v1${apiPath}`, {
+      const response = await checkedFetch(`${need(server, 'the server').url}/v1${apiPath}`, {
         method: body === undefined ? 'GET' : 'POST',
         headers: {
           ...headers,
