@@ -129,7 +129,11 @@ export async function createGateway(
     mcp: {
       baseUrl: address.url,
       events,
-      gallery: createMcpGallery(studioSide.app.admin.images, studioSide.galleryStore.dir),
+      gallery: createMcpGallery(
+        studioSide.app.admin.images,
+        studioSide.galleryStore.dir,
+        config.dataDir,
+      ),
       keepsApiImages: live.keepApiImages,
       spendOf: async (keyId) => {
         // The session's key may have been deleted since it opened the session.

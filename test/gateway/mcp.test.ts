@@ -331,6 +331,22 @@ describe('MCP: keys and their limits', () => {
     expect(textOf(both)).toBe(
       'image must name exactly one of gallery_id, path or base64 (got path, base64).',
     );
+    // A file in the gateway's own data folder (another key's gallery image, say) is not read,
+    // nor is a link to it: gallery_id, with its per-key check, is the way to the gallery.
+    const kept = path.join(t.dataDir, 'kept.png');
+    fs.writeFileSync(kept, await testPicture(1024, 1024));
+    const link = path.join(dir, 'kept-link.png');
+    fs.symlinkSync(kept, link);
+    for (const named of [kept, link]) {
+      const inside = (await c.client.callTool({
+        name: 'edit_image',
+        arguments: { prompt: 'anything', image: { path: named } },
+      })) as CallToolResult;
+      expect(inside.isError).toBe(true);
+      expect(textOf(inside)).toBe(
+        `image.path: '${named}' is in Atelier's own data folder; name a gallery image by gallery_id.`,
+      );
+    }
     expect(t.gateway.simulator!.calls.length).toBe(calls);
 
     const edited = (await c.client.callTool({

@@ -23,6 +23,11 @@ export interface McpGallery {
   ): { images: McpImage[]; nextBefore: number | null };
   /** The image and its bytes, or null when it is not this key's (or not there). */
   read(keyId: string, id: string): Promise<(McpImage & { bytes: Buffer }) | null>;
+  /**
+   * Atelier's own data folder (gallery files, the database, secrets): a named file there is
+   * refused, so `path` cannot read another key's images past `read`'s check.
+   */
+  privateRoot: string;
   /** The gallery ids of a request's kept images, in image order. */
   keptFor(requestId: string): string[];
 }
@@ -42,8 +47,13 @@ function describe(image: StoredImage): McpImage {
   };
 }
 
-export function createMcpGallery(images: ImagesRepository, dir: string): McpGallery {
+export function createMcpGallery(
+  images: ImagesRepository,
+  dir: string,
+  privateRoot: string,
+): McpGallery {
   return {
+    privateRoot,
     find(keyId, query) {
       const page = images.list({ ...query, key: keyId });
       return { images: page.images.map(describe), nextBefore: page.nextBefore };

@@ -67,7 +67,7 @@ export async function resolveImageInput(
         `${param}.path`,
       );
     }
-    bytes = await readNamedFile(text, `${param}.path`);
+    bytes = await readNamedFile(text, `${param}.path`, gallery.privateRoot);
   } else {
     bytes = Buffer.from(text, 'base64');
   }
@@ -82,12 +82,22 @@ export async function resolveImageInput(
   return { dataUrl: `data:image/${info.format};base64,${bytes.toString('base64')}`, galleryId };
 }
 
-async function readNamedFile(file: string, param: string): Promise<Buffer> {
+async function readNamedFile(file: string, param: string, privateRoot: string): Promise<Buffer> {
   let stat;
+  let real: string;
   try {
-    stat = await fs.stat(file);
+    // The real path, links followed: a link into the data folder is the data folder.
+    real = await fs.realpath(file);
+    stat = await fs.stat(real);
   } catch {
     throw new ToolInputError(`${param}: no such file: '${file}'.`, param);
+  }
+  const root = await fs.realpath(privateRoot).catch(() => path.resolve(privateRoot));
+  if (real === root || real.startsWith(root + path.sep)) {
+    throw new ToolInputError(
+      `${param}: '${file}' is in Atelier's own data folder; name a gallery image by gallery_id.`,
+      param,
+    );
   }
   if (!stat.isFile()) throw new ToolInputError(`${param}: not a file: '${file}'.`, param);
   if (stat.size >= MAX_FILE_BYTES) {
@@ -96,5 +106,5 @@ async function readNamedFile(file: string, param: string): Promise<Buffer> {
       param,
     );
   }
-  return fs.readFile(file);
+  return fs.readFile(real);
 }
