@@ -107,8 +107,10 @@ describe('the OpenAPI schema of generations and its parser', () => {
       }),
       { numRuns: 3_000 },
     );
-    // Both outcomes were really tried.
-    expect(accepted).toBeGreaterThan(300);
+    // Both outcomes were really tried. About 11 % of these bodies are valid (307-357 of 3,000 in
+    // six runs; binomial spread about 17), so the bound sits ten spreads below, not at the mean's
+    // edge where it failed about one run in fifty.
+    expect(accepted).toBeGreaterThan(150);
     expect(accepted).toBeLessThan(2_700);
   });
 
