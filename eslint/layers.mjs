@@ -12,7 +12,7 @@ export const ROOT = '(root)';
 export const GATEWAY_LAYERS = {
   core: { may: [] },
   bytes: { may: [] },
-  secrets: { may: [] },
+  secrets: { may: ['storage'] },
   billing: { may: [] },
   contentFilter: { may: [] },
   storage: { may: ['billing'] },

@@ -72,6 +72,7 @@ export async function createGateway(
     accounts,
     live,
     secrets: deps.secrets,
+    engine,
     agent,
     now,
     log,

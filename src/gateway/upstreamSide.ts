@@ -8,6 +8,7 @@ import { composeDispatch } from './dispatch/compose';
 import type { Dispatch } from './dispatch/dispatchCall';
 import type { LiveSettings } from './liveSettings';
 import { secretStoreOnFirstUse } from './secrets';
+import type { SqlEngine } from './storage/engine';
 import type { SecretStore } from './secrets/types';
 import { createTokenManager } from './oauth';
 import { upstreamFactory } from './upstream/factory';
@@ -32,6 +33,8 @@ export async function composeUpstreamSide(
     live: Pick<LiveSettings, 'bridgeModel' | 'upstreamTimeouts'>;
     /** Given rather than made: by default `config.secrets`, else the OS keychain. */
     secrets?: SecretStore;
+    /** The gateway's database: where secrets are kept when there is no keychain. */
+    engine: SqlEngine;
     agent: Agent;
     now: () => number;
     log: (line: string) => void;
@@ -41,7 +44,12 @@ export async function composeUpstreamSide(
   const simulator = await startBuiltInSimulator(config);
   const fallback = implicitAccount(config, simulator);
   const given = deps.secrets ?? config.secrets;
-  const secrets = secretStoreOnFirstUse({ given, dataDir: config.dataDir, env: process.env });
+  const secrets = secretStoreOnFirstUse({
+    given,
+    dataDir: config.dataDir,
+    env: process.env,
+    engine: deps.engine,
+  });
   const dispatch = composeDispatch({
     accounts,
     fallback,

@@ -32,6 +32,8 @@ export interface TestGateway {
   db: Db;
   client: OpenAI;
   simUrl: string;
+  /** Every line the gateway logged, in order. */
+  logs: readonly string[];
   newKey(name?: string, opts?: Partial<NewApiKey>): Promise<{ key: string; id: string }>;
   close(): Promise<void>;
 }
@@ -87,6 +89,7 @@ export async function startTestGateway(
     db,
     client,
     simUrl: gateway.simulator!.url,
+    logs,
     async newKey(name = 'extra', opts = {}) {
       const created = await keys.create({ name, group: 'default', ...opts });
       return { key: created.key, id: created.record.id };

@@ -5,6 +5,8 @@ import type { AccountRecord } from '../core/domain';
 import { resolveDataDir, databasePath } from '../core/dataDir';
 import { openSecretStore } from '../secrets';
 import { openDatabase } from '../storage/db';
+import type { SqlEngine } from '../storage/engine';
+import { sqliteEngine } from '../storage/sqliteEngine';
 import { ArgsError, parseArgs } from './args';
 import { login } from './accountsLogin';
 import {
@@ -70,12 +72,13 @@ function open<T>(
 async function openAsync<T>(
   dataDirFlag: string | undefined,
   env: NodeJS.ProcessEnv,
-  use: (repo: AccountsRepository, dataDir: string) => Promise<T>,
+  use: (repo: AccountsRepository, dataDir: string, engine: SqlEngine) => Promise<T>,
 ): Promise<T> {
   const dataDir = resolveDataDir(dataDirFlag, env);
   const db = openDatabase(databasePath(dataDir));
   try {
-    return await use(createAccountsRepository(db), dataDir);
+    // The engine over the same connection: where the secrets are, when kept in the database.
+    return await use(createAccountsRepository(db), dataDir, sqliteEngine(db));
   } finally {
     db.close();
   }
@@ -166,9 +169,9 @@ async function addKey(argv: string[], io: CommandIo): Promise<number> {
   const options = accountOptions(flags);
   const apiKey = await readKey(io);
   const dataDir = resolveDataDir(flags['data-dir'], io.env);
-  const { record, store } = await openAsync(flags['data-dir'], io.env, (accounts) =>
+  const { record, store } = await openAsync(flags['data-dir'], io.env, (accounts, _dir, engine) =>
     addApiKeyAccount(
-      { accounts, dataDir, secrets: () => openSecretStore({ dataDir, env: io.env }) },
+      { accounts, dataDir, secrets: () => openSecretStore({ dataDir, env: io.env, engine }) },
       { ...options, baseUrl, apiKey },
     ),
   );

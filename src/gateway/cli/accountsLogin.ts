@@ -5,6 +5,7 @@ import { resolveDataDir, databasePath } from '../core/dataDir';
 import { DEFAULT_CLIENT_ID, DEFAULT_ISSUER, startLoopbackLogin } from '../oauth';
 import { openSecretStore } from '../secrets';
 import { openDatabase } from '../storage/db';
+import { sqliteEngine } from '../storage/sqliteEngine';
 import { ArgsError, parseArgs } from './args';
 import { expectPositionals, type CommandIo } from './command';
 
@@ -54,21 +55,25 @@ export async function login(argv: string[], io: CommandIo): Promise<number> {
     throw new ArgsError('--capacity must be a whole number of at least 1');
 
   const dataDir = resolveDataDir(flags['data-dir'], io.env);
-  // Open the keychain first: better to fail before the user signs in than after.
-  const secrets = await openSecretStore({ dataDir, env: io.env });
-  const issuer = flags.issuer ?? DEFAULT_ISSUER;
-  const session = await startLoopbackLogin({
-    issuer,
-    clientId: flags['client-id'] ?? DEFAULT_CLIENT_ID,
-    port,
-    openBrowser: flags['no-browser'] ? undefined : openInBrowser,
-  });
-  io.stdout('Sign in in your browser. If it did not open, visit:');
-  io.stdout(`  ${session.authorizeUrl}`);
-  const result = await session.result;
-
+  // Open the secret store first: better to fail before the user signs in than after.
   const db = openDatabase(databasePath(dataDir));
+  const secrets = await openSecretStore({ dataDir, env: io.env, engine: sqliteEngine(db) }).catch(
+    (error: unknown) => {
+      db.close();
+      throw error;
+    },
+  );
   try {
+    const issuer = flags.issuer ?? DEFAULT_ISSUER;
+    const session = await startLoopbackLogin({
+      issuer,
+      clientId: flags['client-id'] ?? DEFAULT_CLIENT_ID,
+      port,
+      openBrowser: flags['no-browser'] ? undefined : openInBrowser,
+    });
+    io.stdout('Sign in in your browser. If it did not open, visit:');
+    io.stdout(`  ${session.authorizeUrl}`);
+    const result = await session.result;
     const { record, again, store } = await saveSubscriptionLogin(
       { accounts: createAccountsRepository(db), secrets: async () => secrets, dataDir },
       result,

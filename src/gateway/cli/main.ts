@@ -3,6 +3,7 @@ import { runKeysCommand } from './keys';
 import { runMcpCommand } from './mcp';
 import { processIo, type CliIo } from './io';
 import { runPricesCommand } from './prices';
+import { runSecretsCommand } from './secrets';
 import { runServeCommand } from './serve';
 import { VERSION } from '../core/version';
 
@@ -15,6 +16,8 @@ usage:
   atelier accounts list | add-key | add-simulator | set | enable | disable | remove
                                                                      upstream accounts (secrets in the OS keychain)
   atelier prices list | set MODEL --image-output 30 ...             the price table used for cost
+  atelier secrets generate-key | rotate-key                         the key of secrets kept in the database
+                                                                     (servers without a keychain; docs/team.md)
   atelier mcp [--url URL] [--key KEY]                               an MCP server on stdio for agent hosts
                                                                      (talks to the running gateway; docs/mcp.md)
 
@@ -31,6 +34,8 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
       return runPricesCommand(rest, io);
     case 'accounts':
       return runAccountsCommand(rest, io);
+    case 'secrets':
+      return runSecretsCommand(rest, io);
     case 'mcp':
       return runMcpCommand(rest, io);
     case '--version':

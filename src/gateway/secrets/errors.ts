@@ -7,8 +7,13 @@ export type SecretStoreErrorCode =
   | 'keychain_unavailable'
   /** The keychain refused one operation (a value too long for the platform, two matching entries). */
   | 'keychain_error'
-  /** The encrypted file did not authenticate: wrong passphrase, or the file was changed. */
+  /**
+   * The encrypted file did not authenticate (wrong passphrase, or the file was changed), or a
+   * secret's database row did not (changed, or moved to another secret's name).
+   */
   | 'decrypt_failed'
+  /** A secret in the database was sealed under another key than the one this process was given. */
+  | 'wrong_key'
   /** The encrypted file is not one of ours, or is truncated. */
   | 'bad_file'
   /** The environment asks for a store that cannot be opened as asked. */

@@ -1,12 +1,21 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
+import type { SqlEngine } from '../storage/engine';
+import { createDatabaseSecretStore } from './databaseStore';
 import { createEncryptedFileStore } from './encryptedFileStore';
 import { SecretStoreError } from './errors';
 import { createKeychainStore } from './keychainStore';
+import { secretKeyFromEnv } from './secretKey';
 import type { SecretStore } from './types';
 
 export { readAccountSecret, writeAccountSecret } from './accountSecret';
 export { createEncryptedFileStore, type EncryptedFileStore } from './encryptedFileStore';
+export {
+  createDatabaseSecretStore,
+  rotateSecretKey,
+  type DatabaseSecretStore,
+} from './databaseStore';
+export { generateSecretKey, secretKeyFromEnv, type SecretKey } from './secretKey';
 export { KeychainUnavailableError, SecretStoreError, type SecretStoreErrorCode } from './errors';
 export { createKeychainStore, type KeychainStore } from './keychainStore';
 export type { AccountSecret, SecretStore } from './types';
@@ -15,17 +24,62 @@ export type { AccountSecret, SecretStore } from './types';
 export const KEYCHAIN_SERVICE = 'Atelier';
 export const SECRET_FILE = 'secrets.enc';
 
+const STORE_CHOICES = ['keychain', 'encrypted-file', 'database'] as const;
+
 /**
- * The store for this data dir: the OS keychain, unless the user opted into the encrypted file with
- * ATELIER_SECRET_STORE=encrypted-file (and ATELIER_SECRET_PASSPHRASE). When the keychain cannot be
- * used this throws KeychainUnavailableError, whose message says how to fix it: there is no silent
- * fallback, least of all to plaintext.
+ * Which store this process uses: ATELIER_SECRET_STORE when set; otherwise the database when the
+ * gateway runs on PostgreSQL (a server has no keychain, and every instance must read the same
+ * secrets) or when a secret key is given, and the OS keychain everywhere else (the desktop).
+ */
+export function secretStoreChoice(
+  env: NodeJS.ProcessEnv,
+  engine: SqlEngine | undefined,
+): (typeof STORE_CHOICES)[number] {
+  const chosen = env.ATELIER_SECRET_STORE;
+  if (chosen) {
+    const known = STORE_CHOICES.find((choice) => choice === chosen);
+    if (!known) {
+      throw new SecretStoreError(
+        'bad_config',
+        `ATELIER_SECRET_STORE must be one of ${STORE_CHOICES.join(', ')}, not "${chosen}".`,
+      );
+    }
+    return known;
+  }
+  if (engine?.kind === 'postgres') return 'database';
+  if (env.ATELIER_SECRET_KEY || env.ATELIER_SECRET_KEY_FILE) return 'database';
+  return 'keychain';
+}
+
+/**
+ * The store for this data dir (secretStoreChoice says which). When the keychain cannot be used
+ * this throws KeychainUnavailableError, whose message says how to fix it; the database store
+ * without a key, or with the wrong one, is an error too: there is no silent fallback, least of
+ * all to plaintext.
  */
 export async function openSecretStore(opts: {
   dataDir: string;
   env: NodeJS.ProcessEnv;
+  /** The gateway's database, where the database store keeps its sealed rows. */
+  engine?: SqlEngine;
 }): Promise<SecretStore> {
-  const choice = opts.env.ATELIER_SECRET_STORE || 'keychain';
+  const choice = secretStoreChoice(opts.env, opts.engine);
+  if (choice === 'database') {
+    if (!opts.engine) {
+      throw new SecretStoreError('bad_config', 'The database secret store needs the database.');
+    }
+    const key = secretKeyFromEnv(opts.env);
+    if (!key) {
+      throw new SecretStoreError(
+        'bad_config',
+        'Secrets kept in the database need a key: set ATELIER_SECRET_KEY, or ' +
+          'ATELIER_SECRET_KEY_FILE to a file holding it (make one with: atelier secrets generate-key).',
+      );
+    }
+    const store = createDatabaseSecretStore({ engine: opts.engine, key });
+    await store.probe();
+    return store;
+  }
   if (choice === 'encrypted-file') {
     const passphrase = opts.env.ATELIER_SECRET_PASSPHRASE;
     if (!passphrase) {
@@ -41,12 +95,6 @@ export async function openSecretStore(opts: {
     await store.probe();
     return store;
   }
-  if (choice !== 'keychain') {
-    throw new SecretStoreError(
-      'bad_config',
-      `ATELIER_SECRET_STORE must be "keychain" or "encrypted-file", not "${choice}".`,
-    );
-  }
   const store = createKeychainStore({ service: KEYCHAIN_SERVICE });
   await store.probe();
   return store;
@@ -60,12 +108,13 @@ export function secretStoreOnFirstUse(opts: {
   given: SecretStore | undefined;
   dataDir: string;
   env: NodeJS.ProcessEnv;
+  engine?: SqlEngine;
 }): () => Promise<SecretStore> {
   let store: Promise<SecretStore> | null = null;
   return () =>
     (store ??= opts.given
       ? Promise.resolve(opts.given)
-      : openSecretStore({ dataDir: opts.dataDir, env: opts.env }));
+      : openSecretStore({ dataDir: opts.dataDir, env: opts.env, engine: opts.engine }));
 }
 
 /**

@@ -3,8 +3,11 @@
  * where the user explicitly opted into it. Secrets never go to SQLite, logs or the renderer.
  */
 export interface SecretStore {
-  /** 'keychain' (OS Secret Service / Keychain / Credential Manager) or 'encrypted-file'. */
-  readonly kind: 'keychain' | 'encrypted-file' | 'memory';
+  /**
+   * 'keychain' (OS Secret Service / Keychain / Credential Manager), 'encrypted-file', or
+   * 'database' (sealed rows in the gateway's own database: a server without a keychain).
+   */
+  readonly kind: 'keychain' | 'encrypted-file' | 'database' | 'memory';
   get(name: string): Promise<string | null>;
   set(name: string, value: string): Promise<void>;
   delete(name: string): Promise<void>;

@@ -77,6 +77,7 @@ describe('openDatabase', () => {
         'response_job_events',
         'response_jobs',
         'schema_migrations',
+        'secrets',
         'settings',
         'studio_state',
         'usage_pending',

@@ -343,6 +343,24 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 13,
+    name: 'sealed secrets',
+    up(db) {
+      // Upstream keys and OAuth tokens of a gateway with no OS keychain (issue 21 item 4), sealed
+      // with AES-256-GCM (secrets/databaseStore.ts): the key's id, the nonce, and the ciphertext
+      // with its tag. Never a secret in the clear. Empty where the keychain is used.
+      db.exec(`
+        CREATE TABLE secrets (
+          name TEXT PRIMARY KEY,
+          key_id TEXT NOT NULL,
+          nonce BLOB NOT NULL,
+          sealed BLOB NOT NULL,
+          updated_at BIGINT NOT NULL
+        );
+      `);
+    },
+  },
 ];
 
 /**

@@ -301,4 +301,19 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       `);
     },
   },
+  {
+    version: 13,
+    name: 'sealed secrets',
+    async up(tx) {
+      await tx.exec(`
+        CREATE TABLE secrets (
+          name TEXT PRIMARY KEY,
+          key_id TEXT NOT NULL,
+          nonce BYTEA NOT NULL,
+          sealed BYTEA NOT NULL,
+          updated_at BIGINT NOT NULL
+        );
+      `);
+    },
+  },
 ];
