@@ -19,6 +19,7 @@ import { createJobsRepository } from './responseJobs/repository';
 import { createMcpGallery } from './mcp/gallery';
 import { spendReport } from './mcp/spend';
 import { createHttpServer } from './http/server';
+import { relayLiveEvents } from './http/liveEvents';
 import { createDrain } from './http/drain';
 import { storageHealth } from './storage/health';
 import { DEFAULT_CLIENT_TIMEOUTS } from './http/slowClients';
@@ -81,6 +82,8 @@ export async function createGateway(
 
   const urlImages = createUrlImages({ root: path.join(config.dataDir, 'url-images'), now });
   const events: GatewayEvents = new EventEmitter<GatewayEventMap>();
+  // The studio's event stream shows every instance's requests (PostgreSQL: through NOTIFY).
+  const liveEvents = relayLiveEvents({ events, engine, log });
   const inflight = createInflight();
   const address = serverAddress(config.host, config.port);
 
@@ -101,6 +104,7 @@ export async function createGateway(
     settings,
     secrets,
     events,
+    live: liveEvents.live,
     loadOf: (id) => scheduler.loadOf(id),
     failingOf: (id) => pool.failing(id),
     testConnection: (id, baseUrl) =>

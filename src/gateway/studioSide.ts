@@ -5,6 +5,7 @@ import type { AccountsRepository } from './accounts/repository';
 import type { GatewayConfig } from './config';
 import type { GatewayEvents } from './core/events';
 import { galleryPort } from './http/galleryPort';
+import type { LiveEvents } from './http/liveEvents';
 import type { ServerAddress } from './http/address';
 import type { AppDeps } from './http/app';
 import type { AccountsAdminDeps } from './http/admin/accounts';
@@ -55,6 +56,8 @@ export function composeStudioSide(deps: {
   settings: SettingsRepository;
   secrets: () => Promise<SecretStore>;
   events: GatewayEvents;
+  /** What the studio's event stream shows: every instance's events (http/liveEvents.ts). */
+  live: LiveEvents;
   loadOf: (accountId: string) => number;
   /** Dispatch's view of an account whose latest calls did not reach it. */
   failingOf: AccountsAdminDeps['failingOf'];
@@ -113,7 +116,7 @@ export function composeStudioSide(deps: {
         rejected: deps.rejected,
         studioKey: builtInKey,
         keyLimitUse: deps.keyLimitUse,
-        events: deps.events,
+        live: deps.live,
         images: imagesRepo,
         store: images,
         settings: deps.settings,

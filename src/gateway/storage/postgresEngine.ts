@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { SqlEngine, SqlQueries, SqlValue } from './engine';
+import { BROADCAST_MAX_BYTES, type SqlEngine, type SqlQueries, type SqlValue } from './engine';
 import { runPostgresMigrations } from './migrations';
 import { numberPlaceholders } from './placeholders';
 
@@ -41,6 +41,8 @@ type Client = pg.Pool | pg.PoolClient;
 
 /** The channel of change notices (storage/engine.ts `announceChange`). */
 const CHANGES_CHANNEL = 'atelier_changes';
+/** The channel of broadcasts (storage/engine.ts `broadcast`). */
+const BROADCAST_CHANNEL = 'atelier_broadcast';
 /** How long a lost listening connection waits before it connects again. */
 const RELISTEN_MS = 1_000;
 
@@ -89,6 +91,7 @@ export function postgresEngine(options: PostgresEngineOptions): PostgresEngine {
 
   let stamp = 0;
   const changeListeners = new Set<() => void>();
+  const broadcastListeners = new Set<(payload: string) => void>();
   const bump = () => {
     stamp += 1;
     for (const listener of changeListeners) listener();
@@ -114,11 +117,14 @@ export function postgresEngine(options: PostgresEngineOptions): PostgresEngine {
     client.on('end', () => lost('connection closed'));
     client.on('notification', (notice) => {
       if (notice.channel === CHANGES_CHANNEL) bump();
+      else if (notice.channel === BROADCAST_CHANNEL) {
+        for (const hear of broadcastListeners) hear(notice.payload ?? '');
+      }
     });
     listener = client;
     try {
       await client.connect();
-      await client.query(`LISTEN ${CHANGES_CHANNEL}`);
+      await client.query(`LISTEN ${CHANGES_CHANNEL}; LISTEN ${BROADCAST_CHANNEL}`);
     } catch (error) {
       lost((error as Error).message);
       throw error;
@@ -151,6 +157,17 @@ export function postgresEngine(options: PostgresEngineOptions): PostgresEngine {
     onChange(fn) {
       changeListeners.add(fn);
       return () => changeListeners.delete(fn);
+    },
+    async broadcast(payload) {
+      const bytes = Buffer.byteLength(payload, 'utf8');
+      if (bytes > BROADCAST_MAX_BYTES) {
+        throw new RangeError(`A broadcast of ${bytes} bytes is over ${BROADCAST_MAX_BYTES}`);
+      }
+      await query(pool, `SELECT pg_notify('${BROADCAST_CHANNEL}', ?)`, [payload]);
+    },
+    onBroadcast(fn) {
+      broadcastListeners.add(fn);
+      return () => broadcastListeners.delete(fn);
     },
     listen,
     async close() {

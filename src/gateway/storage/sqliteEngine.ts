@@ -76,6 +76,9 @@ export function sqliteEngine(db: BetterSqlite3.Database): SqlEngine {
     changeStamp: () => dataVersion.get() as number,
     // data_version is read, not pushed: a caller asks changeStamp() when it needs to know.
     onChange: () => () => {},
+    // One gateway per SQLite file: its own events already reach its own listeners.
+    broadcast: () => Promise.resolve(),
+    onBroadcast: () => () => {},
     close() {
       db.close();
       return Promise.resolve();

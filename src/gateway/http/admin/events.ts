@@ -1,9 +1,9 @@
 import { Router } from 'express';
 import type { BudgetAlert } from '../../../shared/admin';
-import type { GatewayEvents } from '../../core/events';
 import type { ImagesRepository } from '../../gallery/repository';
 import type { KeysRepository } from '../../keys/repository';
 import type { UsageRepository } from '../../usage/repository';
+import type { LiveEvents } from '../liveEvents';
 import { imageView } from './images';
 import { usageView } from './usage';
 
@@ -11,7 +11,8 @@ import { usageView } from './usage';
 const KEEPALIVE_MS = 15_000;
 
 export interface EventsAdminDeps {
-  events: GatewayEvents;
+  /** This instance's events and every other instance's (http/liveEvents.ts). */
+  live: LiveEvents;
   usage: UsageRepository;
   keys: KeysRepository;
   images: ImagesRepository;
@@ -19,7 +20,7 @@ export interface EventsAdminDeps {
 
 /**
  * GET /api/admin/events: the live request log (`usage`), new gallery images (`image`) and keys
- * passing 50, 80 or 100 % of their budget (`budget`).
+ * passing 50, 80 or 100 % of their budget (`budget`), of every instance on the same database.
  */
 export function eventsAdmin(deps: EventsAdminDeps): Router {
   const router = Router();
@@ -64,9 +65,9 @@ export function eventsAdmin(deps: EventsAdminDeps): Router {
     const onBudget = (alert: BudgetAlert) => {
       send('budget', async () => ({ ...alert, apiKeyName: await keyName(alert.apiKeyId) }));
     };
-    deps.events.on('usage', onUsage);
-    deps.events.on('image', onImage);
-    deps.events.on('budget', onBudget);
+    deps.live.on('usage', onUsage);
+    deps.live.on('image', onImage);
+    deps.live.on('budget', onBudget);
     const keepalive = setInterval(() => {
       if (!res.destroyed) res.write(': keepalive\n\n');
     }, KEEPALIVE_MS);
@@ -75,9 +76,9 @@ export function eventsAdmin(deps: EventsAdminDeps): Router {
     res.write(': connected\n\n');
     res.once('close', () => {
       clearInterval(keepalive);
-      deps.events.off('usage', onUsage);
-      deps.events.off('image', onImage);
-      deps.events.off('budget', onBudget);
+      deps.live.off('usage', onUsage);
+      deps.live.off('image', onImage);
+      deps.live.off('budget', onBudget);
     });
   });
   return router;
