@@ -50,6 +50,8 @@ export async function startTestGateway(
     cooldowns?: GatewayConfig['cooldowns'];
     /** A data folder of the test's own (a small tmpfs); removed (emptied) on close like the default. */
     dataDir?: string;
+    /** How long /healthz answers 503 `draining` on close before the port closes (a balancer's test). */
+    drainNoticeMs?: number;
   } = {},
 ): Promise<TestGateway> {
   const dataDir = opts.dataDir ?? tempDir();
@@ -64,6 +66,7 @@ export async function startTestGateway(
     simulatorSpeed: opts.simulatorSpeed ?? 0,
     allowedOrigins: opts.allowedOrigins,
     cooldowns: opts.cooldowns,
+    drainNoticeMs: opts.drainNoticeMs,
     // Sign-ins started from the studio listen on a free port, so suites never collide.
     oauthCallbackPort: 0,
     log: (line) => {

@@ -53,7 +53,8 @@ function serverUser(): { uid: number; gid: number } | null {
   return { uid: Number(uid), gid: Number(gid) };
 }
 
-function freeLoopbackPort(): Promise<number> {
+/** A port nobody listens on now (the OS's pick), for a server that cannot report its own. */
+export function freeLoopbackPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
     probe.once('error', reject);
