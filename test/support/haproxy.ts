@@ -39,6 +39,8 @@ export interface Balancer {
    * after `timeoutMs`.
    */
   until(ready: (states: Map<string, string>) => boolean, timeoutMs?: number): Promise<void>;
+  /** Requests each server was sent so far (`stot`), by `host:port`. */
+  served(): Promise<Map<string, number>>;
   /** HAProxy's own log (server state changes). */
   log(): string;
   stop(): Promise<void>;
@@ -108,6 +110,11 @@ function adminCommand(socket: string, command: string): Promise<string> {
 
 /** `show stat`'s CSV: each server of the `atelier` backend and its status column. */
 export function serverStates(csv: string): Map<string, string> {
+  return serverColumn(csv, 'status');
+}
+
+/** One column of `show stat`'s CSV for each server of the `atelier` backend. */
+function serverColumn(csv: string, column: string): Map<string, string> {
   const [header, ...rows] = csv.split('\n');
   const columns = (header ?? '').replace(/^# /, '').split(',');
   const at = (name: string) => columns.indexOf(name);
@@ -117,7 +124,7 @@ export function serverStates(csv: string): Map<string, string> {
     const server = cells[at('svname')];
     if (cells[at('pxname')] !== 'atelier' || !server) continue;
     if (server === 'FRONTEND' || server === 'BACKEND') continue;
-    states.set(server, cells[at('status')] ?? '');
+    states.set(server, cells[at(column)] ?? '');
   }
   return states;
 }
@@ -239,6 +246,13 @@ export async function startHaproxy(
     dir,
     states,
     until,
+    served: async () =>
+      new Map(
+        [...serverColumn(await adminCommand(socket, 'show stat'), 'stot')].map(([name, count]) => [
+          name,
+          Number(count),
+        ]),
+      ),
     log: () => output,
     stop,
   };

@@ -1,0 +1,263 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { admit } from '../../src/gateway/billing/admission';
+import { DEFAULT_RETRIES } from '../../src/gateway/dispatch/retryPolicy';
+import { readSize } from '../../src/gateway/validation/imageOptions';
+import { createKeysRepository, type KeysRepository } from '../../src/gateway/keys/repository';
+import { generateSecretKey } from '../../src/gateway/secrets';
+import type { SqlEngine } from '../../src/gateway/storage/engine';
+import { openPostgresDatabase } from '../../src/gateway/storage/postgresEngine';
+import { openPricesRepository } from '../../src/gateway/storage/pricesRepository';
+import { startSimulator, type Simulator } from '../../src/simulator';
+import { serveTakesDatabase, startTeam, type Team } from '../support/team';
+
+// Issue 21's "Done when": PostgreSQL + three `atelier serve` processes + HAProxy on loopback,
+// against the simulator with 20 % faults. Everything is real: the run's PostgreSQL, three child
+// processes, Debian's HAProxy, the simulator over HTTP.
+//
+// It needs `atelier serve --database` (issue 21 item 1) and, for what it checks, usage and the
+// limits ledger on the storage port (items 1-2). Until serve takes --database the suite is
+// skipped, saying so: a skip, never a pass.
+const SERVE_TAKES_DATABASE = serveTakesDatabase();
+const SUITE =
+  'PostgreSQL + three gateway processes + HAProxy, simulator with 20 % faults' +
+  (SERVE_TAKES_DATABASE
+    ? ''
+    : ' (SKIPPED: waits for `atelier serve --database`, issue 21 item 1, and usage and the limits ledger on the storage port)');
+
+/** Seeded, so a failure replays. */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+const FAULTS = [
+  { kind: 'http_error', status: 500 },
+  { kind: 'http_error', status: 503 },
+  { kind: 'reset' },
+  { kind: 'no_usage' },
+  { kind: 'no_image' },
+  { kind: 'refusal' },
+  { kind: 'downgrade' },
+  { kind: 'slow', delayMs: 200 },
+] as const;
+
+let simulator: Simulator;
+let team: Team;
+let engine: SqlEngine;
+let keys: KeysRepository;
+let root: string;
+let databaseName: string;
+
+/** Upstream calls per marker, tallied as they arrive (the simulator keeps only its last 500). */
+const callsByMarker = new Map<string, number>();
+const tally = () => {
+  for (const call of simulator.calls.splice(0)) {
+    const marker = /\[team [a-z]+ \d+\]/.exec(call.prompt ?? '')?.[0];
+    if (marker) callsByMarker.set(marker, (callsByMarker.get(marker) ?? 0) + 1);
+  }
+};
+
+async function maintenance(statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: inject('postgresUrl') });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+beforeAll(async () => {
+  if (!SERVE_TAKES_DATABASE) return;
+  if (!inject('postgresUrl')) throw new Error(inject('postgresMissing'));
+  databaseName = `atelier_team_${process.pid}`;
+  await maintenance(`CREATE DATABASE ${databaseName}`);
+  const url = new URL(inject('postgresUrl'));
+  url.pathname = `/${databaseName}`;
+  engine = await openPostgresDatabase({ url: url.toString(), max: 4 });
+  keys = createKeysRepository(engine);
+  simulator = await startSimulator({ speed: 0 });
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-team-'));
+  team = await startTeam({
+    databaseUrl: url.toString(),
+    instances: 3,
+    root,
+    serveArgs: ['--upstream-url', `${simulator.url}/v1`],
+    env: { ATELIER_UPSTREAM_API_KEY: 'sk-team-upstream', ATELIER_SECRET_KEY: generateSecretKey() },
+  });
+}, 120_000);
+
+afterAll(async () => {
+  if (!SERVE_TAKES_DATABASE) return;
+  await team?.stop();
+  await simulator?.close();
+  await engine?.close();
+  await maintenance(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+  if (root) fs.rmSync(root, { recursive: true, force: true });
+});
+
+interface Answer {
+  status: number;
+  requestId: string | null;
+  images: number;
+}
+
+async function generate(key: string, prompt: string): Promise<Answer> {
+  try {
+    const res = await fetch(`${team.balancer.url}/v1/images/generations`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'image-model-2', prompt, quality: 'low', size: '1024x1024' }),
+    });
+    const body = (await res.json()) as { data?: unknown[] };
+    return {
+      status: res.status,
+      requestId: res.headers.get('x-request-id'),
+      images: res.status === 200 ? (body.data?.length ?? 0) : 0,
+    };
+  } finally {
+    tally();
+  }
+}
+
+/** At most `limit` of `jobs` at once, in order. */
+async function pooled<T>(jobs: Array<() => Promise<T>>, limit: number): Promise<T[]> {
+  const results: T[] = new Array<T>(jobs.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < jobs.length) {
+      const index = next++;
+      results[index] = await jobs[index]!();
+    }
+  };
+  await Promise.all(Array.from({ length: limit }, worker));
+  return results;
+}
+
+interface Row {
+  request_id: string;
+  status: number;
+  images: number;
+  cost_micros: number;
+}
+
+const rowsOfKey = (keyId: string) =>
+  engine.all<Row>(
+    'SELECT request_id, status, images, cost_micros FROM usage_records WHERE api_key_id = ?',
+    [keyId],
+  );
+
+describe.skipIf(!SERVE_TAKES_DATABASE)(SUITE, () => {
+  it('300 requests over the instances: each billed once, billed = delivered, retries within budget', async () => {
+    const { key, record } = await keys.create({ name: 'spread', group: 'default' });
+    const random = seeded(21);
+    const prompts = Array.from({ length: 300 }, (_, i) => {
+      const marker = `[team spread ${i}]`;
+      if (random() < 0.2) {
+        const fault = FAULTS[Math.floor(random() * FAULTS.length)]!;
+        simulator.faults.add({ ...fault, match: { promptIncludes: marker } });
+      }
+      return `a lighthouse ${marker}`;
+    });
+    const answers = await pooled(
+      prompts.map((prompt) => () => generate(key, prompt)),
+      12,
+    );
+    // Every client had an answer from a gateway (its request id), never from the balancer alone.
+    expect(answers.filter((a) => a.requestId === null)).toEqual([]);
+
+    await expect
+      .poll(async () => (await rowsOfKey(record.id)).length, { timeout: 30_000 })
+      .toBe(300);
+    const rows = await rowsOfKey(record.id);
+    const byId = new Map(rows.map((row) => [row.request_id, row]));
+    expect(byId.size).toBe(300);
+    for (const answer of answers) {
+      const row = byId.get(answer.requestId ?? '');
+      expect(row?.status).toBe(answer.status);
+      if (answer.status === 200) expect(row?.images).toBe(answer.images);
+    }
+    const budget = 1 + DEFAULT_RETRIES.maxRetries;
+    expect([...callsByMarker.values()].filter((calls) => calls > budget)).toEqual([]);
+    // Round robin reached every instance.
+    const served = await team.balancer.served();
+    expect([...served.values()].every((count) => count > 0)).toBe(true);
+  });
+
+  it('a $0.05 budget with 40 requests at once across the instances: spend within one estimate of it', async () => {
+    const budgetMicros = 50_000;
+    const { key, record } = await keys.create({
+      name: 'budget',
+      group: 'default',
+      budgetMicros,
+      budgetPeriod: 'month',
+    });
+    const prices = await openPricesRepository(engine);
+    const estimate = admit(
+      {
+        image: {
+          model: 'image-model-2',
+          prompt: 'a lighthouse [team budget 0]',
+          size: readSize('1024x1024', 'size'),
+          quality: 'low',
+          n: 1,
+          partialImages: 0,
+          inputImages: [],
+        },
+      },
+      prices.get,
+    ).costMicros;
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => generate(key, `a lighthouse [team budget ${i}]`)),
+    );
+    await expect
+      .poll(async () => (await rowsOfKey(record.id)).length, { timeout: 30_000 })
+      .toBe(answers.filter((a) => a.requestId !== null).length);
+    const spent = (await rowsOfKey(record.id)).reduce((sum, row) => sum + row.cost_micros, 0);
+    expect(spent).toBeLessThanOrEqual(budgetMicros + estimate);
+    // The budget did stop requests: some were refused.
+    expect(answers.some((a) => a.status === 429)).toBe(true);
+  });
+
+  it('kill -9 one instance mid-burst: its requests get rows from the others, new work goes elsewhere', async () => {
+    const { key, record } = await keys.create({ name: 'burst', group: 'default' });
+    const victim = team.instances[1]!;
+    const markers = Array.from({ length: 12 }, (_, i) => `[team burst ${i}]`);
+    // Each burst request waits upstream long enough to be held when the instance dies.
+    for (const marker of markers) {
+      simulator.faults.add({ kind: 'slow', delayMs: 4_000, match: { promptIncludes: marker } });
+    }
+    const burst = markers.map((marker) => generate(key, `a lighthouse ${marker}`));
+    await expect
+      .poll(() => simulator.calls.filter((c) => markers.some((m) => c.prompt?.includes(m))).length)
+      .toBe(markers.length);
+    victim.child.kill('SIGKILL');
+    expect(await victim.exited).toBeNull();
+
+    // New work: every request answered by a live instance, none lost to the dead one.
+    const after = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => generate(key, `a kite [team after ${i}]`)),
+    );
+    expect(after.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    await team.balancer.until((states) => states.get(`127.0.0.1:${victim.port}`) === 'DOWN');
+
+    // Every request of the burst has exactly one row: finished by the instance that held it, or
+    // recorded as interrupted by another instance once the dead one's lease ended.
+    await Promise.all(burst);
+    await expect
+      .poll(async () => (await rowsOfKey(record.id)).length, { timeout: 60_000 })
+      .toBe(markers.length + after.length);
+    const rows = await rowsOfKey(record.id);
+    expect(new Set(rows.map((r) => r.request_id)).size).toBe(rows.length);
+  });
+});
