@@ -79,6 +79,10 @@ export function haproxyConfig(opts: {
     '  timeout client 330s',
     '  timeout server 330s',
     '  timeout http-request 30s',
+    // Without it a check times out after its interval: a busy instance that answers /healthz
+    // in 300 ms would be taken out. A drain answers 503 at once, so it is still seen at the
+    // first check.
+    '  timeout check 5s',
     '  retries 2',
     '  option redispatch',
     'frontend atelier_front',

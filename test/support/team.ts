@@ -30,7 +30,8 @@ export interface Team {
 }
 
 export interface TeamOptions {
-  databaseUrl: string;
+  /** The shared PostgreSQL; null: each instance on its own SQLite file (its data folder). */
+  databaseUrl: string | null;
   instances: number;
   /** Each instance's data folder is `root/instance-N` (its studio's local files). */
   root: string;
@@ -46,22 +47,27 @@ export function serveTakesDatabase(): boolean {
   return `${help.stdout}${help.stderr}`.includes('--database');
 }
 
-/** Starts `atelier serve --database URL` and resolves once it prints its listening line. */
+/**
+ * Starts `atelier serve` (with `--database URL` when given) and resolves once it prints its
+ * listening line.
+ */
 export function startInstance(
   index: number,
-  opts: Pick<TeamOptions, 'databaseUrl' | 'root' | 'serveArgs' | 'env'>,
+  opts: Pick<TeamOptions, 'databaseUrl' | 'root' | 'serveArgs' | 'env'> & {
+    /** A port of its own (an instance started again where it was); 0 picks a free one. */
+    port?: number;
+  },
 ): Promise<TeamInstance> {
   const dataDir = path.join(opts.root, `instance-${index + 1}`);
   fs.mkdirSync(dataDir, { recursive: true });
   const args = [
     BIN,
     'serve',
-    '--database',
-    opts.databaseUrl,
+    ...(opts.databaseUrl === null ? [] : ['--database', opts.databaseUrl]),
     '--host',
     '127.0.0.1',
     '--port',
-    '0',
+    String(opts.port ?? 0),
     // HAProxy checks every 250 ms here (1 s in docs/team.md): three checks' notice.
     '--drain-seconds',
     '1',
