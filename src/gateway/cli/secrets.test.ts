@@ -2,12 +2,23 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { databasePath } from '../core/dataDir';
-import { openSecretStore } from '../secrets';
+import { openSecretStore, readAccountSecret } from '../secrets';
 import { parseSecretKey } from '../secrets/secretKey';
 import { openDatabase } from '../storage/db';
 import { sqliteEngine } from '../storage/sqliteEngine';
 import { tempDir } from '../storage/testing';
+import { runAccountsCommand } from './accounts';
 import { runSecretsCommand } from './secrets';
+
+/** The name the one secret of `dataDir`'s database is stored under. */
+function rowsName(dataDir: string): string {
+  const db = openDatabase(databasePath(dataDir));
+  try {
+    return (db.prepare('SELECT name FROM secrets').pluck().get() as string | undefined) ?? '';
+  } finally {
+    db.close();
+  }
+}
 
 async function secrets(argv: string[], env: NodeJS.ProcessEnv = {}) {
   const stdout: string[] = [];
@@ -77,6 +88,44 @@ describe('atelier secrets', () => {
     await expect(withStore(dataDir, oldEnv, async () => undefined)).rejects.toMatchObject({
       code: 'wrong_key',
     });
+  });
+
+  it('atelier accounts add-key with a secret key seals the upstream key in the database', async () => {
+    const dataDir = tempDir();
+    const env = { ATELIER_SECRET_KEY: (await secrets(['generate-key'])).stdout[0] ?? '' };
+    const stdout: string[] = [];
+    const code = await runAccountsCommand(
+      [
+        'add-key',
+        '--name',
+        'relay',
+        '--base-url',
+        'https://api.example.com/v1',
+        '--data-dir',
+        dataDir,
+      ],
+      {
+        stdout: (line) => stdout.push(line),
+        stderr: (line) => stdout.push(line),
+        env: { ...env, ATELIER_ACCOUNT_KEY: 'sk-upstream-relay-secret' },
+      },
+    );
+    expect(code).toBe(0);
+    expect(stdout.join('\n')).toMatch(/its key is in the database\.$/);
+    const db = openDatabase(databasePath(dataDir));
+    try {
+      const rows = db.prepare('SELECT name, sealed FROM secrets').all() as Array<{
+        name: string;
+        sealed: Buffer;
+      }>;
+      expect(rows).toHaveLength(1);
+      expect(rows[0]?.sealed.includes('sk-upstream-relay-secret')).toBe(false);
+    } finally {
+      db.close();
+    }
+    expect(
+      await withStore(dataDir, env, (store) => readAccountSecret(store, rowsName(dataDir))),
+    ).toEqual({ type: 'api_key', apiKey: 'sk-upstream-relay-secret' });
   });
 
   it('says which key is missing or wrong, with exit status 1', async () => {
