@@ -112,6 +112,10 @@ interface Answer {
   images: number;
 }
 
+/**
+ * One generation through HAProxy. A request whose instance died is lost to its client: HAProxy's
+ * 502, or (on a kept-alive connection) the connection closed, here status 0.
+ */
 async function generate(key: string, prompt: string): Promise<Answer> {
   try {
     const res = await fetch(`${team.balancer.url}/v1/images/generations`, {
@@ -119,12 +123,18 @@ async function generate(key: string, prompt: string): Promise<Answer> {
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'image-model-2', prompt, quality: 'low', size: '1024x1024' }),
     });
-    const body = (await res.json()) as { data?: unknown[] };
+    const text = await res.text();
+    const requestId = res.headers.get('x-request-id');
+    const body = requestId ? (JSON.parse(text) as { data?: unknown[] }) : {};
     return {
       status: res.status,
-      requestId: res.headers.get('x-request-id'),
+      requestId,
       images: res.status === 200 ? (body.data?.length ?? 0) : 0,
     };
+  } catch (error) {
+    if (!/other side closed/.test(String((error as Error & { cause?: unknown }).cause)))
+      throw error;
+    return { status: 0, requestId: null, images: 0 };
   } finally {
     tally();
   }
