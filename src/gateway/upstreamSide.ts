@@ -7,7 +7,7 @@ import { DEFAULT_COOLDOWNS } from './dispatch/cooldownPolicy';
 import { composeDispatch } from './dispatch/compose';
 import type { Dispatch } from './dispatch/dispatchCall';
 import type { LiveSettings } from './liveSettings';
-import { secretStoreOnFirstUse } from './secrets';
+import { secretKeyFromEnv, secretStoreChoice, secretStoreOnFirstUse } from './secrets';
 import type { SqlEngine } from './storage/engine';
 import type { SecretStore } from './secrets/types';
 import { createTokenManager } from './oauth';
@@ -47,13 +47,6 @@ export async function composeUpstreamSide(
   },
 ): Promise<UpstreamSide> {
   const { accounts, now, log } = deps;
-  const simulator = await startBuiltInSimulator(config);
-  const agent = deps.agent ?? new Agent(UPSTREAM_AGENT);
-  const stop = async () => {
-    if (!deps.agent) await agent.close();
-    if (simulator) await simulator.close();
-  };
-  const fallback = implicitAccount(config, simulator);
   const given = deps.secrets ?? config.secrets;
   const secrets = secretStoreOnFirstUse({
     given,
@@ -61,6 +54,19 @@ export async function composeUpstreamSide(
     env: process.env,
     engine: deps.engine,
   });
+  // Secrets sealed in the database under a key this process was given: opened now, so a wrong
+  // key stops the start, saying so, rather than the first request of an account. (The keychain
+  // still opens on first use: a desktop that never needs a secret never asks for it.)
+  if (!given && secretStoreChoice(process.env, deps.engine) === 'database') {
+    if (secretKeyFromEnv(process.env)) await secrets();
+  }
+  const simulator = await startBuiltInSimulator(config);
+  const agent = deps.agent ?? new Agent(UPSTREAM_AGENT);
+  const stop = async () => {
+    if (!deps.agent) await agent.close();
+    if (simulator) await simulator.close();
+  };
+  const fallback = implicitAccount(config, simulator);
   const dispatch = composeDispatch({
     accounts,
     fallback,

@@ -2,11 +2,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AccountResponse, AccountsResponse } from '../../src/shared/admin';
-import { generateSecretKey } from '../../src/gateway/secrets';
+import { createGateway } from '../../src/gateway';
+import { databasePath } from '../../src/gateway/core/dataDir';
+import { generateSecretKey, openSecretStore } from '../../src/gateway/secrets';
+import { parseSecretKey } from '../../src/gateway/secrets/secretKey';
+import { openDatabase } from '../../src/gateway/storage/db';
+import { sqliteEngine } from '../../src/gateway/storage/sqliteEngine';
 import {
   startTestGateway,
   studioLogin,
   simInit,
+  tempDir,
   usageRow,
   type StudioClient,
   type TestGateway,
@@ -75,5 +81,48 @@ describe('secrets in the database', () => {
     ];
     for (const text of seen) expect(text).not.toContain(UPSTREAM_KEY);
     expect(fs.readdirSync(t.dataDir)).not.toContain('secrets.enc');
+  });
+});
+
+describe('a gateway given another key than its secrets were sealed with', () => {
+  it('refuses to start, naming both keys, and leaves nothing running', async () => {
+    const dataDir = tempDir();
+    const sealedWith = generateSecretKey();
+    const db = openDatabase(databasePath(dataDir));
+    try {
+      const store = await openSecretStore({
+        dataDir,
+        env: { ATELIER_SECRET_KEY: sealedWith },
+        engine: sqliteEngine(db),
+      });
+      await store.set('data-x/account/acc_1', '{"type":"api_key","apiKey":"sk-sealed"}');
+    } finally {
+      db.close();
+    }
+    vi.stubEnv('ATELIER_SECRET_KEY', generateSecretKey());
+    const started = createGateway({
+      host: '127.0.0.1',
+      port: 0,
+      dataDir,
+      simulatorSpeed: 0,
+      oauthCallbackPort: 0,
+      log: () => undefined,
+    });
+    await expect(started).rejects.toMatchObject({
+      code: 'wrong_key',
+      message: expect.stringContaining(parseSecretKey(sealedWith, 'k').id) as string,
+    });
+    vi.stubEnv('ATELIER_SECRET_KEY', sealedWith);
+    // The same folder opens with the right key: nothing of the refused start holds it.
+    const gateway = await createGateway({
+      host: '127.0.0.1',
+      port: 0,
+      dataDir,
+      simulatorSpeed: 0,
+      oauthCallbackPort: 0,
+      log: () => undefined,
+    });
+    await gateway.close(1_000);
+    fs.rmSync(dataDir, { recursive: true, force: true });
   });
 });
