@@ -17,6 +17,7 @@ import {
   type StudioClient,
   type TestGateway,
 } from '../support/gateway';
+import { runCliAsync } from '../support/cli';
 
 // A gateway with no keychain (no Secret Service asked for): ATELIER_SECRET_KEY puts the upstream
 // secrets in its own database, sealed. What a person could read afterwards (the log, the database
@@ -112,6 +113,15 @@ describe('a gateway given another key than its secrets were sealed with', () => 
       code: 'wrong_key',
       message: expect.stringContaining(parseSecretKey(sealedWith, 'k').id) as string,
     });
+    // `atelier serve` says so in one line and exits 1.
+    const served = await runCliAsync(['serve', '--port', '0', '--data-dir', dataDir], {
+      ATELIER_SECRET_KEY: generateSecretKey(),
+    });
+    expect(served.status).toBe(1);
+    expect(served.stderr).toMatch(
+      /^atelier serve: 1 secret\(s\) in the database are sealed under secret key [0-9a-f]{16}, but this process was given key [0-9a-f]{16}\./m,
+    );
+    expect(served.stderr).not.toMatch(/\n\s+at /);
     vi.stubEnv('ATELIER_SECRET_KEY', sealedWith);
     // The same folder opens with the right key: nothing of the refused start holds it.
     const gateway = await createGateway({

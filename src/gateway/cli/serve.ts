@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { createGateway, savedListenAddress } from '../index';
 import { resolveDataDir } from '../core/dataDir';
 import { isLoopbackHost } from '../http/hostGuard';
+import { SecretStoreError } from '../secrets';
 import { resolveCallbackPort } from '../oauth/callbackPort';
 import { ArgsError } from './args';
 import type { CliIo } from './io';
@@ -27,6 +28,23 @@ const USAGE = `usage: atelier serve [--host HOST] [--port PORT] [--data-dir DIR]
   nothing is in flight (docs/operations.md). In-flight requests still get up to 30 s.
   The simulator's control routes (/__sim/*, for tests) need a credential that is random per run;
   a test that starts serve may choose it with ATELIER_SIMULATOR_CONTROL_TOKEN.`;
+
+/**
+ * The gateway, or null when its secrets cannot be opened as configured (a wrong or missing
+ * secret key): that is said in one line, without a stack, since the person starting it fixes it.
+ */
+async function startGateway(
+  io: CliIo,
+  config: Parameters<typeof createGateway>[0],
+): Promise<Awaited<ReturnType<typeof createGateway>> | null> {
+  try {
+    return await createGateway(config);
+  } catch (error) {
+    if (!(error instanceof SecretStoreError)) throw error;
+    io.stderr(`atelier serve: ${error.message}`);
+    return null;
+  }
+}
 
 /** The built studio sits beside the bundled CLI (out/node/cli.mjs -> out/renderer). */
 function studioDir(): string {
@@ -137,7 +155,7 @@ export async function runServeCommand(
   }
 
   const studioState = ensureStudio(studio.dir, (line) => io.stderr(line), studio.build);
-  const gateway = await createGateway({
+  const gateway = await startGateway(io, {
     host,
     port,
     dataDir,
@@ -151,6 +169,7 @@ export async function runServeCommand(
     simulatorControlToken: io.env.ATELIER_SIMULATOR_CONTROL_TOKEN || undefined,
     log: (line) => io.stderr(line),
   });
+  if (!gateway) return 1;
   const url = await gateway.listen();
   // The listening line comes last: scripts wait for it, and then everything above is printed.
   io.stdout(`  data:     ${dataDir}`);
