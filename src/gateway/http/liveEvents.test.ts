@@ -110,8 +110,11 @@ describe('live events across instances', () => {
     // to the others (never a crash, never a partial notice).
     const huge = { ...ALERT, apiKeyName: 'n'.repeat(BROADCAST_MAX_BYTES) };
     events.emit('budget', huge);
-    events.emit('budget', huge);
-    expect(seen.at(-1)).toEqual(['budget', huge]);
+    events.emit('budget', { ...huge, percent: 100 });
+    expect(seen.slice(-2)).toEqual([
+      ['budget', huge],
+      ['budget', { ...huge, percent: 100 }],
+    ]);
     const heardAfter = next(relay.live, 'usage');
     await other.broadcast(encodeLiveNotice({ from: 'x', event: 'usage', requestId: 'req_2' }));
     await heardAfter;
@@ -120,6 +123,44 @@ describe('live events across instances', () => {
       /live events not shared with other instances: A broadcast of \d+ bytes/,
     );
     relay.close();
+  });
+
+  it('shows a budget threshold once per period when two instances both announce it', async () => {
+    const storage = await testStorage('postgres');
+    const instances = [storage.engine, await storage.connect()].map((engine) => {
+      const events: GatewayEvents = new EventEmitter<GatewayEventMap>();
+      const relay = relayLiveEvents({ events, engine, log: () => undefined });
+      return { events, relay, seen: record(relay.live) };
+    });
+    const [a, b] = instances as [(typeof instances)[0], (typeof instances)[0]];
+    const heard = next(b.relay.live, 'budget');
+    a.events.emit('budget', ALERT);
+    await heard;
+    // B reached the same threshold from the shared log: already shown, not again.
+    b.events.emit('budget', { ...ALERT, spentMicros: ALERT.spentMicros + 10, at: ALERT.at + 5 });
+    a.events.emit('budget', ALERT);
+    // The next period's, and another threshold, are new.
+    const nextPeriod = {
+      ...ALERT,
+      periodStart: ALERT.resetsAt!,
+      resetsAt: ALERT.resetsAt! + 86_400_000,
+    };
+    const heardLast = next(a.relay.live, 'budget');
+    b.events.emit('budget', { ...ALERT, percent: 100 });
+    await heardLast;
+    const heardNextPeriod = next(b.relay.live, 'budget');
+    a.events.emit('budget', nextPeriod);
+    await heardNextPeriod;
+    const percents = (seen: unknown[][]) =>
+      seen.map((e) => [(e[1] as BudgetAlert).percent, (e[1] as BudgetAlert).periodStart]);
+    const expected = [
+      [80, ALERT.periodStart],
+      [100, ALERT.periodStart],
+      [80, ALERT.resetsAt],
+    ];
+    expect(percents(b.seen)).toEqual(expected);
+    expect(percents(a.seen)).toEqual(expected);
+    for (const { relay } of instances) relay.close();
   });
 
   it('on SQLite, passes this gateway’s events on and sends nothing', async () => {

@@ -108,7 +108,19 @@ export function relayLiveEvents(deps: {
     live.emit('image', imageId, requestId);
     send({ from: instanceId, event: 'image', imageId, requestId });
   };
+  // Each instance decides a threshold from the shared usage log, so two instances charging the
+  // same key at the same moment can both announce it: the stream shows each threshold once per
+  // period (the latest period per key, budget kind and threshold: a few entries per key).
+  const announced = new Map<string, number>();
+  const firstOfPeriod = (alert: BudgetAlert) => {
+    const which = `${alert.apiKeyId}\0${alert.period}\0${alert.percent}`;
+    const seen = announced.get(which);
+    if (seen !== undefined && seen >= alert.periodStart) return false;
+    announced.set(which, alert.periodStart);
+    return true;
+  };
   const onBudget = (alert: BudgetAlert) => {
+    if (!firstOfPeriod(alert)) return;
     live.emit('budget', alert);
     send({ from: instanceId, event: 'budget', alert });
   };
@@ -121,7 +133,7 @@ export function relayLiveEvents(deps: {
     if (!notice || notice.from === instanceId) return;
     if (notice.event === 'usage') live.emit('usage', notice.requestId);
     else if (notice.event === 'image') live.emit('image', notice.imageId, notice.requestId);
-    else live.emit('budget', notice.alert);
+    else if (firstOfPeriod(notice.alert)) live.emit('budget', notice.alert);
   });
   return {
     live,
