@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { createKeysRepository } from '../../src/gateway/keys/repository';
-import { generateSecretKey } from '../../src/gateway/secrets';
+import { generateSecretKey } from '../../src/gateway/secrets/secretKey';
 import { openPostgresDatabase } from '../../src/gateway/storage/postgresEngine';
 import { haproxyBinary } from '../../test/support/haproxy';
 import { postgresUnavailable, startPostgres } from '../../test/support/postgres';

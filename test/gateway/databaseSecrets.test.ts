@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AccountResponse, AccountsResponse } from '../../src/shared/admin';
 import { createGateway } from '../../src/gateway';
 import { databasePath } from '../../src/gateway/core/dataDir';
-import { generateSecretKey, openSecretStore } from '../../src/gateway/secrets';
-import { parseSecretKey } from '../../src/gateway/secrets/secretKey';
+import { openSecretStore } from '../../src/gateway/secrets';
+import { generateSecretKey, parseSecretKey } from '../../src/gateway/secrets/secretKey';
 import { openDatabase } from '../../src/gateway/storage/db';
 import { sqliteEngine } from '../../src/gateway/storage/sqliteEngine';
 import {

@@ -7,7 +7,7 @@ import { admit } from '../../src/gateway/billing/admission';
 import { DEFAULT_RETRIES } from '../../src/gateway/dispatch/retryPolicy';
 import { readSize } from '../../src/gateway/validation/imageOptions';
 import { createKeysRepository, type KeysRepository } from '../../src/gateway/keys/repository';
-import { generateSecretKey } from '../../src/gateway/secrets';
+import { generateSecretKey } from '../../src/gateway/secrets/secretKey';
 import type { SqlEngine } from '../../src/gateway/storage/engine';
 import { openPostgresDatabase } from '../../src/gateway/storage/postgresEngine';
 import { openPricesRepository } from '../../src/gateway/storage/pricesRepository';

@@ -1,11 +1,11 @@
+import { rotateSecretKey } from '../secrets/databaseStore';
+import { SecretStoreError } from '../secrets/errors';
 import {
   generateSecretKey,
-  rotateSecretKey,
+  readSecretKeyFile,
   secretKeyFromEnv,
-  SecretStoreError,
   type SecretKey,
-} from '../secrets';
-import { readSecretKeyFile } from '../secrets/secretKey';
+} from '../secrets/secretKey';
 import { parseArgs } from './args';
 import {
   CommandError,

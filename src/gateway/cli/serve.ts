@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { createGateway, savedListenAddress } from '../index';
 import { resolveDataDir } from '../core/dataDir';
 import { isLoopbackHost } from '../http/hostGuard';
-import { SecretStoreError } from '../secrets';
+import { SecretStoreError } from '../secrets/errors';
 import { resolveCallbackPort } from '../oauth/callbackPort';
 import { ArgsError } from './args';
 import type { CliIo } from './io';

@@ -10,12 +10,6 @@ import type { SecretStore } from './types';
 
 export { readAccountSecret, writeAccountSecret } from './accountSecret';
 export { createEncryptedFileStore, type EncryptedFileStore } from './encryptedFileStore';
-export {
-  createDatabaseSecretStore,
-  rotateSecretKey,
-  type DatabaseSecretStore,
-} from './databaseStore';
-export { generateSecretKey, secretKeyFromEnv, type SecretKey } from './secretKey';
 export { KeychainUnavailableError, SecretStoreError, type SecretStoreErrorCode } from './errors';
 export { createKeychainStore, type KeychainStore } from './keychainStore';
 export type { AccountSecret, SecretStore } from './types';
