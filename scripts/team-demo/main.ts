@@ -9,7 +9,7 @@ import { generateSecretKey } from '../../src/gateway/secrets/secretKey';
 import { openPostgresDatabase } from '../../src/gateway/storage/postgresEngine';
 import { haproxyBinary } from '../../test/support/haproxy';
 import { postgresUnavailable, startPostgres } from '../../test/support/postgres';
-import { serveTakesDatabase, startTeam, type Team } from '../../test/support/team';
+import { startTeam, teamGatewayUnavailable, type Team } from '../../test/support/team';
 
 const INSTANCES = 3;
 
@@ -22,9 +22,8 @@ const missing =
   postgresUnavailable() ??
   (haproxyBinary() ? null : 'HAProxy is not installed (Debian: apt-get install haproxy)');
 if (missing) refuse(missing);
-if (!serveTakesDatabase()) {
-  refuse('this build of `atelier serve` has no --database option yet (issue 21 item 1)');
-}
+const unavailable = teamGatewayUnavailable();
+if (unavailable) refuse(unavailable);
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-team-demo-'));
 const server = await startPostgres();

@@ -3,6 +3,7 @@
 // imports nothing of vitest, so the demo can bundle it.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { allUp, startHaproxy, type Balancer } from './haproxy';
 
@@ -41,10 +42,26 @@ export interface TeamOptions {
   checkIntervalMs?: number;
 }
 
-/** Whether this build's `atelier serve` takes `--database` (issue 21 item 1, being landed). */
-export function serveTakesDatabase(): boolean {
+/**
+ * Why this build cannot run a team gateway, or null when it can: `atelier serve` must take
+ * `--database`, and start with it (a build whose state is not all on the storage port refuses,
+ * saying "cannot start yet"). The second is asked of a database that does not exist: such a
+ * build refuses before connecting, any other fails to connect.
+ */
+export function teamGatewayUnavailable(): string | null {
   const help = spawnSync(process.execPath, [BIN, 'serve', '--help'], { encoding: 'utf8' });
-  return `${help.stdout}${help.stderr}`.includes('--database');
+  if (!`${help.stdout}${help.stderr}`.includes('--database')) {
+    return '`atelier serve` has no --database option yet (issue 21 item 1)';
+  }
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-team-probe-'));
+  const probe = spawnSync(
+    process.execPath,
+    [BIN, 'serve', '--database', 'postgres://atelier@127.0.0.1:1/none', '--port', '0'],
+    { encoding: 'utf8', timeout: 30_000, env: { ...process.env, ATELIER_DATA_DIR: dataDir } },
+  );
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  const refusal = /cannot start yet[^\n]*/.exec(`${probe.stdout}${probe.stderr}`)?.[0];
+  return refusal ? `\`atelier serve --database\` ${refusal}` : null;
 }
 
 /**

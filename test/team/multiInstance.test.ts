@@ -12,21 +12,20 @@ import type { SqlEngine } from '../../src/gateway/storage/engine';
 import { openPostgresDatabase } from '../../src/gateway/storage/postgresEngine';
 import { openPricesRepository } from '../../src/gateway/storage/pricesRepository';
 import { startSimulator, type Simulator } from '../../src/simulator';
-import { serveTakesDatabase, startTeam, type Team } from '../support/team';
+import { startTeam, teamGatewayUnavailable, type Team } from '../support/team';
 
 // Issue 21's "Done when": PostgreSQL + three `atelier serve` processes + HAProxy on loopback,
 // against the simulator with 20 % faults. Everything is real: the run's PostgreSQL, three child
 // processes, Debian's HAProxy, the simulator over HTTP.
 //
-// It needs `atelier serve --database` (issue 21 item 1) and, for what it checks, usage and the
-// limits ledger on the storage port (items 1-2). Until serve takes --database the suite is
-// skipped, saying so: a skip, never a pass.
-const SERVE_TAKES_DATABASE = serveTakesDatabase();
+// It needs `atelier serve --database` (issue 21 item 1) starting a gateway whose state is all on
+// the storage port (items 1-2: usage, the limits ledger, accounts, jobs). Until it does the suite
+// is skipped, saying what it waits for: a skip, never a pass.
+const UNAVAILABLE = teamGatewayUnavailable();
+const SERVE_TAKES_DATABASE = UNAVAILABLE === null;
 const SUITE =
   'PostgreSQL + three gateway processes + HAProxy, simulator with 20 % faults' +
-  (SERVE_TAKES_DATABASE
-    ? ''
-    : ' (SKIPPED: waits for `atelier serve --database`, issue 21 item 1, and usage and the limits ledger on the storage port)');
+  (UNAVAILABLE === null ? '' : ` (SKIPPED, waits for: ${UNAVAILABLE})`);
 
 /** Seeded, so a failure replays. */
 function seeded(seed: number): () => number {
