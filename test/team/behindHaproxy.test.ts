@@ -175,7 +175,7 @@ describe('three instances behind HAProxy', () => {
     // Round robin used all three.
     const served = await team.balancer.served();
     expect([...served.values()].filter((count) => count >= 90)).toHaveLength(3);
-  });
+  }, 180_000);
 
   it('one killed mid-burst: new work goes to the others at once, and it records what it held', async () => {
     const victim = team.instances[1]!;

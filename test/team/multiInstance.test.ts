@@ -201,7 +201,7 @@ describe.skipIf(!SERVE_TAKES_DATABASE)(SUITE, () => {
     // Round robin reached every instance.
     const served = await team.balancer.served();
     expect([...served.values()].every((count) => count > 0)).toBe(true);
-  });
+  }, 180_000);
 
   it('a $0.05 budget with 40 requests at once across the instances: spend within one estimate of it', async () => {
     const budgetMicros = 50_000;
@@ -263,10 +263,12 @@ describe.skipIf(!SERVE_TAKES_DATABASE)(SUITE, () => {
     // Every request of the burst has exactly one row: finished by the instance that held it, or
     // recorded as interrupted by another instance once the dead one's lease ended.
     await Promise.all(burst);
+    // A pending row's lease is 30 s and each instance looks for ended ones once per lease: up
+    // to a minute after the kill.
     await expect
-      .poll(async () => (await rowsOfKey(record.id)).length, { timeout: 60_000 })
+      .poll(async () => (await rowsOfKey(record.id)).length, { timeout: 90_000, interval: 1_000 })
       .toBe(markers.length + after.length);
     const rows = await rowsOfKey(record.id);
     expect(new Set(rows.map((r) => r.request_id)).size).toBe(rows.length);
-  });
+  }, 150_000);
 });
