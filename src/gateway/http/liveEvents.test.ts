@@ -151,11 +151,16 @@ describe('live events across instances', () => {
     const heardNextPeriod = next(b.relay.live, 'budget');
     a.events.emit('budget', nextPeriod);
     await heardNextPeriod;
+    // A budget raised within the period: its thresholds are its own.
+    const raised = next(b.relay.live, 'budget');
+    a.events.emit('budget', { ...nextPeriod, budgetMicros: 100_000 });
+    await raised;
     const percents = (seen: unknown[][]) =>
       seen.map((e) => [(e[1] as BudgetAlert).percent, (e[1] as BudgetAlert).periodStart]);
     const expected = [
       [80, ALERT.periodStart],
       [100, ALERT.periodStart],
+      [80, ALERT.resetsAt],
       [80, ALERT.resetsAt],
     ];
     expect(percents(b.seen)).toEqual(expected);

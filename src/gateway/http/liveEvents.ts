@@ -110,10 +110,11 @@ export function relayLiveEvents(deps: {
   };
   // Each instance decides a threshold from the shared usage log, so two instances charging the
   // same key at the same moment can both announce it: the stream shows each threshold once per
-  // period (the latest period per key, budget kind and threshold: a few entries per key).
+  // period (the latest period per key, budget and threshold: a few entries per key). A budget
+  // changed within the period has thresholds of its own, announced again.
   const announced = new Map<string, number>();
   const firstOfPeriod = (alert: BudgetAlert) => {
-    const which = `${alert.apiKeyId}\0${alert.period}\0${alert.percent}`;
+    const which = `${alert.apiKeyId}\0${alert.period}\0${alert.budgetMicros}\0${alert.percent}`;
     const seen = announced.get(which);
     if (seen !== undefined && seen >= alert.periodStart) return false;
     announced.set(which, alert.periodStart);
