@@ -34,6 +34,7 @@ export const GATEWAY_LAYERS = {
       'bytes',
       'contentFilter',
       'dispatch',
+      'gallery',
       'limits',
       'upstream',
       'usage',

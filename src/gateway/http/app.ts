@@ -21,12 +21,12 @@ import { DEFAULT_CLIENT_TIMEOUTS, slowClientGuard, type ClientTimeouts } from '.
 import { imagesRouter, type ImagesRouteDeps } from './routes/images';
 import { modelsRouter } from './routes/models';
 import { responsesRouter, type ResponsesDeps } from './routes/responses';
-import type { GalleryPort } from '../imageService/types';
+import type { GalleryPort } from '../gallery/port';
 import { keyConcurrency } from './keyConcurrency';
 import { keyLimitsGuard } from './keyLimits';
 import type { KeyLimiter } from '../limits/limiter';
 import { adminRouter, type AdminDeps } from './admin';
-import { parentImage } from './galleryPort';
+import { parentImage } from './parentImage';
 import type { StudioSessionGate } from './studioSession';
 import type { StudioRuns } from './studioRuns';
 import { VERSION } from '../core/version';

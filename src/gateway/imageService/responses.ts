@@ -12,13 +12,8 @@ import type { ResponsesRequest } from '../validation/responsesRequest';
 import { billResponse, type EventShape, type ResponseShape } from './responsesBilling';
 import { inputText } from './responsesBody';
 import { ResponsesImageTap } from './responsesImages';
-import type {
-  GalleryPort,
-  ImageCaller,
-  KeyLimitsPort,
-  LiveImageSettings,
-  ResponsesRunReply,
-} from './types';
+import type { GalleryPort } from '../gallery/port';
+import type { ImageCaller, KeyLimitsPort, LiveImageSettings, ResponsesRunReply } from './types';
 
 /*
  * /v1/responses as a service, read like the image endpoints: plan (the content filter, the
