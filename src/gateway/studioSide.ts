@@ -1,5 +1,4 @@
 import path from 'node:path';
-import type { ServerInfo } from '../shared/admin';
 import { createLoginFlows, type LoginFlows } from './accounts/loginFlows';
 import type { AccountsRepository } from './accounts/repository';
 import type { GatewayConfig } from './config';
@@ -14,6 +13,8 @@ import type { KeysAdminDeps } from './http/admin/keys';
 import { createStudioSessions, studioSessionGate } from './http/studioSession';
 import { createStudioRuns, type StudioRuns } from './http/studioRuns';
 import { createImageStore, type ImageStore } from './gallery/store';
+import { createWorkFiles } from './gallery/workFiles';
+import { MAX_STUDIO_WORK_BYTES, type ServerInfo } from '../shared/admin';
 import { studioKey, type StudioKey } from './keys/studioKey';
 import type { SecretStore } from './secrets/types';
 import type { Db } from './storage/db';
@@ -124,6 +125,7 @@ export function composeStudioSide(deps: {
         server,
         prices: deps.prices,
         studioState: createStudioStateRepository(deps.db),
+        workFiles: createWorkFiles(path.join(dataDir, 'studio-work'), MAX_STUDIO_WORK_BYTES),
         boards: createBoardsRepository(deps.db),
         now: deps.now,
         accounts: {
