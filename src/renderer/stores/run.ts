@@ -2,12 +2,8 @@ import { create } from 'zustand';
 import type { TokenUsage } from '../../shared/imageParams';
 import { admin } from '../lib/api/admin';
 import { GatewayError, type GatewayErrorInfo } from '../lib/api/errors';
-import {
-  gateway,
-  type ImageCall,
-  type ImageCallHandlers,
-  type ImageCallResult,
-} from '../lib/api/images';
+import type { ImageCall, ImageCallHandlers, ImageCallResult } from '../lib/api/imageCall';
+import { gateway } from '../lib/api/images';
 import { createObjectUrl, retireObjectUrl } from '../lib/objectUrls';
 
 /**
