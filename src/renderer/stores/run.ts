@@ -262,7 +262,5 @@ export function createRunStore(deps: RunDeps = browserDeps) {
   });
 }
 
-export type RunStore = ReturnType<typeof createRunStore>;
-
 export const useGenerateRun = createRunStore();
 export const useEditRun = createRunStore();

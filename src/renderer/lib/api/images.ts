@@ -73,7 +73,5 @@ export function createImagesClient(
   };
 }
 
-export type ImagesClient = ReturnType<typeof createImagesClient>;
-
 /** The studio's image client, used by the stores. */
 export const gateway = createImagesClient();
