@@ -11,7 +11,7 @@ import { secretStoreChoice, secretStoreOnFirstUse } from './secrets';
 import { secretKeyFromEnv } from './secrets/secretKey';
 import type { SqlEngine } from './storage/engine';
 import type { SecretStore } from './secrets/types';
-import { createTokenManager } from './oauth';
+import { createTokenManager } from './oauth/tokenManager';
 import { upstreamFactory } from './upstream/factory';
 import { UPSTREAM_AGENT } from './core/tunables';
 

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { BudgetAlert } from '../../shared/admin';
 import type { GatewayEventMap, GatewayEvents } from '../core/events';
-import { BROADCAST_MAX_BYTES } from '../storage/engine';
+import { BROADCAST_MAX_BYTES } from '../storage/postgresEngine';
 import { testStorage } from '../storage/testing';
 import {
   encodeLiveNotice,

@@ -12,12 +12,6 @@ export type SqlValue = string | number | bigint | Buffer | null;
 
 export type EngineKind = 'sqlite' | 'postgres';
 
-/**
- * PostgreSQL refuses a NOTIFY payload of 8,000 bytes or more; a broadcast stays below with room
- * to spare, and a longer one is refused before it is sent (RangeError).
- */
-export const BROADCAST_MAX_BYTES = 7_900;
-
 /** What a statement can do; a transaction's handle is one too (its statements run inside it). */
 export interface SqlQueries {
   readonly kind: EngineKind;
@@ -55,7 +49,7 @@ export interface SqlEngine extends SqlQueries {
   /** Calls `listener` when the stamp moved on its own (PostgreSQL's notices); returns the undo. */
   onChange(listener: () => void): () => void;
   /**
-   * Sends a short text (at most BROADCAST_MAX_BYTES of UTF-8) to every engine on this database,
+   * Sends a short text (at most 7,900 bytes of UTF-8) to every engine on this database,
    * this one included: PostgreSQL's NOTIFY on a channel of its own, so several gateway instances
    * hear what each did (http/liveEvents.ts). SQLite serves one gateway: nothing is sent.
    */

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { BROADCAST_MAX_BYTES, type SqlEngine, type SqlQueries, type SqlValue } from './engine';
+import type { SqlEngine, SqlQueries, SqlValue } from './engine';
 import { runPostgresMigrations } from './migrations';
 import { numberPlaceholders } from './placeholders';
 
@@ -41,6 +41,11 @@ type Client = pg.Pool | pg.PoolClient;
 
 /** The channel of change notices (storage/engine.ts `announceChange`). */
 const CHANGES_CHANNEL = 'atelier_changes';
+/**
+ * PostgreSQL refuses a NOTIFY payload of 8,000 bytes or more; a broadcast stays below with room
+ * to spare, and a longer one is refused before it is sent (RangeError).
+ */
+export const BROADCAST_MAX_BYTES = 7_900;
 /** The channel of broadcasts (storage/engine.ts `broadcast`). */
 const BROADCAST_CHANNEL = 'atelier_broadcast';
 /** How long a lost listening connection waits before it connects again. */
