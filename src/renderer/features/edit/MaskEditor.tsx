@@ -254,16 +254,15 @@ export function MaskEditor({ source }: { source: ReferenceImage }) {
               style={{ visibility: overlay ? 'visible' : 'hidden' }}
               data-testid="mask-canvas"
             />
-            {outline && (
-              <SelectionOutline
-                ref={outlineRef}
-                initial={outline.shape}
-                mode={outline.mode}
-                width={doc.width}
-                height={doc.height}
-              />
-            )}
           </div>
+        )}
+        {doc && view && outline && (
+          <SelectionOutline
+            ref={outlineRef}
+            initial={outline.shape}
+            mode={outline.mode}
+            view={view}
+          />
         )}
         {!selectionTool && (
           <div
