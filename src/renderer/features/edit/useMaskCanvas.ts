@@ -21,7 +21,7 @@ export interface StrokePoint {
 const BAND_PIXELS = 1 << 20;
 
 /** `rect` as bands of whole rows of at most `pixels` pixels each (at least one row a band). */
-export function splitRows(rect: Rect, pixels: number): Rect[] {
+function splitRows(rect: Rect, pixels: number): Rect[] {
   const rows = Math.max(1, Math.floor(pixels / Math.max(1, rect.width)));
   const bands: Rect[] = [];
   for (let y = rect.y; y < rect.y + rect.height; y += rows) {
