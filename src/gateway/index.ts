@@ -152,8 +152,8 @@ export async function createGateway(
 
   // Background responses a stopped gateway left unfinished are failed now, saying why; their
   // usage rows were finished like any request's (pending rows become "interrupted").
-  const responseJobs = new ResponseJobs(createJobsRepository(db), now);
-  const abandonedJobs = responseJobs.failUnfinished();
+  const responseJobs = new ResponseJobs(createJobsRepository(engine), now, log);
+  const abandonedJobs = await responseJobs.failUnfinished();
   if (abandonedJobs > 0)
     log(`${abandonedJobs} background response(s) left unfinished by the last run: failed`);
 
@@ -194,6 +194,7 @@ export async function createGateway(
     closeMcpSessions: () => mcp.closeAll(),
     drainRequests: (graceMs) => inflight.drain(graceMs),
     drainGallery: () => studioSide.galleryStore.drain(),
+    settleJobs: () => responseJobs.settled(),
     closeUrlImages: () => urlImages.close(),
     ownAgent: deps.agent ? null : agent,
     simulator,

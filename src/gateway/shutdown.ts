@@ -18,6 +18,8 @@ export interface ShutdownParts {
   drainRequests: (graceMs: number) => Promise<void>;
   /** Resolves once every image the gallery holds for a finished request is on disk. */
   drainGallery: () => Promise<void>;
+  /** Resolves once every job's events and status (responseJobs/) are in the database. */
+  settleJobs?: () => Promise<void>;
   /** The signed-URL images of `response_format: "url"`. */
   closeUrlImages: () => Promise<void>;
   /** The upstream connection pool, when the gateway made it (else its owner closes it). */
@@ -52,6 +54,7 @@ export function shutdownSequence(parts: ShutdownParts): (graceMs: number) => Pro
       await stopped;
       // Every request is over, so every image it kept is queued: let them reach the disk.
       await parts.drainGallery();
+      await parts.settleJobs?.();
       await parts.closeUrlImages();
       if (parts.ownAgent) await parts.ownAgent.close();
       if (parts.simulator) await parts.simulator.close();

@@ -7,7 +7,7 @@ import {
   runResponses,
   type ResponsesServiceDeps,
 } from '../../imageService/responses';
-import type { ResponseJobs } from '../../responseJobs/jobs';
+import { RESPONSE_JOB_PREFIX, type ResponseJobs } from '../../responseJobs/jobs';
 import { parseResponsesRequest, type ResponsesRequest } from '../../validation/responsesRequest';
 import { responsesRelayReply } from '../replies/responsesRelay';
 import { openSse } from '../replies/sse';
@@ -38,7 +38,7 @@ export function responsesRouter(deps: ResponsesDeps): Router {
     const body = fromAgent && deps.injectImageTool() ? withImageTool(raw) : raw;
     const request = parseResponsesRequest(body, deps.textModels());
     if (deps.jobs && readBackground(raw.background)) {
-      startInBackground(deps, deps.jobs, request, res);
+      await startInBackground(deps, deps.jobs, request, res);
       return;
     }
     const plan = planResponses(deps, request, imageCaller(res));
@@ -60,12 +60,12 @@ function readBackground(value: unknown): boolean {
  * job. The caller gets the job at once (`queued`), or with `stream: true` the job's events as
  * they come; leaving does not stop it.
  */
-function startInBackground(
+async function startInBackground(
   deps: ResponsesDeps,
   jobs: ResponseJobs,
   request: ResponsesRequest,
   res: Response,
-): void {
+): Promise<void> {
   const scope = scopeOf(res);
   const { background: _background, ...upstreamBody } = request.body;
   void _background;
@@ -74,7 +74,7 @@ function startInBackground(
     stream: true,
     body: { ...upstreamBody, stream: true },
   };
-  const job = jobs.create(scope.key.id, scope.id, request.body);
+  const job = await jobs.create(scope.key.id, scope.id, request.body);
   scope.stopOn(job.signal);
   // The job, not this connection, is what the caller is owed: the usage record must not call
   // it "client closed" when the caller leaves a background stream.
@@ -121,10 +121,15 @@ const notFound = (id: string) =>
     },
   );
 
+/** A background response of the key's; the studio's runs are jobs too, but not responses. */
+function responseJob(jobs: ResponseJobs, keyId: string, id: string) {
+  return id.startsWith(RESPONSE_JOB_PREFIX) ? jobs.get(keyId, id) : Promise.resolve(null);
+}
+
 function jobRoutes(router: Router, jobs: ResponseJobs): void {
-  router.get('/responses/:id', (req, res) => {
+  router.get('/responses/:id', async (req, res) => {
     const id = req.params.id;
-    const row = jobs.get(scopeOf(res).key.id, id);
+    const row = await responseJob(jobs, scopeOf(res).key.id, id);
     if (!row) throw notFound(id);
     const stream = req.query.stream === 'true';
     if (!stream) {
@@ -140,11 +145,14 @@ function jobRoutes(router: Router, jobs: ResponseJobs): void {
     }
     streamJob(jobs, id, after, res);
   });
-  router.post('/responses/:id/cancel', (req, res) => {
+  router.post('/responses/:id/cancel', async (req, res) => {
     const id = req.params.id;
-    const row = jobs.get(scopeOf(res).key.id, id);
+    const row = await responseJob(jobs, scopeOf(res).key.id, id);
     if (!row) throw notFound(id);
-    const cancelled = jobs.cancel(row);
+    const cancelled = await jobs.cancel(
+      row,
+      'cancelled by the client (POST /v1/responses/{id}/cancel)',
+    );
     if (!cancelled) {
       throw invalidParam(
         'response_id',
