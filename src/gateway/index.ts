@@ -88,7 +88,17 @@ export async function createGateway(
   const rejected = createRejectedCounter(now);
   const keyLimitUse = (record: ApiKeyRecord) =>
     limiter.use({ id: record.id, limits: limitsOf(record) }, now());
+  // Background responses and studio runs a stopped gateway left unfinished are failed now, saying why; their
+  // usage rows were finished like any request's (pending rows become "interrupted").
+  const responseJobs = new ResponseJobs(createJobsRepository(engine), now, log);
+  const abandoned = await responseJobs.failUnfinished();
+  if (abandoned.responses > 0)
+    log(`${abandoned.responses} background response(s) left unfinished by the last run: failed`);
+  if (abandoned.studioRuns > 0)
+    log(`${abandoned.studioRuns} studio run(s) left unfinished by the last run: failed`);
+
   const studioSide = composeStudioSide({
+    jobs: responseJobs,
     config,
     address,
     db,
@@ -149,13 +159,6 @@ export async function createGateway(
       cancelRun: (keyId, runId, reason) => studioSide.runs.cancelForKey(keyId, runId, reason),
     },
   });
-
-  // Background responses a stopped gateway left unfinished are failed now, saying why; their
-  // usage rows were finished like any request's (pending rows become "interrupted").
-  const responseJobs = new ResponseJobs(createJobsRepository(engine), now, log);
-  const abandonedJobs = await responseJobs.failUnfinished();
-  if (abandonedJobs > 0)
-    log(`${abandonedJobs} background response(s) left unfinished by the last run: failed`);
 
   const clientTimeouts = { ...DEFAULT_CLIENT_TIMEOUTS, ...config.clientTimeouts };
   const drain = createDrain();

@@ -78,7 +78,7 @@ export interface AppDeps {
   storageHealth: () => StorageHealth;
   /** `/mcp`, the MCP server for agent hosts (mcpRoute.ts): behind the same guards as /v1. */
   mcp?: Router;
-  /** Background responses on /v1/responses (responseJobs/). */
+  /** Background responses on /v1/responses, and the studio's runs (responseJobs/). */
   responseJobs?: ResponseJobs;
 }
 
@@ -120,6 +120,7 @@ export function createApp(deps: AppDeps): Express {
       now: deps.now,
       gallery: deps.gallery,
       urlImages: deps.urlImages,
+      jobs: deps.responseJobs,
     }),
   );
   v1.use(

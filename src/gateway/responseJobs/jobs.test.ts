@@ -132,7 +132,7 @@ describe.each(ENGINES)('ResponseJobs on %s', (kind) => {
     await jobs.settled();
     // The next start reads the same database with a new store.
     const next = jobsOn(engine);
-    expect(await next.failUnfinished()).toBe(1);
+    expect(await next.failUnfinished()).toEqual({ responses: 1, studioRuns: 0 });
     const failed = JSON.parse((await next.get('key_a', left.id))!.response) as {
       status: string;
       error: { message: string };
@@ -155,8 +155,8 @@ describe.each(ENGINES)('ResponseJobs on %s', (kind) => {
     expect(await jobs.studioRunsInFlight('studio_key')).toEqual([
       expect.objectContaining({
         id: 'run_run-0001abcd',
-        run_id: 'run-0001abcd',
-        request_id: 'req_9',
+        runId: 'run-0001abcd',
+        requestId: 'req_9',
         endpoint: 'generations',
         status: 'in_progress',
       }),

@@ -49,11 +49,11 @@ const STATUS_OF_RESPONSE_EVENT: Record<string, JobStatus> = {
   'response.incomplete': 'incomplete',
 };
 
-const STOPPED: JobError = {
+/** Why a job a stopped gateway left unfinished failed: a background response, or a studio run. */
+const stopped = (what: 'response' | 'run'): JobError => ({
   code: 'server_error',
-  message:
-    'The gateway stopped before this response finished; it was not resumed. Its usage record says what was billed.',
-};
+  message: `The gateway stopped before this ${what} finished; it was not resumed. Its usage record says what was billed.`,
+});
 
 /**
  * Requests that run detached from their connection: a job per request, owned by the key that
@@ -76,14 +76,16 @@ export class ResponseJobs {
   ) {}
 
   /** At start: jobs a stopped gateway left unfinished are failed, saying why. */
-  async failUnfinished(): Promise<number> {
+  async failUnfinished(): Promise<{ responses: number; studioRuns: number }> {
     const rows = await this.repo.unfinished();
     for (const row of rows) {
-      const object = { ...(JSON.parse(row.response) as Json), status: 'failed', error: STOPPED };
+      const error = stopped(row.id.startsWith(STUDIO_RUN_JOB_PREFIX) ? 'run' : 'response');
+      const object = { ...(JSON.parse(row.response) as Json), status: 'failed', error };
       await this.repo.update(row.id, 'failed', JSON.stringify(object), this.now());
     }
     await this.repo.purge(this.now());
-    return rows.length;
+    const studioRuns = rows.filter((row) => row.id.startsWith(STUDIO_RUN_JOB_PREFIX)).length;
+    return { responses: rows.length - studioRuns, studioRuns };
   }
 
   /** A new background response for a validated request: answered at once as `queued`. */
@@ -129,10 +131,10 @@ export class ResponseJobs {
     const object: Json = {
       ...summary,
       id,
-      run_id: runId,
-      request_id: requestId,
       object: 'studio.run',
-      created_at: createdAt,
+      runId,
+      requestId,
+      createdAt,
       status: 'queued',
       error: null,
     };
@@ -140,12 +142,20 @@ export class ResponseJobs {
     return { id, signal };
   }
 
+  /** Cancels the studio run `runId` of the key `keyId`; false when it has no job still going. */
+  async cancelStudioRun(keyId: string, runId: string): Promise<boolean> {
+    const row = await this.get(keyId, `${STUDIO_RUN_JOB_PREFIX}${runId}`);
+    return row !== null && (await this.cancel(row, 'cancelled from the studio')) !== null;
+  }
+
   /** The studio's runs still going for the key `keyId` (the Studio key), oldest first. */
   async studioRunsInFlight(keyId: string): Promise<Json[]> {
     const rows = await this.repo.unfinishedOf(keyId, STUDIO_RUN_JOB_PREFIX);
-    return rows.map((row) => {
+    // The table may not have the end of a run that just ended yet: its live state says so.
+    return rows.flatMap((row) => {
       const live = this.live.get(row.id);
-      return live ? { ...live.object, status: live.status } : (JSON.parse(row.response) as Json);
+      if (live && TERMINAL.has(live.status)) return [];
+      return [live ? { ...live.object, status: live.status } : (JSON.parse(row.response) as Json)];
     });
   }
 

@@ -10,7 +10,7 @@ import {
 import { RESPONSE_JOB_PREFIX, type ResponseJobs } from '../../responseJobs/jobs';
 import { parseResponsesRequest, type ResponsesRequest } from '../../validation/responsesRequest';
 import { responsesRelayReply } from '../replies/responsesRelay';
-import { openSse } from '../replies/sse';
+import { startingAfter, streamJob } from '../replies/jobStream';
 import { imageCaller } from '../requestContext';
 import { scopeOf } from '../requestScope';
 
@@ -97,19 +97,6 @@ async function startInBackground(
   else res.json(job.response);
 }
 
-/** The job's events after `after`, as an event stream, until it ends or the caller leaves. */
-function streamJob(jobs: ResponseJobs, id: string, after: number, res: Response): void {
-  const sse = openSse(res);
-  const stop = jobs.follow(id, after, (event) => {
-    if (!event) {
-      sse.end();
-      return;
-    }
-    sse.event(event.type, [event.data]);
-  });
-  res.once('close', stop);
-}
-
 const notFound = (id: string) =>
   new ApiError(
     404,
@@ -136,14 +123,7 @@ function jobRoutes(router: Router, jobs: ResponseJobs): void {
       res.type('application/json').send(row.response);
       return;
     }
-    const after = req.query.starting_after === undefined ? -1 : Number(req.query.starting_after);
-    if (!Number.isInteger(after) || after < -1) {
-      throw invalidParam(
-        'starting_after',
-        'starting_after must be a sequence number (an integer >= 0)',
-      );
-    }
-    streamJob(jobs, id, after, res);
+    streamJob(jobs, id, startingAfter(req.query.starting_after), res);
   });
   router.post('/responses/:id/cancel', async (req, res) => {
     const id = req.params.id;
