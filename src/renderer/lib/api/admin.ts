@@ -17,6 +17,7 @@ import {
   studioSessionInfoSchema,
   cancelRunResponseSchema,
   createKeyResponseSchema,
+  liveRunsResponseSchema,
   imageDetailSchema,
   imageResponseSchema,
   keyResponseSchema,
@@ -186,6 +187,10 @@ export function createAdminClient(
         undefined,
         signal,
       ),
+
+    /** The studio's runs still going at the gateway (a closed or reloaded page comes back to them). */
+    liveRuns: async (signal?: AbortSignal) =>
+      (await call(liveRunsResponseSchema, 'GET', '/api/admin/runs/live', undefined, signal)).runs,
 
     /** Stops the upstream work of a studio run; false when it had already ended. */
     cancelRun: async (runId: string) =>

@@ -164,6 +164,29 @@ export function createImagesClient(
       });
     },
 
+    /**
+     * Follows a studio run the gateway keeps as a job (GET /api/admin/runs/:runId/events): its
+     * image events after `after` (-1: all of them), to the run's end, read as `runImages` reads
+     * its own stream.
+     */
+    async followRun(
+      runId: string,
+      after: number,
+      requestId: string | null,
+      handlers: ImageCallHandlers,
+      signal?: AbortSignal,
+    ): Promise<ImageCallResult> {
+      const path = `/api/admin/runs/${encodeURIComponent(runId)}/events${queryString({
+        starting_after: after >= 0 ? after : undefined,
+      })}`;
+      const response = await request.send(path, {
+        headers: { accept: 'text/event-stream' },
+        signal,
+      });
+      if (!response.body) throw new GatewayError(`GET ${path} sent no body`, 0, null, null, null);
+      return readImageStream(response.body, requestId, handlers);
+    },
+
     async runImages(call: ImageCall, handlers: ImageCallHandlers): Promise<ImageCallResult> {
       const headers: Record<string, string> = { accept: 'application/json, text/event-stream' };
       if (call.parentImageId) headers[PARENT_IMAGE_HEADER] = call.parentImageId;
