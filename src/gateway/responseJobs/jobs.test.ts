@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { SqlEngine } from '../storage/engine';
 import { ENGINES, testStorage } from '../storage/testing';
-import { JOB_RETENTION_MS, ResponseJobs, type JobEvent } from './jobs';
+import { JOB_RETENTION_MS, ResponseJobs, STUDIO_RUN_RETENTION_MS, type JobEvent } from './jobs';
 import { createJobsRepository } from './repository';
 
 /** One upstream Responses event as it arrives: an SSE block with the upstream's own numbering. */
@@ -171,6 +171,12 @@ describe.each(ENGINES)('ResponseJobs on %s', (kind) => {
     await jobs.settled();
     expect(await jobs.studioRunsInFlight('studio_key')).toEqual([]);
     expect((await jobs.get('studio_key', run!.id))?.status).toBe('completed');
+    // Kept an hour after its end (its images are in the gallery), not a day.
+    expect(
+      await engine.get('SELECT expires_at AS "expiresAt" FROM response_jobs WHERE id = ?', [
+        run!.id,
+      ]),
+    ).toEqual({ expiresAt: 1_000_000 + STUDIO_RUN_RETENTION_MS });
   });
 
   it('fails a studio run whose stream reported an error, and its followers hear the error', async () => {

@@ -1,10 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import type { ResponsesRunReply } from '../imageService/types';
 import { decodeEvent } from '../upstream/sseParser';
+import { leadingType, withSequence } from './sequenced';
 import { TERMINAL, type JobRow, type JobsRepository, type JobStatus } from './repository';
 
 /** How long a background response is kept after it was made: then GET answers 404. */
 export const JOB_RETENTION_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * How long a studio run is kept once it has ended: long enough for a page reloaded as it ended to
+ * read its end; its images are in the gallery, and its events hold each one again as base64.
+ */
+export const STUDIO_RUN_RETENTION_MS = 60 * 60 * 1000;
 
 /** Ids of background responses (`/v1/responses/{id}`). */
 export const RESPONSE_JOB_PREFIX = 'resp_';
@@ -81,7 +88,8 @@ export class ResponseJobs {
     for (const row of rows) {
       const error = stopped(row.id.startsWith(STUDIO_RUN_JOB_PREFIX) ? 'run' : 'response');
       const object = { ...(JSON.parse(row.response) as Json), status: 'failed', error };
-      await this.repo.update(row.id, 'failed', JSON.stringify(object), this.now());
+      const at = this.now();
+      await this.repo.update(row.id, 'failed', JSON.stringify(object), at, keptUntil(row.id, at));
     }
     await this.repo.purge(this.now());
     const studioRuns = rows.filter((row) => row.id.startsWith(STUDIO_RUN_JOB_PREFIX)).length;
@@ -178,7 +186,14 @@ export class ResponseJobs {
       await live.writes;
     } else {
       const object = { ...(JSON.parse(row.response) as Json), status: 'cancelled' };
-      await this.repo.update(row.id, 'cancelled', JSON.stringify(object), this.now());
+      const at = this.now();
+      await this.repo.update(
+        row.id,
+        'cancelled',
+        JSON.stringify(object),
+        at,
+        keptUntil(row.id, at),
+      );
     }
     return this.get(row.apiKeyId, row.id);
   }
@@ -274,8 +289,24 @@ export class ResponseJobs {
     if (live && live.status === 'queued') this.setStatus(live, 'in_progress');
   }
 
-  /** One event of the job's stream (its JSON text): numbered, kept and passed to followers. */
+  /**
+   * One event of the job's stream (its JSON text): numbered, kept and passed to followers. Only
+   * the events that say something about the job (a Responses status event, an `error`) are
+   * parsed; the rest, image events with their base64, are numbered as text (sequenced.ts).
+   */
   event(id: string, text: string): void {
+    const type = leadingType(text);
+    if (type !== null && type !== 'error' && !(type in STATUS_OF_RESPONSE_EVENT)) {
+      const live = this.accepting(id);
+      if (!live) return;
+      const sequenceNumber = live.nextSequence;
+      const data = withSequence(text, sequenceNumber);
+      if (data !== null) {
+        live.nextSequence += 1;
+        this.keep(live, { sequenceNumber, type, data });
+        return;
+      }
+    }
     let data: Json;
     try {
       data = JSON.parse(text) as Json;
@@ -350,10 +381,25 @@ export class ResponseJobs {
     return controller.signal;
   }
 
-  private record(id: string, data: Json): void {
+  /** The job, while it takes events: after a cancel the relay may still pass on what was in flight. */
+  private accepting(id: string): LiveJob | null {
     const live = this.live.get(id);
-    // After a cancel the relay may still pass on what was in flight: the job is over.
-    if (!live || live.ended || live.status === 'cancelled') return;
+    return !live || live.ended || live.status === 'cancelled' ? null : live;
+  }
+
+  /** Writes a numbered event (queued) and passes it to the followers. */
+  private keep(live: LiveJob, event: JobEvent): void {
+    live.unwritten.set(event.sequenceNumber, event);
+    this.write(live, async () => {
+      await this.repo.addEvent(live.id, event.sequenceNumber, event.data);
+      live.unwritten.delete(event.sequenceNumber);
+    });
+    for (const listener of live.listeners) listener(event);
+  }
+
+  private record(id: string, data: Json): void {
+    const live = this.accepting(id);
+    if (!live) return;
     const type = String(data.type ?? '');
     const sequenceNumber = live.nextSequence++;
     data.sequence_number = sequenceNumber;
@@ -362,14 +408,8 @@ export class ResponseJobs {
       response.id = id;
       response.background = true;
     }
-    const event: JobEvent = { sequenceNumber, type, data: JSON.stringify(data) };
-    live.unwritten.set(sequenceNumber, event);
-    this.write(live, async () => {
-      await this.repo.addEvent(id, sequenceNumber, event.data);
-      live.unwritten.delete(sequenceNumber);
-    });
     // Followers hear the event before what it ends (an `error` event closes the job).
-    for (const listener of live.listeners) listener(event);
+    this.keep(live, { sequenceNumber, type, data: JSON.stringify(data) });
     const status = STATUS_OF_RESPONSE_EVENT[type];
     if (status && response) {
       if (TERMINAL.has(status)) this.finish(live, status, null, response);
@@ -396,7 +436,8 @@ export class ResponseJobs {
     if (error) live.object.error = error;
     const text = JSON.stringify(live.object);
     const finishedAt = this.now();
-    this.write(live, () => this.repo.update(live.id, status, text, finishedAt));
+    const expiresAt = keptUntil(live.id, finishedAt);
+    this.write(live, () => this.repo.update(live.id, status, text, finishedAt, expiresAt));
     if (status === 'cancelled' || status === 'failed') this.close(live);
   }
 
@@ -418,6 +459,11 @@ export class ResponseJobs {
       if (this.live.get(live.id) === live) this.live.delete(live.id);
     });
   }
+}
+
+/** When an ended job's time is up: a studio run's an hour after its end; a response's stays. */
+function keptUntil(id: string, finishedAt: number): number | undefined {
+  return id.startsWith(STUDIO_RUN_JOB_PREFIX) ? finishedAt + STUDIO_RUN_RETENTION_MS : undefined;
 }
 
 function typeOf(data: string): string {

@@ -31,7 +31,14 @@ export interface StoredJobEvent {
 export interface JobsRepository {
   insert(job: JobRow): Promise<void>;
   get(id: string): Promise<JobRow | null>;
-  update(id: string, status: JobStatus, response: string, finishedAt: number | null): Promise<void>;
+  /** A new status and object; `expiresAt`, when given, moves the time the job is kept until. */
+  update(
+    id: string,
+    status: JobStatus,
+    response: string,
+    finishedAt: number | null,
+    expiresAt?: number,
+  ): Promise<void>;
   addEvent(jobId: string, sequenceNumber: number, data: string): Promise<void>;
   eventsAfter(jobId: string, after: number): Promise<StoredJobEvent[]>;
   /** Jobs a stopped gateway left unfinished. */
@@ -67,10 +74,11 @@ export function createJobsRepository(engine: SqlEngine): JobsRepository {
     async get(id) {
       return (await engine.get<JobRow>(`${SELECT} WHERE id = ?`, [id])) ?? null;
     },
-    async update(id, status, response, finishedAt) {
+    async update(id, status, response, finishedAt, expiresAt) {
       await engine.run(
-        'UPDATE response_jobs SET status = ?, response = ?, finished_at = ? WHERE id = ?',
-        [status, response, finishedAt, id],
+        `UPDATE response_jobs SET status = ?, response = ?, finished_at = ?,
+           expires_at = COALESCE(?, expires_at) WHERE id = ?`,
+        [status, response, finishedAt, expiresAt ?? null, id],
       );
     },
     async addEvent(jobId, sequenceNumber, data) {

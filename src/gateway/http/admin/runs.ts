@@ -55,11 +55,15 @@ export function runsAdmin(deps: RunsAdminDeps): Router {
     const id = `${STUDIO_RUN_JOB_PREFIX}${runId}`;
     const job = deps.jobs && keyId ? await deps.jobs.get(keyId, id) : null;
     if (!deps.jobs || !job) {
-      throw new ApiError(404, `No studio run '${runId}' is kept (runs are kept 24 hours).`, {
-        type: ERROR_TYPES.notFound,
-        code: ERROR_CODES.notFound,
-        param: 'runId',
-      });
+      throw new ApiError(
+        404,
+        `No studio run '${runId}' is kept (a run is kept an hour after it ends).`,
+        {
+          type: ERROR_TYPES.notFound,
+          code: ERROR_CODES.notFound,
+          param: 'runId',
+        },
+      );
     }
     streamJob(deps.jobs, id, after, res);
   });
