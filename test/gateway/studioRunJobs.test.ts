@@ -177,8 +177,18 @@ describe('a studio run as a job', () => {
     })();
     const cancel = await studio.json(`/api/admin/runs/${runId}/cancel`, { method: 'POST' });
     expect(cancel).toEqual({ cancelled: true });
-    // The follower's stream ends: nothing was made.
-    expect(await followed).toEqual([]);
+    // The follower's stream ends with why: nothing was made.
+    expect(await followed).toEqual([
+      {
+        type: 'error',
+        sequence_number: 0,
+        error: {
+          type: 'error',
+          code: 'client_cancelled',
+          message: 'The run was cancelled from the studio.',
+        },
+      },
+    ]);
     await expect.poll(() => calls[before]!.aborted).toBe(true);
     const row = await usageRow(t, requestId);
     expect(row).toMatchObject({

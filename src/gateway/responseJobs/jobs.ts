@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { ERROR_CODES } from '../../shared/errors';
 import type { ResponsesRunReply } from '../imageService/types';
 import { decodeEvent } from '../upstream/sseParser';
 import { leadingType, withSequence } from './sequenced';
@@ -181,6 +182,18 @@ export class ResponseJobs {
     const live = this.live.get(row.id);
     if (TERMINAL.has(live ? live.status : row.status)) return null;
     if (live) {
+      if (live.id.startsWith(STUDIO_RUN_JOB_PREFIX) && !live.ended) {
+        // Every page following the run learns why it ends without its images (the page that
+        // cancelled has stopped reading; another tab has not).
+        const sequenceNumber = live.nextSequence++;
+        const error = {
+          type: 'error',
+          code: ERROR_CODES.cancelled,
+          message: `The run was ${reason}.`,
+        };
+        const data = JSON.stringify({ type: 'error', error, sequence_number: sequenceNumber });
+        this.keep(live, { sequenceNumber, type: 'error', data });
+      }
       this.finish(live, 'cancelled', null);
       live.controller.abort(new Error(reason));
       await live.writes;

@@ -294,4 +294,20 @@ describe('run store', () => {
     });
     expect(idle.store.getState().phase).toBe('idle');
   });
+
+  it('reads a run cancelled from another page as cancelled, not as a failure', async () => {
+    const h = harness();
+    const done = h.store.getState().start(REQUEST);
+    h.settle().reject(
+      new GatewayError('The run was cancelled from the studio.', 0, null, 'client_cancelled'),
+    );
+    await done;
+    expect(h.store.getState()).toMatchObject({
+      phase: 'cancelled',
+      upstreamStopped: true,
+      error: null,
+    });
+    // This page did not ask for it.
+    expect(h.cancelled).toEqual([]);
+  });
 });

@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import type { TokenUsage } from '../../shared/imageParams';
 import type { LiveRun } from '../../shared/admin';
+import { ERROR_CODES } from '../../shared/errors';
 import { admin } from '../lib/api/admin';
 import { GatewayError, type GatewayErrorInfo } from '../lib/api/errors';
 import {
@@ -277,6 +278,11 @@ export function createRunStore(deps: RunDeps = browserDeps) {
         if (run !== generation) return;
         if (own.signal.aborted) {
           set({ phase: 'cancelled', finishedAt: deps.now() });
+          return;
+        }
+        // Cancelled from another page (the gateway's run outlives each page): not a failure.
+        if (error instanceof GatewayError && error.code === ERROR_CODES.cancelled) {
+          set({ phase: 'cancelled', finishedAt: deps.now(), upstreamStopped: true });
           return;
         }
         const info =
