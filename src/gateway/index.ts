@@ -76,7 +76,7 @@ export async function createGateway(
     // saying why; their usage rows were finished like any request's (pending rows become
     // "interrupted"). Its stop waits for the jobs' last writes, before the database closes.
     const responseJobs = new ResponseJobs(storage.jobs, now, log);
-    parts.started({ stop: () => responseJobs.settled() });
+    parts.started({ stop: () => responseJobs.close() });
     const abandoned = await responseJobs.failUnfinished();
     if (abandoned.responses > 0)
       log(`${abandoned.responses} background response(s) left unfinished by the last run: failed`);

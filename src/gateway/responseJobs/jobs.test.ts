@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import type { SqlEngine } from '../storage/engine';
 import { ENGINES, testStorage } from '../storage/testing';
 import { JOB_RETENTION_MS, ResponseJobs, STUDIO_RUN_RETENTION_MS, type JobEvent } from './jobs';
@@ -191,5 +191,61 @@ describe.each(ENGINES)('ResponseJobs on %s', (kind) => {
     const row = (await jobs.get('studio_key', run.id))!;
     expect(row.status).toBe('failed');
     expect(JSON.parse(row.response)).toMatchObject({ error: { code: 'x', message: 'broke' } });
+  });
+});
+
+describe('ResponseJobs across the instances of a team gateway (PostgreSQL)', () => {
+  /** Two gateways' job stores on one database; each reads the table every 10 ms. */
+  async function twoInstances() {
+    const { engine, connect } = await testStorage('postgres');
+    const here = new ResponseJobs(createJobsRepository(engine), () => 1_000_000, undefined, 10);
+    const other = new ResponseJobs(
+      createJobsRepository(await connect()),
+      () => 1_000_000,
+      undefined,
+      10,
+    );
+    onTestFinished(async () => {
+      await Promise.all([here.close(), other.close()]);
+    });
+    return { here, other };
+  }
+
+  it('follows a job another instance runs, from the table, each later event once, to its end', async () => {
+    const { here, other } = await twoInstances();
+    const job = await here.create('key_a', 'req_1', { model: 'agent-model-1' });
+    play(here, job.id, 2, 0, 2);
+    await here.settled();
+    const seen: number[] = [];
+    let heardFirst: () => void = () => undefined;
+    const first = new Promise<void>((resolve) => (heardFirst = resolve));
+    const ended = new Promise<void>((resolve) => {
+      other.follow(job.id, 0, (event) => {
+        if (!event) return resolve();
+        seen.push(event.sequenceNumber);
+        heardFirst();
+      });
+    });
+    await first;
+    // The rest happens on the instance that runs it, after the follower read what was there.
+    play(here, job.id, 2, 2);
+    await ended;
+    expect(seen).toEqual([1, 2, 3]);
+  });
+
+  it('a cancel made on another instance stops the upstream work where the job runs, and stands', async () => {
+    const { here, other } = await twoInstances();
+    const job = await here.create('key_a', 'req_1', { model: 'agent-model-1' });
+    play(here, job.id, 2, 0, 2);
+    await here.settled();
+    const aborted = new Promise((resolve) => job.signal.addEventListener('abort', resolve));
+    const cancelled = await other.cancel((await other.get('key_a', job.id))!, 'test');
+    expect(cancelled?.status).toBe('cancelled');
+    await aborted;
+    expect((await here.get('key_a', job.id))?.status).toBe('cancelled');
+    // What the upstream still sent before it stopped changes nothing.
+    play(here, job.id, 2, 2);
+    await here.settled();
+    expect((await other.get('key_a', job.id))?.status).toBe('cancelled');
   });
 });

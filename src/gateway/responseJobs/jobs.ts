@@ -14,6 +14,12 @@ export const JOB_RETENTION_MS = 24 * 60 * 60 * 1000;
  */
 export const STUDIO_RUN_RETENTION_MS = 60 * 60 * 1000;
 
+/**
+ * A job another instance of a team gateway runs is followed from the table, read this often; the
+ * instance that runs a job reads it as often for a cancel made elsewhere.
+ */
+export const OTHER_INSTANCE_POLL_MS = 1000;
+
 /** Ids of background responses (`/v1/responses/{id}`). */
 export const RESPONSE_JOB_PREFIX = 'resp_';
 /** Ids of the studio's image runs: the prefix, then the run id the studio gave the run. */
@@ -76,11 +82,15 @@ const stopped = (what: 'response' | 'run'): JobError => ({
  */
 export class ResponseJobs {
   private readonly live = new Map<string, LiveJob>();
+  /** While this gateway runs jobs: looks for cancels another instance wrote (`watchCancels`). */
+  private cancelWatch: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly repo: JobsRepository,
     private readonly now: () => number,
     private readonly log: (line: string) => void = () => undefined,
+    /** How often the table is read for what another instance of a team gateway did to a job. */
+    private readonly pollMs = OTHER_INSTANCE_POLL_MS,
   ) {}
 
   /** At start: jobs a stopped gateway left unfinished are failed, saying why. */
@@ -151,6 +161,24 @@ export class ResponseJobs {
     return { id, signal };
   }
 
+  /** Cancels a job this gateway runs: its status, then its upstream work. */
+  private stop(live: LiveJob, reason: string): void {
+    if (live.id.startsWith(STUDIO_RUN_JOB_PREFIX) && !live.ended) {
+      // Every page following the run learns why it ends without its images (the page that
+      // cancelled has stopped reading; another tab has not).
+      const sequenceNumber = live.nextSequence++;
+      const error = {
+        type: 'error',
+        code: ERROR_CODES.cancelled,
+        message: `The run was ${reason}.`,
+      };
+      const data = JSON.stringify({ type: 'error', error, sequence_number: sequenceNumber });
+      this.keep(live, { sequenceNumber, type: 'error', data });
+    }
+    this.finish(live, 'cancelled', null);
+    live.controller.abort(new Error(reason));
+  }
+
   /** Cancels the studio run `runId` of the key `keyId`; false when it has no job still going. */
   async cancelStudioRun(keyId: string, runId: string): Promise<boolean> {
     const row = await this.get(keyId, `${STUDIO_RUN_JOB_PREFIX}${runId}`);
@@ -182,20 +210,7 @@ export class ResponseJobs {
     const live = this.live.get(row.id);
     if (TERMINAL.has(live ? live.status : row.status)) return null;
     if (live) {
-      if (live.id.startsWith(STUDIO_RUN_JOB_PREFIX) && !live.ended) {
-        // Every page following the run learns why it ends without its images (the page that
-        // cancelled has stopped reading; another tab has not).
-        const sequenceNumber = live.nextSequence++;
-        const error = {
-          type: 'error',
-          code: ERROR_CODES.cancelled,
-          message: `The run was ${reason}.`,
-        };
-        const data = JSON.stringify({ type: 'error', error, sequence_number: sequenceNumber });
-        this.keep(live, { sequenceNumber, type: 'error', data });
-      }
-      this.finish(live, 'cancelled', null);
-      live.controller.abort(new Error(reason));
+      this.stop(live, reason);
       await live.writes;
     } else {
       const object = { ...(JSON.parse(row.response) as Json), status: 'cancelled' };
@@ -218,6 +233,7 @@ export class ResponseJobs {
    */
   follow(id: string, after: number, onEvent: (event: JobEvent | null) => void): () => void {
     const live = this.live.get(id);
+    if (!live) return this.followStored(id, after, onEvent);
     let last = after;
     let done = false;
     let held: Array<JobEvent | null> | null = [];
@@ -233,8 +249,8 @@ export class ResponseJobs {
       }
     };
     const listener = (event: JobEvent | null) => (held ? held.push(event) : deliver(event));
-    const unwritten = live ? [...live.unwritten.values()] : [];
-    const endedBefore = !live || live.ended;
+    const unwritten = [...live.unwritten.values()];
+    const endedBefore = live.ended;
     if (!endedBefore) live.listeners.add(listener);
     this.repo.eventsAfter(id, after).then(
       (stored) => {
@@ -253,8 +269,80 @@ export class ResponseJobs {
     );
     return () => {
       done = true;
-      live?.listeners.delete(listener);
+      live.listeners.delete(listener);
     };
+  }
+
+  /**
+   * A job this gateway is not running: its events from the table. While its row says it is
+   * unfinished (another instance of a team gateway runs it), the table is read again every
+   * `pollMs` until the job ends or its time is up. The status is read before the events: the
+   * instance running a job writes its events before its end, so an end seen means every event
+   * is there to read.
+   */
+  private followStored(
+    id: string,
+    after: number,
+    onEvent: (event: JobEvent | null) => void,
+  ): () => void {
+    let last = after;
+    let stopped = false;
+    let timer: NodeJS.Timeout | null = null;
+    const step = async () => {
+      const row = await this.repo.get(id);
+      const events = await this.repo.eventsAfter(id, last);
+      for (const event of events) {
+        if (stopped) return;
+        last = event.sequenceNumber;
+        onEvent({ ...event, type: typeOf(event.data) });
+      }
+      if (stopped) return;
+      const over = !row || TERMINAL.has(row.status) || row.expiresAt <= this.now();
+      if (over) {
+        stopped = true;
+        onEvent(null);
+        return;
+      }
+      timer = setTimeout(() => void step().catch(fail), this.pollMs);
+    };
+    const fail = (error: unknown) => {
+      this.log(`job ${id}: its events could not be read (${String(error)})`);
+      if (!stopped) onEvent(null);
+      stopped = true;
+    };
+    void step().catch(fail);
+    return () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+    };
+  }
+
+  /**
+   * While this gateway runs jobs, their rows are read every `pollMs`: a cancel another instance
+   * wrote there (its Cancel reached that instance) stops the upstream work here.
+   */
+  private watchCancels(): void {
+    if (this.cancelWatch || this.live.size === 0) return;
+    this.cancelWatch = setInterval(() => {
+      const running = [...this.live.values()].filter((live) => !live.ended);
+      if (running.length === 0) {
+        clearInterval(this.cancelWatch!);
+        this.cancelWatch = null;
+        return;
+      }
+      for (const live of running) {
+        this.repo.get(live.id).then(
+          (row) => {
+            if (row?.status === 'cancelled' && !live.ended && live.status !== 'cancelled') {
+              this.stop(live, 'cancelled elsewhere (another instance of the gateway)');
+            }
+          },
+          (error: unknown) =>
+            this.log(`job ${live.id}: its row could not be read (${String(error)})`),
+        );
+      }
+    }, this.pollMs);
+    this.cancelWatch.unref();
   }
 
   /** Where a background response's request writes its reply. */
@@ -343,7 +431,7 @@ export class ResponseJobs {
           message: 'The upstream stream ended before the response completed.',
         });
     }
-    if (live) this.close(live);
+    if (live) this.closeLive(live);
   }
 
   /** The request failed before any event (a refusal, an upstream error): the job says why. */
@@ -353,12 +441,19 @@ export class ResponseJobs {
     if (!TERMINAL.has(live.status)) {
       this.finish(live, 'failed', { code: error.code ?? 'server_error', message: error.message });
     }
-    this.close(live);
+    this.closeLive(live);
   }
 
-  /** Resolves once every job's writes so far are in the database (a shutdown waits for it). */
+  /** Resolves once every job's writes so far are in the database. */
   async settled(): Promise<void> {
     await Promise.all([...this.live.values()].map((live) => live.writes));
+  }
+
+  /** At a stop, once no request runs: the last writes land, and the table is read no more. */
+  async close(): Promise<void> {
+    await this.settled();
+    if (this.cancelWatch) clearInterval(this.cancelWatch);
+    this.cancelWatch = null;
   }
 
   private async start(
@@ -391,6 +486,7 @@ export class ResponseJobs {
       writes: Promise.resolve(),
       ended: false,
     });
+    this.watchCancels();
     return controller.signal;
   }
 
@@ -451,7 +547,7 @@ export class ResponseJobs {
     const finishedAt = this.now();
     const expiresAt = keptUntil(live.id, finishedAt);
     this.write(live, () => this.repo.update(live.id, status, text, finishedAt, expiresAt));
-    if (status === 'cancelled' || status === 'failed') this.close(live);
+    if (status === 'cancelled' || status === 'failed') this.closeLive(live);
   }
 
   /** Queues one write of the job's; a failed write is logged and the next still runs. */
@@ -461,7 +557,7 @@ export class ResponseJobs {
     });
   }
 
-  private close(live: LiveJob): void {
+  private closeLive(live: LiveJob): void {
     if (live.ended) return;
     live.ended = true;
     const listeners = [...live.listeners];

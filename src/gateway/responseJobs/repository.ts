@@ -76,8 +76,10 @@ export function createJobsRepository(engine: SqlEngine): JobsRepository {
     },
     async update(id, status, response, finishedAt, expiresAt) {
       await engine.run(
+        // A cancel stands: the instance running the job may write its progress after another
+        // instance's cancel, before it learns of it.
         `UPDATE response_jobs SET status = ?, response = ?, finished_at = ?,
-           expires_at = COALESCE(?, expires_at) WHERE id = ?`,
+           expires_at = COALESCE(?, expires_at) WHERE id = ? AND status <> 'cancelled'`,
         [status, response, finishedAt, expiresAt ?? null, id],
       );
     },
