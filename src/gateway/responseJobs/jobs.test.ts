@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { SqlEngine } from '../storage/engine';
 import { ENGINES, testStorage } from '../storage/testing';
-import { JOB_RETENTION_MS, ResponseJobs, STUDIO_RUN_RETENTION_MS, type JobEvent } from './jobs';
-import { createJobsRepository } from './repository';
+import { JOB_RETENTION_MS, ResponseJobs, STUDIO_RUN_RETENTION_MS } from './jobs';
+import { createJobsRepository, type JobEvent } from './repository';
 
 /** One upstream Responses event as it arrives: an SSE block with the upstream's own numbering. */
 const block = (type: string, fields: Record<string, unknown> = {}) => [

@@ -2,8 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { ERROR_CODES } from '../../shared/errors';
 import type { ResponsesRunReply } from '../imageService/types';
 import { decodeEvent } from '../upstream/sseParser';
+import { followStored, typeOf } from './followStored';
 import { leadingType, withSequence } from './sequenced';
-import { TERMINAL, type JobRow, type JobsRepository, type JobStatus } from './repository';
+import {
+  TERMINAL,
+  type JobEvent,
+  type JobRow,
+  type JobsRepository,
+  type JobStatus,
+} from './repository';
 
 /** How long a background response is kept after it was made: then GET answers 404. */
 export const JOB_RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -26,12 +33,6 @@ export const RESPONSE_JOB_PREFIX = 'resp_';
 export const STUDIO_RUN_JOB_PREFIX = 'run_';
 
 type Json = Record<string, unknown>;
-
-export interface JobEvent {
-  sequenceNumber: number;
-  type: string;
-  data: string;
-}
 
 interface JobError {
   code: string;
@@ -233,7 +234,13 @@ export class ResponseJobs {
    */
   follow(id: string, after: number, onEvent: (event: JobEvent | null) => void): () => void {
     const live = this.live.get(id);
-    if (!live) return this.followStored(id, after, onEvent);
+    if (!live) {
+      return followStored(this.repo, id, after, onEvent, {
+        pollMs: this.pollMs,
+        now: this.now,
+        log: this.log,
+      });
+    }
     let last = after;
     let done = false;
     let held: Array<JobEvent | null> | null = [];
@@ -270,50 +277,6 @@ export class ResponseJobs {
     return () => {
       done = true;
       live.listeners.delete(listener);
-    };
-  }
-
-  /**
-   * A job this gateway is not running: its events from the table. While its row says it is
-   * unfinished (another instance of a team gateway runs it), the table is read again every
-   * `pollMs` until the job ends or its time is up. The status is read before the events: the
-   * instance running a job writes its events before its end, so an end seen means every event
-   * is there to read.
-   */
-  private followStored(
-    id: string,
-    after: number,
-    onEvent: (event: JobEvent | null) => void,
-  ): () => void {
-    let last = after;
-    let stopped = false;
-    let timer: NodeJS.Timeout | null = null;
-    const step = async () => {
-      const row = await this.repo.get(id);
-      const events = await this.repo.eventsAfter(id, last);
-      for (const event of events) {
-        if (stopped) return;
-        last = event.sequenceNumber;
-        onEvent({ ...event, type: typeOf(event.data) });
-      }
-      if (stopped) return;
-      const over = !row || TERMINAL.has(row.status) || row.expiresAt <= this.now();
-      if (over) {
-        stopped = true;
-        onEvent(null);
-        return;
-      }
-      timer = setTimeout(() => void step().catch(fail), this.pollMs);
-    };
-    const fail = (error: unknown) => {
-      this.log(`job ${id}: its events could not be read (${String(error)})`);
-      if (!stopped) onEvent(null);
-      stopped = true;
-    };
-    void step().catch(fail);
-    return () => {
-      stopped = true;
-      if (timer) clearTimeout(timer);
     };
   }
 
@@ -573,12 +536,4 @@ export class ResponseJobs {
 /** When an ended job's time is up: a studio run's an hour after its end; a response's stays. */
 function keptUntil(id: string, finishedAt: number): number | undefined {
   return id.startsWith(STUDIO_RUN_JOB_PREFIX) ? finishedAt + STUDIO_RUN_RETENTION_MS : undefined;
-}
-
-function typeOf(data: string): string {
-  try {
-    return String((JSON.parse(data) as Json).type ?? '');
-  } catch {
-    return '';
-  }
 }

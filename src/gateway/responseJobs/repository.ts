@@ -22,6 +22,13 @@ export interface JobRow {
   response: string;
 }
 
+/** One event of a job's stream: its number, its type and its JSON text. */
+export interface JobEvent {
+  sequenceNumber: number;
+  type: string;
+  data: string;
+}
+
 export interface StoredJobEvent {
   sequenceNumber: number;
   data: string;
