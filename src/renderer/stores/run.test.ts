@@ -195,12 +195,14 @@ describe('run store', () => {
       quality: 'high',
       background: 'opaque',
       outputFormat: 'png',
-      usage: null,
+      usage: emptyUsage(),
       revisedPrompt: null,
     });
+    // The resumed part's own total would count only what came after the drop.
     h.settle().resolve({ requestId: 'req_7', usage: null, images: 1 });
     await done;
     expect(h.store.getState()).toMatchObject({ phase: 'done', requestId: 'req_7' });
+    expect(h.store.getState().usage).toEqual(emptyUsage());
     // Sent once: the second part was a follow of the same run.
     expect(h.call().runId).toBe('run-1');
   });

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { TokenUsage } from '../../shared/imageParams';
+import { addUsage, type TokenUsage } from '../../shared/imageParams';
 import type { LiveRun } from '../../shared/admin';
 import { ERROR_CODES } from '../../shared/errors';
 import { admin } from '../lib/api/admin';
@@ -91,6 +91,14 @@ const MAX_RESUMES = 3;
 
 /** A stream that broke off mid-way (the connection dropped), not an answer the gateway gave. */
 const droppedStream = (error: unknown) => error instanceof TypeError;
+
+/** The sum of the delivered images' usages; null when none said. */
+function usageOfSlots(slots: ImageSlot[]): TokenUsage | null {
+  return slots.reduce<TokenUsage | null>(
+    (sum, slot) => (slot.usage ? (sum ? addUsage(sum, slot.usage) : slot.usage) : sum),
+    null,
+  );
+}
 
 /** What a run the studio came back to can be sent again as (an edit's images are not kept). */
 function requestOf(live: LiveRun): RunRequest | null {
@@ -189,14 +197,13 @@ export function createRunStore(deps: RunDeps = browserDeps) {
      * gateway keeps the studio's runs as jobs, so nothing of it is lost.
      */
     const follow = async (
-      runId: string,
+      run: { id: string; requestId: string | null; n: number; startedAt: number },
       request: RunRequest | null,
-      n: number,
-      startedAt: number,
       first: (handlers: ImageCallHandlers, signal: AbortSignal) => Promise<ImageCallResult>,
     ) => {
+      const { id: runId, n, startedAt } = run;
       stop();
-      const run = ++generation;
+      const current = ++generation;
       const own = new AbortController();
       controller = own;
       revokeAll(get().slots);
@@ -213,10 +220,9 @@ export function createRunStore(deps: RunDeps = browserDeps) {
         request,
       });
       let lastSequence = -1;
-      let requestId: string | null = null;
       const handlers: ImageCallHandlers = {
         onPartial: ({ imageIndex, blob }) =>
-          updateSlot(run, imageIndex, (slot) =>
+          updateSlot(current, imageIndex, (slot) =>
             // A partial arriving after the final image (never expected) must not replace it.
             slot.state === 'done'
               ? slot
@@ -229,7 +235,7 @@ export function createRunStore(deps: RunDeps = browserDeps) {
                 },
           ),
         onImage: (image) =>
-          updateSlot(run, image.imageIndex, (slot) => ({
+          updateSlot(current, image.imageIndex, (slot) => ({
             ...slot,
             state: 'done',
             url: deps.createUrl(image.blob),
@@ -244,23 +250,25 @@ export function createRunStore(deps: RunDeps = browserDeps) {
       };
       try {
         let result: ImageCallResult | null = null;
+        let resumed = false;
         for (let resumes = 0; result === null; resumes += 1) {
           try {
             result =
               resumes === 0
                 ? await first(handlers, own.signal)
-                : await deps.follow(runId, lastSequence, requestId, handlers, own.signal);
+                : await deps.follow(runId, lastSequence, run.requestId, handlers, own.signal);
           } catch (error) {
             if (own.signal.aborted || !droppedStream(error) || resumes >= MAX_RESUMES) throw error;
+            resumed = true;
           }
-          requestId = result?.requestId ?? requestId;
         }
-        if (run !== generation) return;
+        if (current !== generation) return;
         const missing = get().slots.filter((s) => s.state !== 'done').length;
         set({
           phase: missing > 0 ? 'error' : 'done',
           finishedAt: deps.now(),
-          usage: result.usage,
+          // A resumed stream's own total counts only its part: the images' usages are whole.
+          usage: resumed ? usageOfSlots(get().slots) : result.usage,
           requestId: result.requestId,
           error:
             missing > 0
@@ -275,7 +283,7 @@ export function createRunStore(deps: RunDeps = browserDeps) {
               : null,
         });
       } catch (error) {
-        if (run !== generation) return;
+        if (current !== generation) return;
         if (own.signal.aborted) {
           set({ phase: 'cancelled', finishedAt: deps.now() });
           return;
@@ -316,14 +324,21 @@ export function createRunStore(deps: RunDeps = browserDeps) {
 
       start: async (request) => {
         const runId = deps.newRunId();
-        await follow(runId, request, request.n, deps.now(), (handlers, signal) =>
+        const run = { id: runId, requestId: null, n: request.n, startedAt: deps.now() };
+        await follow(run, request, (handlers, signal) =>
           deps.run({ ...request.call, runId, signal }, handlers),
         );
       },
 
       attach: async (live) => {
         if (controller || get().phase === 'running') return;
-        await follow(live.runId, requestOf(live), live.n, live.createdAt, (handlers, signal) =>
+        const run = {
+          id: live.runId,
+          requestId: live.requestId,
+          n: live.n,
+          startedAt: live.createdAt,
+        };
+        await follow(run, requestOf(live), (handlers, signal) =>
           deps.follow(live.runId, -1, live.requestId, handlers, signal),
         );
       },
