@@ -72,6 +72,13 @@ export const liveRunSchema = z.object({
 });
 export type LiveRun = z.infer<typeof liveRunSchema>;
 export const liveRunsResponseSchema = z.object({ runs: z.array(liveRunSchema) });
+/** GET /api/admin/runs/:runId/events: from the event after `starting_after` (-1 or none: all). */
+export const runEventsQuerySchema = z.strictObject({
+  starting_after: z
+    .string()
+    .regex(/^-?\d{1,15}$/, 'starting_after must be a sequence number (an integer >= 0)')
+    .optional(),
+});
 export type LiveRunsResponse = z.infer<typeof liveRunsResponseSchema>;
 
 // --- keys -----------------------------------------------------------------------------------

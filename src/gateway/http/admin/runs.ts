@@ -1,10 +1,16 @@
 import { Router } from 'express';
-import { liveRunSchema, RUN_ID_PATTERN, type LiveRunsResponse } from '../../../shared/admin';
+import {
+  liveRunSchema,
+  RUN_ID_PATTERN,
+  runEventsQuerySchema,
+  type LiveRunsResponse,
+} from '../../../shared/admin';
 import { ApiError, invalidParam } from '../../core/errors';
 import { ERROR_CODES, ERROR_TYPES } from '../../../shared/errors';
 import type { StudioKey } from '../../keys/studioKey';
 import { STUDIO_RUN_JOB_PREFIX, type ResponseJobs } from '../../responseJobs/jobs';
 import { startingAfter, streamJob } from '../replies/jobStream';
+import { parse } from './parse';
 import type { StudioRuns } from '../studioRuns';
 
 export interface RunsAdminDeps {
@@ -50,7 +56,7 @@ export function runsAdmin(deps: RunsAdminDeps): Router {
 
   router.get('/runs/:runId/events', async (req, res) => {
     const runId = runIdOf(req.params.runId);
-    const after = startingAfter(req.query.starting_after);
+    const after = startingAfter(parse(runEventsQuerySchema, req.query).starting_after);
     const keyId = deps.jobs ? await studioKeyId() : null;
     const id = `${STUDIO_RUN_JOB_PREFIX}${runId}`;
     const job = deps.jobs && keyId ? await deps.jobs.get(keyId, id) : null;
