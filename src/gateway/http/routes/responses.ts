@@ -80,7 +80,18 @@ async function startInBackground(
   // it "client closed" when the caller leaves a background stream.
   scope.runsInBackground();
   const caller = { ...imageCaller(res), connected: () => false };
-  const plan = planResponses(deps, streamed, caller);
+  let plan: ReturnType<typeof planResponses>;
+  try {
+    plan = planResponses(deps, streamed, caller);
+  } catch (error) {
+    // Refused before any work (a key limit, the content filter): answered as usual, and the job,
+    // which will never run, is over.
+    jobs.fail(job.id, {
+      code: error instanceof ApiError ? error.code : null,
+      message: error instanceof Error ? error.message : String(error),
+    });
+    throw error;
+  }
   void scope.work(
     runResponses(deps, plan, jobs.reply(job.id)).catch((error: unknown) => {
       const apiError = error instanceof ApiError ? error : null;
