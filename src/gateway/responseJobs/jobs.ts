@@ -25,7 +25,7 @@ export const STUDIO_RUN_RETENTION_MS = 60 * 60 * 1000;
  * A job another instance of a team gateway runs is followed from the table, read this often; the
  * instance that runs a job reads it as often for a cancel made elsewhere.
  */
-export const OTHER_INSTANCE_POLL_MS = 1000;
+const OTHER_INSTANCE_POLL_MS = 1000;
 
 /** Ids of background responses (`/v1/responses/{id}`). */
 export const RESPONSE_JOB_PREFIX = 'resp_';
