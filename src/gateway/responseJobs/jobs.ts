@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ERROR_CODES } from '../../shared/errors';
 import type { ResponsesRunReply } from '../imageService/types';
-import { decodeEvent } from '../upstream/sseParser';
+import { decodeEvent } from '../bytes/sse';
 import { followStored, typeOf } from './followStored';
 import { leadingType, withSequence } from './sequenced';
 import {

@@ -4,12 +4,8 @@ import type { LiveRun } from '../../shared/admin';
 import { ERROR_CODES } from '../../shared/errors';
 import { admin } from '../lib/api/admin';
 import { GatewayError, type GatewayErrorInfo } from '../lib/api/errors';
-import {
-  gateway,
-  type ImageCall,
-  type ImageCallHandlers,
-  type ImageCallResult,
-} from '../lib/api/images';
+import type { ImageCall, ImageCallHandlers, ImageCallResult } from '../lib/api/imageCall';
+import { gateway } from '../lib/api/images';
 import { createObjectUrl, retireObjectUrl } from '../lib/objectUrls';
 
 /**
@@ -368,8 +364,6 @@ export function createRunStore(deps: RunDeps = browserDeps) {
   });
 }
 
-export type RunStore = ReturnType<typeof createRunStore>;
-
 export const useGenerateRun = createRunStore();
 export const useEditRun = createRunStore();
 
@@ -379,7 +373,7 @@ export const useEditRun = createRunStore();
  */
 export async function resumeLiveRuns(
   list: () => Promise<LiveRun[]> = () => admin.liveRuns(),
-  stores: Record<LiveRun['endpoint'], RunStore> = {
+  stores: Record<LiveRun['endpoint'], ReturnType<typeof createRunStore>> = {
     generations: useGenerateRun,
     edits: useEditRun,
   },

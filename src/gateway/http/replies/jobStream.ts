@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import { invalidParam } from '../../core/errors';
 import type { ResponseJobs } from '../../responseJobs/jobs';
-import { decodeEvent } from '../../upstream/sseParser';
+import { decodeEvent } from '../../bytes/sse';
 import type { RequestScope } from '../requestScope';
 import { openSse, type SseWriter } from './sse';
 
