@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Agent } from 'undici';
 import { DEFAULT_TEXT_MODELS } from '../shared/models';
 import { testAccountConnection } from './dispatch/connectionTest';
-import { createAccountsRepository } from './accounts/repository';
+import { openAccountsRepository } from './accounts/repository';
 import { signInIssuers } from './accounts/signInIssuers';
 import type { GatewayConfig } from './config';
 import { databasePath } from './core/dataDir';
@@ -64,7 +64,7 @@ export async function createGateway(
   const keys = createKeysRepository(engine);
   const usage = createUsageRepository(db);
   const prices = await openPricesRepository(engine);
-  const accounts = createAccountsRepository(db);
+  const accounts = await openAccountsRepository(engine, { log });
   const settings = await openSettingsRepository(engine);
   const limiter = new KeyLimiter(createUsageLedger(db));
   const live = liveSettings(settings, config.allowedOrigins);
@@ -108,7 +108,7 @@ export async function createGateway(
     whenIdle: () => inflight.whenIdle(),
     keyLimitUse,
     // The simulator serves while no stored account is enabled (pool.ts).
-    simulatorOnly: () => simulator !== null && !accounts.list().some((a) => a.enabled),
+    simulatorOnly: () => simulator !== null && !accounts.cached().some((a) => a.enabled),
     now,
     log,
   });
@@ -172,7 +172,7 @@ export async function createGateway(
     allowedHosts: address.hosts,
     ownOrigins: address.origins,
     allowedOrigins: live.allowedOrigins,
-    snapshots: [settings, prices],
+    snapshots: [settings, prices, accounts],
     describeUpstream: () => pool.describe(),
     url: address.url,
     staticDir: config.staticDir,
@@ -212,7 +212,7 @@ export async function createGateway(
     events,
     createStudioLogin: () => `${address.url()}${studioSide.loginPath()}`,
     signInUrl: (loginId) => studioSide.logins.authorizeUrl(loginId),
-    signInIssuers: () => signInIssuers(accounts.list(), simulator?.url ?? null),
+    signInIssuers: () => signInIssuers(accounts.cached(), simulator?.url ?? null),
     servingAccounts: () => pool.list(),
     usageLog: () => ({ ...usageWriter.health.state, unwritten: usageWriter.unwritten }),
     listen: () => address.listen(server),

@@ -63,9 +63,13 @@ export async function composeUpstreamSide(
           log,
           // A refresh token that expired or was revoked needs a person: say what to do.
           onPermanentFailure: (reason) =>
-            accounts.update(account.id, {
-              disabledReason: `sign-in no longer valid (${reason}); run: atelier accounts login --name ${account.name}`,
-            }),
+            void accounts
+              .update(account.id, {
+                disabledReason: `sign-in no longer valid (${reason}); run: atelier accounts login --name ${account.name}`,
+              })
+              .catch((error: Error) =>
+                log(`account ${account.id}: its sign-in failure was not saved: ${error.message}`),
+              ),
         }),
       agent: deps.agent,
       now,
