@@ -1,4 +1,5 @@
 import { invalidApiKey } from './core/errors';
+import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import { Agent } from 'undici';
@@ -66,7 +67,11 @@ export async function createGateway(
   const prices = await openPricesRepository(engine);
   const accounts = await openAccountsRepository(engine, { log });
   const settings = await openSettingsRepository(engine);
-  const limiter = new KeyLimiter(createUsageLedger(db));
+  const limiter = new KeyLimiter(createUsageLedger(engine), {
+    owner: `instance_${randomBytes(8).toString('hex')}`,
+    now,
+    log,
+  });
   const live = liveSettings(settings, config.allowedOrigins);
   const { simulator, secrets, dispatch } = await composeUpstreamSide(config, {
     accounts,
@@ -84,7 +89,7 @@ export async function createGateway(
   const address = serverAddress(config.host, config.port);
 
   // Heard before the gallery: a request's reservation is charged before its images are written.
-  chargeLimitsOnUsage(events, limiter, now);
+  chargeLimitsOnUsage(events, limiter, now, log);
   const rejected = createRejectedCounter(now);
   const keyLimitUse = (record: ApiKeyRecord) =>
     limiter.use({ id: record.id, limits: limitsOf(record) }, now());
@@ -143,7 +148,7 @@ export async function createGateway(
         return spendReport(
           record,
           spent ?? { requests: 0, costMicros: 0, images: 0 },
-          keyLimitUse(record),
+          await keyLimitUse(record),
         );
       },
       cancelRun: (keyId, runId, reason) => studioSide.runs.cancelForKey(keyId, runId, reason),
@@ -197,7 +202,10 @@ export async function createGateway(
     closeUrlImages: () => urlImages.close(),
     ownAgent: deps.agent ? null : agent,
     simulator,
-    closeUsage: () => usageWriter.close(),
+    closeUsage: () => {
+      usageWriter.close();
+      limiter.close();
+    },
     db,
   });
 

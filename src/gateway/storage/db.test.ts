@@ -73,6 +73,7 @@ describe('openDatabase', () => {
         'board_images',
         'boards',
         'images',
+        'limit_reservations',
         'prices',
         'response_job_events',
         'response_jobs',

@@ -343,8 +343,29 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 13,
+    name: 'limit reservations',
+    up(db) {
+      // Key-limit reservations of requests in flight (limits/ledger.ts), shared by every process
+      // on the database: a row per admitted request until its usage row is written. The owning
+      // process renews held_until while the request runs, so a dead one's rows lapse.
+      db.exec(`
+        CREATE TABLE limit_reservations (
+          request_id TEXT PRIMARY KEY,
+          api_key_id TEXT NOT NULL,
+          started_at INTEGER NOT NULL,
+          cost_micros INTEGER NOT NULL DEFAULT 0,
+          images INTEGER NOT NULL DEFAULT 0,
+          owner TEXT NOT NULL,
+          held_until INTEGER NOT NULL
+        ) STRICT;
+        CREATE INDEX limit_reservations_started ON limit_reservations (api_key_id, started_at);
+        CREATE INDEX limit_reservations_owner ON limit_reservations (owner);
+      `);
+    },
+  },
 ];
-
 /**
  * Brings a database up to the latest schema and returns the versions it applied. Each migration
  * runs in its own IMMEDIATE transaction that re-checks whether it is applied, so two processes

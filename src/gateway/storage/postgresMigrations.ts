@@ -301,4 +301,23 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       `);
     },
   },
+  {
+    version: 13,
+    name: 'limit reservations',
+    async up(tx) {
+      await tx.exec(`
+        CREATE TABLE limit_reservations (
+          request_id TEXT PRIMARY KEY,
+          api_key_id TEXT NOT NULL,
+          started_at BIGINT NOT NULL,
+          cost_micros BIGINT NOT NULL DEFAULT 0,
+          images INTEGER NOT NULL DEFAULT 0,
+          owner TEXT NOT NULL,
+          held_until BIGINT NOT NULL
+        );
+        CREATE INDEX limit_reservations_started ON limit_reservations (api_key_id, started_at);
+        CREATE INDEX limit_reservations_owner ON limit_reservations (owner);
+      `);
+    },
+  },
 ];

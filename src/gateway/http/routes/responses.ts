@@ -38,10 +38,10 @@ export function responsesRouter(deps: ResponsesDeps): Router {
     const body = fromAgent && deps.injectImageTool() ? withImageTool(raw) : raw;
     const request = parseResponsesRequest(body, deps.textModels());
     if (deps.jobs && readBackground(raw.background)) {
-      startInBackground(deps, deps.jobs, request, res);
+      await startInBackground(deps, deps.jobs, request, res);
       return;
     }
-    const plan = planResponses(deps, request, imageCaller(res));
+    const plan = await planResponses(deps, request, imageCaller(res));
     await scope.work(runResponses(deps, plan, responsesRelayReply(res)));
   });
   if (deps.jobs) jobRoutes(router, deps.jobs);
@@ -60,12 +60,12 @@ function readBackground(value: unknown): boolean {
  * job. The caller gets the job at once (`queued`), or with `stream: true` the job's events as
  * they come; leaving does not stop it.
  */
-function startInBackground(
+async function startInBackground(
   deps: ResponsesDeps,
   jobs: ResponseJobs,
   request: ResponsesRequest,
   res: Response,
-): void {
+): Promise<void> {
   const scope = scopeOf(res);
   const { background: _background, ...upstreamBody } = request.body;
   void _background;
@@ -80,7 +80,7 @@ function startInBackground(
   // it "client closed" when the caller leaves a background stream.
   scope.runsInBackground();
   const caller = { ...imageCaller(res), connected: () => false };
-  const plan = planResponses(deps, streamed, caller);
+  const plan = await planResponses(deps, streamed, caller);
   void scope.work(
     runResponses(deps, plan, jobs.reply(job.id)).catch((error: unknown) => {
       const apiError = error instanceof ApiError ? error : null;
