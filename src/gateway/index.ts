@@ -48,6 +48,7 @@ export async function createGateway(
     const upstream = parts.started(
       await composeUpstreamSide(config, {
         accounts,
+        slotLeases: storage.slotLeases,
         live,
         secrets: deps.secrets,
         agent: deps.agent,
@@ -63,6 +64,7 @@ export async function createGateway(
       composeUsage({
         usage: storage.usage,
         usageLedger: storage.usageLedger,
+        instance: storage.instance,
         prices,
         events,
         now,

@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { openAccountsRepository, type AccountsRepository } from './accounts/repository';
+import { createSlotLeases, type SlotLeases } from './accounts/slotLeases';
 import type { GatewayConfig } from './config';
 import { databasePath } from './core/dataDir';
 import { makeDataDirPrivate } from './core/privateFiles';
@@ -21,6 +23,13 @@ export interface StoragePart {
   usage: UsageRepository;
   prices: PricesRepository;
   accounts: AccountsRepository;
+  /**
+   * The slots shared by a team gateway's instances: on PostgreSQL only. The embedded gateway is
+   * one process that holds every slot in its scheduler (docs/architecture.md).
+   */
+  slotLeases: SlotLeases | null;
+  /** This gateway instance, as the owner of its leases and limit reservations. */
+  instance: string;
   settings: SettingsRepository;
   usageLedger: UsageLedger;
   jobs: JobsRepository;
@@ -43,6 +52,11 @@ export async function composeStorage(
     // The storage port over the same connection: the repositories converted to it so far (issue
     // 21) use `engine`, the others still the synchronous `db`.
     const engine = sqliteEngine(db);
+    const instance = `instance_${randomBytes(8).toString('hex')}`;
+    const slotLeases =
+      engine.kind === 'postgres'
+        ? createSlotLeases(engine, { owner: instance, now: Date.now, log })
+        : null;
     return {
       db,
       engine,
@@ -50,11 +64,14 @@ export async function composeStorage(
       usage: createUsageRepository(db),
       prices: await openPricesRepository(engine),
       accounts: await openAccountsRepository(engine, { log }),
+      slotLeases,
+      instance,
       settings: await openSettingsRepository(engine),
       usageLedger: createUsageLedger(engine),
       jobs: createJobsRepository(db),
       health: storageHealth(db),
       stop: () => {
+        slotLeases?.close();
         db.close();
       },
     };

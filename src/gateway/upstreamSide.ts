@@ -2,6 +2,7 @@ import { Agent } from 'undici';
 import type { Simulator } from '../simulator';
 import { implicitAccount, startBuiltInSimulator } from './accounts/implicitAccount';
 import type { AccountsRepository } from './accounts/repository';
+import type { SlotLeases } from './accounts/slotLeases';
 import type { GatewayConfig } from './config';
 import { DEFAULT_COOLDOWNS } from './dispatch/cooldownPolicy';
 import { composeDispatch } from './dispatch/compose';
@@ -34,6 +35,8 @@ export async function composeUpstreamSide(
   config: GatewayConfig,
   deps: {
     accounts: AccountsRepository;
+    /** The slots shared by a team gateway's instances (PostgreSQL); null for the embedded one. */
+    slotLeases: SlotLeases | null;
     live: Pick<LiveSettings, 'bridgeModel' | 'upstreamTimeouts'>;
     /** Given rather than made: by default `config.secrets`, else the OS keychain. */
     secrets?: SecretStore;
@@ -55,6 +58,7 @@ export async function composeUpstreamSide(
   const secrets = secretStoreOnFirstUse({ given, dataDir: config.dataDir, env: process.env });
   const dispatch = composeDispatch({
     accounts,
+    slotLeases: deps.slotLeases,
     fallback,
     makeUpstream: upstreamFactory({
       simulatorUrl: simulator?.url ?? null,

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { GatewayEvents } from './core/events';
 import type { ApiKeyRecord } from './keys/repository';
 import { KeyLimiter, limitsOf, type UsageLedger } from './limits';
@@ -18,6 +17,8 @@ import { openUsageWriter } from './usage/writer';
 export function composeUsage(deps: {
   usage: UsageRepository;
   usageLedger: UsageLedger;
+  /** This gateway instance (the owner of its limit reservations). */
+  instance: string;
   prices: Pick<PricesRepository, 'get'>;
   events: GatewayEvents;
   now: () => number;
@@ -25,7 +26,7 @@ export function composeUsage(deps: {
 }) {
   const { events, now } = deps;
   const limiter = new KeyLimiter(deps.usageLedger, {
-    owner: `instance_${randomBytes(8).toString('hex')}`,
+    owner: deps.instance,
     now,
     log: deps.log,
   });

@@ -68,6 +68,7 @@ describe('openDatabase', () => {
         .pluck()
         .all();
       expect(tables).toEqual([
+        'account_leases',
         'accounts',
         'api_keys',
         'board_images',

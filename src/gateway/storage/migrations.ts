@@ -365,8 +365,27 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
-];
-/**
+  {
+    version: 14,
+    name: 'account slot leases',
+    up(db) {
+      // Per-account concurrency slots held by the instances of a team gateway (accounts/
+      // slotLeases.ts): a row per upstream call in flight, renewed by its instance while it runs.
+      // The embedded gateway keeps its slots in memory and leaves this table empty.
+      db.exec(`
+        CREATE TABLE account_leases (
+          id TEXT PRIMARY KEY,
+          account_id TEXT NOT NULL,
+          weight INTEGER NOT NULL CHECK (weight > 0),
+          owner TEXT NOT NULL,
+          held_until INTEGER NOT NULL
+        ) STRICT;
+        CREATE INDEX account_leases_account ON account_leases (account_id);
+        CREATE INDEX account_leases_owner ON account_leases (owner);
+      `);
+    },
+  },
+]; /**
  * Brings a database up to the latest schema and returns the versions it applied. Each migration
  * runs in its own IMMEDIATE transaction that re-checks whether it is applied, so two processes
  * opening the same file at once (the app and `atelier keys`) cannot both apply it.

@@ -320,4 +320,21 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       `);
     },
   },
+  {
+    version: 14,
+    name: 'account slot leases',
+    async up(tx) {
+      await tx.exec(`
+        CREATE TABLE account_leases (
+          id TEXT PRIMARY KEY,
+          account_id TEXT NOT NULL,
+          weight INTEGER NOT NULL CHECK (weight > 0),
+          owner TEXT NOT NULL,
+          held_until BIGINT NOT NULL
+        );
+        CREATE INDEX account_leases_account ON account_leases (account_id);
+        CREATE INDEX account_leases_owner ON account_leases (owner);
+      `);
+    },
+  },
 ];
