@@ -49,6 +49,7 @@ export async function createGateway(
       await composeUpstreamSide(config, {
         accounts,
         slotLeases: storage.slotLeases,
+        refreshLock: storage.refreshLock,
         live,
         secrets: deps.secrets,
         agent: deps.agent,

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { openAccountsRepository, type AccountsRepository } from './accounts/repository';
+import { refreshLock, type RefreshLock } from './accounts/refreshLock';
 import { createSlotLeases, type SlotLeases } from './accounts/slotLeases';
 import type { GatewayConfig } from './config';
 import { databasePath } from './core/dataDir';
@@ -28,6 +29,8 @@ export interface StoragePart {
    * one process that holds every slot in its scheduler (docs/architecture.md).
    */
   slotLeases: SlotLeases | null;
+  /** OAuth refresh by one instance at a time: on PostgreSQL only (accounts/refreshLock.ts). */
+  refreshLock: RefreshLock | null;
   /** This gateway instance, as the owner of its leases and limit reservations. */
   instance: string;
   settings: SettingsRepository;
@@ -65,6 +68,7 @@ export async function composeStorage(
       prices: await openPricesRepository(engine),
       accounts: await openAccountsRepository(engine, { log }),
       slotLeases,
+      refreshLock: refreshLock(engine),
       instance,
       settings: await openSettingsRepository(engine),
       usageLedger: createUsageLedger(engine),

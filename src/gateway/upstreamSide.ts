@@ -2,6 +2,7 @@ import { Agent } from 'undici';
 import type { Simulator } from '../simulator';
 import { implicitAccount, startBuiltInSimulator } from './accounts/implicitAccount';
 import type { AccountsRepository } from './accounts/repository';
+import type { RefreshLock } from './accounts/refreshLock';
 import type { SlotLeases } from './accounts/slotLeases';
 import type { GatewayConfig } from './config';
 import { DEFAULT_COOLDOWNS } from './dispatch/cooldownPolicy';
@@ -37,6 +38,8 @@ export async function composeUpstreamSide(
     accounts: AccountsRepository;
     /** The slots shared by a team gateway's instances (PostgreSQL); null for the embedded one. */
     slotLeases: SlotLeases | null;
+    /** OAuth refresh by one instance at a time (PostgreSQL); null for the embedded gateway. */
+    refreshLock: RefreshLock | null;
     live: Pick<LiveSettings, 'bridgeModel' | 'upstreamTimeouts'>;
     /** Given rather than made: by default `config.secrets`, else the OS keychain. */
     secrets?: SecretStore;
@@ -46,7 +49,7 @@ export async function composeUpstreamSide(
     log: (line: string) => void;
   },
 ): Promise<UpstreamSide> {
-  const { accounts, now, log } = deps;
+  const { accounts, refreshLock, now, log } = deps;
   const simulator = await startBuiltInSimulator(config);
   const agent = deps.agent ?? new Agent(UPSTREAM_AGENT);
   const stop = async () => {
@@ -74,6 +77,7 @@ export async function composeUpstreamSide(
             secretName: account.secretName,
           },
           secrets: store,
+          exclusive: refreshLock ? (work) => refreshLock(account.id, work) : undefined,
           now,
           log,
           // A refresh token that expired or was revoked needs a person: say what to do.

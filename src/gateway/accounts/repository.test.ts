@@ -83,7 +83,9 @@ describe.each(ENGINES)('accounts repository on %s', (kind) => {
 
   it('puts the snapshot back when a write it applied ahead fails', async () => {
     const { engine } = await testStorage(kind);
-    const accounts = await openAccountsRepository(engine);
+    // Created a millisecond apart: the snapshot is in creation order.
+    let at = 0;
+    const accounts = await openAccountsRepository(engine, { clock: () => ++at });
     await accounts.create(account('alpha'));
     const beta = await accounts.create(account('beta'));
     // Names are unique: the database refuses, and the snapshot must not keep the refused name.
