@@ -44,7 +44,8 @@ export interface LedgerView {
    * once: by its usage row once written, by its reservation until then.
    */
   requestTimes(keyId: string, since: number, now: number): Promise<number[]>;
-  hold(reservation: Reservation): Promise<void>;
+  /** Holds a reservation of `use` (more is added with `add`). */
+  hold(reservation: Reservation, use: RecordedUse): Promise<void>;
   /** Adds to a held reservation what the request's estimate needs. */
   add(requestId: string, use: RecordedUse): Promise<void>;
 }
@@ -62,7 +63,8 @@ export interface UsageLedger extends LedgerView {
   release(requestId: string): Promise<void>;
   /**
    * Extends the owner's reservations (its requests still run), and deletes every reservation
-   * that lapsed before `now` (a dead instance's: they no longer count anyway).
+   * that no longer counts: lapsed before `now` (a dead instance's), or whose request's row is
+   * written (a release that failed).
    */
   renew(owner: string, heldUntil: number, now: number): Promise<void>;
 }
@@ -97,14 +99,16 @@ function viewOn(q: SqlQueries): LedgerView {
       );
       return rows.map((row) => row.at);
     },
-    async hold(reservation) {
+    async hold(reservation, use) {
       await q.run(
         `INSERT INTO limit_reservations (request_id, api_key_id, started_at, cost_micros, images, owner, held_until)
-         VALUES (?, ?, ?, 0, 0, ?, ?)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
         [
           reservation.requestId,
           reservation.keyId,
           reservation.startedAt,
+          use.costMicros,
+          use.images,
           reservation.owner,
           reservation.heldUntil,
         ],
@@ -139,7 +143,11 @@ export function createUsageLedger(engine: SqlEngine): UsageLedger {
         heldUntil,
         owner,
       ]);
-      await engine.run('DELETE FROM limit_reservations WHERE held_until <= ?', [now]);
+      await engine.run(
+        `DELETE FROM limit_reservations WHERE held_until <= ? OR EXISTS
+           (SELECT 1 FROM usage_records u WHERE u.request_id = limit_reservations.request_id)`,
+        [now],
+      );
     },
   };
 }

@@ -23,6 +23,8 @@ interface Ticket {
   /** The key's limits when it was admitted (the charged cost is checked against its budget). */
   limits: KeyLimits;
   startedAt: number;
+  /** Whether its reservation row exists (made at admission for a per-minute limit, else at the estimate). */
+  held: boolean;
 }
 
 /** A key's use against each of its limits, reservations included (for `keys list` and /keys). */
@@ -79,29 +81,36 @@ export class KeyLimiter {
 
   /**
    * Requests per minute, then a reservation: from here the request counts as in flight until
-   * `charge`. Throws a LimitError (nothing is taken) when the key is at its limit.
+   * `charge`. Throws a LimitError (nothing is taken) when the key is at its limit. A key without
+   * a per-minute limit writes nothing yet: its reservation is made with the estimate (one write
+   * instead of two on the request path).
    */
   async admit(requestId: string, key: LimitedKey, startedAt: number, now: number): Promise<void> {
     const { rpmLimit } = key.limits;
+    if (rpmLimit === null) {
+      this.tickets.set(requestId, { keyId: key.id, limits: key.limits, startedAt, held: false });
+      return;
+    }
     await this.ledger.decide(key.id, async (view) => {
-      if (rpmLimit !== null) {
-        const times = await view.requestTimes(key.id, now - RPM_WINDOW_MS, now);
-        if (times.length >= rpmLimit) {
-          times.sort((a, b) => a - b);
-          // The window frees a place once the oldest request of the last `rpmLimit` leaves it.
-          const freedAt = times[times.length - rpmLimit]! + RPM_WINDOW_MS;
-          throw requestsPerMinuteExceeded(rpmLimit, times.length, freedAt, now);
-        }
+      const times = await view.requestTimes(key.id, now - RPM_WINDOW_MS, now);
+      if (times.length >= rpmLimit) {
+        times.sort((a, b) => a - b);
+        // The window frees a place once the oldest request of the last `rpmLimit` leaves it.
+        const freedAt = times[times.length - rpmLimit]! + RPM_WINDOW_MS;
+        throw requestsPerMinuteExceeded(rpmLimit, times.length, freedAt, now);
       }
-      await view.hold({
-        requestId,
-        keyId: key.id,
-        startedAt,
-        owner: this.options.owner,
-        heldUntil: now + RESERVATION_HOLD_MS,
-      });
+      await view.hold(
+        {
+          requestId,
+          keyId: key.id,
+          startedAt,
+          owner: this.options.owner,
+          heldUntil: now + RESERVATION_HOLD_MS,
+        },
+        { costMicros: 0, images: 0 },
+      );
     });
-    this.tickets.set(requestId, { keyId: key.id, limits: key.limits, startedAt });
+    this.tickets.set(requestId, { keyId: key.id, limits: key.limits, startedAt, held: true });
     this.keepRenewing();
   }
 
@@ -110,8 +119,11 @@ export class KeyLimiter {
    * reserved on the request's reservation. Throws a LimitError and reserves nothing otherwise.
    */
   async reserve(requestId: string, key: LimitedKey, demand: Demand, now: number): Promise<void> {
-    if (!this.tickets.has(requestId)) return; // not admitted through the limits (a key without any)
+    const ticket = this.tickets.get(requestId);
+    if (!ticket) return; // not admitted through the limits (a key without any)
     const { budgetMicros, budgetPeriod, imagesPerDay } = key.limits;
+    // Nothing of the estimate is limited (requests per minute or an expiry only).
+    if (budgetMicros === null && imagesPerDay === null) return;
     await this.ledger.decide(key.id, async (view) => {
       const used = (since: number) => usedSince(view, key.id, since, now);
       if (budgetMicros !== null && budgetPeriod !== null) {
@@ -136,8 +148,21 @@ export class KeyLimiter {
           throw imagesPerDayExceeded(imagesPerDay, images, demand.images, day.resetsAt!, now);
         }
       }
-      await view.add(requestId, demand);
+      if (ticket.held) await view.add(requestId, demand);
+      else
+        await view.hold(
+          {
+            requestId,
+            keyId: key.id,
+            startedAt: ticket.startedAt,
+            owner: this.options.owner,
+            heldUntil: now + RESERVATION_HOLD_MS,
+          },
+          demand,
+        );
     });
+    ticket.held = true;
+    this.keepRenewing();
   }
 
   /**
@@ -167,7 +192,11 @@ export class KeyLimiter {
     if (!ticket) return [];
     this.tickets.delete(requestId);
     this.keepRenewing();
-    await this.ledger.release(requestId);
+    // Released once the row is written (the 'settled' event, after the reply): from the row's
+    // commit on, the row counts and the reservation does not (ledger.ts), so the moment between
+    // them counts the request once. Deleting it now keeps the key's open reservations as few as
+    // its requests in flight, which each decision sums.
+    if (ticket.held) await this.ledger.release(requestId);
     const { budgetMicros, budgetPeriod } = ticket.limits;
     if (chargedMicros === null || budgetMicros === null || budgetPeriod === null) return [];
     // The request counts in the period it started in (as its usage row does).
