@@ -113,4 +113,28 @@ describe.each(ENGINES)('accounts repository on %s', (kind) => {
     const cold = await openAccountsRepository(await connect());
     expect(cold.cached()[0]).toMatchObject({ cooldownUntil: 9_000, cooldownReason: 'HTTP 429' });
   });
+
+  it('reads at most twice for a burst of refreshes, the last read after the last call', async () => {
+    const { engine } = await testStorage(kind);
+    let reads = 0;
+    const counted: SqlEngine = {
+      ...engine,
+      all: (sql, params) => {
+        if (sql.startsWith('SELECT * FROM accounts')) reads += 1;
+        return engine.all(sql, params);
+      },
+    };
+    const accounts = await openAccountsRepository(counted);
+    // The create's own change notice (PostgreSQL) has come and been read before counting starts.
+    const heard = changeHeard(engine);
+    const { id } = await accounts.create(account('alpha'));
+    await heard;
+    await accounts.refresh();
+    reads = 0;
+    // Written behind the repository's back (as another instance would), then ten refreshes at once.
+    await engine.run('UPDATE accounts SET capacity = 9 WHERE id = ?', [id]);
+    await Promise.all(Array.from({ length: 10 }, () => accounts.refresh()));
+    expect(reads).toBeLessThanOrEqual(2);
+    expect(accounts.cached()[0]?.capacity).toBe(9);
+  });
 });

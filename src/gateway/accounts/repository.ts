@@ -149,7 +149,7 @@ export async function openAccountsRepository(
   let finished = 0;
 
   const read = async () => (await engine.all<AccountRow>(ALL)).map(fromRow);
-  const refresh = async (): Promise<void> => {
+  const readAgain = async (): Promise<void> => {
     for (;;) {
       while (pending.size > 0) await Promise.allSettled([...pending]);
       const before = finished;
@@ -161,6 +161,28 @@ export async function openAccountsRepository(
       version += 1;
       return;
     }
+  };
+  /**
+   * Reads the snapshot again, at most one read at a time: a burst of change notices (rests
+   * announced by several instances) costs two reads, not one per notice. A caller that comes
+   * while a read runs waits for the next one, which starts after its call.
+   */
+  let reading: Promise<void> | null = null;
+  let next: Promise<void> | null = null;
+  const refresh = (): Promise<void> => {
+    if (!reading) {
+      reading = readAgain().finally(() => {
+        reading = null;
+      });
+      return reading;
+    }
+    next ??= reading
+      .catch(() => undefined)
+      .then(() => {
+        next = null;
+        return refresh();
+      });
+    return next;
   };
   /**
    * Runs a write, counted, then reads the snapshot again so it holds what the database holds
