@@ -7,7 +7,8 @@ import type {
 } from '../../src/shared/admin';
 import { openAccountsRepository } from '../../src/gateway/accounts/repository';
 import { sqliteEngine } from '../../src/gateway/storage/sqliteEngine';
-import { openSecretStore, readAccountSecret } from '../../src/gateway/secrets';
+import { openSecretStore } from '../../src/gateway/secrets';
+import { readAccountSecret } from '../../src/gateway/secrets/accountSecret';
 import {
   clearFaults,
   scriptFaults,

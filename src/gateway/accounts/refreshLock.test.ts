@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../simulator';
-import { createTokenManager } from '../oauth';
+import { createTokenManager } from '../oauth/tokenManager';
 import { memorySecretStore } from '../oauth/testing';
 import { testStorage } from '../storage/testing';
 import { refreshLock } from './refreshLock';
