@@ -6,6 +6,7 @@ import { dispatchCall } from '../../src/gateway/dispatch/dispatchCall';
 import { DEFAULT_TIMEOUTS, WEIGHT_CLASSES } from '../../src/gateway/dispatch/sizeClass';
 import type { SqlEngine } from '../../src/gateway/storage/engine';
 import { testStorage } from '../../src/gateway/storage/testing';
+import { UpstreamError } from '../../src/gateway/core/upstreamError';
 import type { ImageUpstream } from '../../src/gateway/upstream/types';
 
 /** A 3840x2160 image: the 4K class. */
@@ -25,7 +26,7 @@ async function instance(engine: SqlEngine, name: string) {
     log: () => {},
     timeouts: () => DEFAULT_TIMEOUTS,
   });
-  return { dispatch, slotLeases };
+  return { dispatch, slotLeases, accounts };
 }
 
 describe('dispatch with slots shared across instances (PostgreSQL)', () => {
@@ -90,5 +91,59 @@ describe('dispatch with slots shared across instances (PostgreSQL)', () => {
       expect(slotLeases.held).toBe(0);
       slotLeases.close();
     }
+  });
+
+  it('an account rested by a 429 on one instance is not used by the other until its reset', async () => {
+    const { engine, connect } = await testStorage('postgres');
+    const accounts = await openAccountsRepository(engine);
+    const { id } = await accounts.create({
+      name: 'limited',
+      kind: 'api_key',
+      tier: 'api',
+      groupName: 'default',
+      capacity: 4,
+      enabled: true,
+      modelMap: {},
+      maxPixels: 8_294_400,
+      baseUrl: 'http://127.0.0.1:9/v1',
+      issuer: null,
+      bridgeModel: null,
+      upstreamAccountId: null,
+      secretName: null,
+    });
+    const otherEngine = await connect();
+    const [a, b] = [await instance(engine, 'a'), await instance(otherEngine, 'b')];
+    const target = {
+      group: 'default',
+      pixels: 1024 * 1024,
+      weight: 1,
+      maxRetries: 0,
+      signal: new AbortController().signal,
+    };
+    // The other instance hears the rest's change notice (PostgreSQL NOTIFY) and reads it.
+    const heard = new Promise<void>((resolve) => {
+      const undo = otherEngine.onChange(() => {
+        undo();
+        resolve();
+      });
+    });
+    const rateLimited = await dispatchCall(a!.dispatch, target, () => {
+      throw new UpstreamError({ kind: 'rate_limited', retryAfterMs: 60_000, message: 'HTTP 429' });
+    }).catch((error: unknown) => error);
+    expect(rateLimited).toBeInstanceOf(UpstreamError);
+    await heard;
+    await b!.accounts.refresh();
+    const rest = b!.accounts.cached().find((account) => account.id === id)!;
+    expect(rest.cooldownKind).toBe('rate_limit');
+    expect(rest.cooldownUntil).toBeGreaterThan(Date.now() + 50_000);
+    // Instance b has never seen a failure of its own, and still does not call the account.
+    let called = 0;
+    const refused = await dispatchCall(b!.dispatch, target, () => {
+      called += 1;
+      return Promise.resolve();
+    }).catch((error: unknown) => error);
+    expect(called).toBe(0);
+    expect(refused).toMatchObject({ status: 429 });
+    for (const { slotLeases } of [a!, b!]) slotLeases.close();
   });
 });
