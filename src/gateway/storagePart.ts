@@ -72,7 +72,7 @@ export async function composeStorage(
       instance,
       settings: await openSettingsRepository(engine),
       usageLedger: createUsageLedger(engine),
-      jobs: createJobsRepository(db),
+      jobs: createJobsRepository(engine),
       health: storageHealth(db),
       stop: () => {
         slotLeases?.close();
