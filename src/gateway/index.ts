@@ -43,12 +43,14 @@ export async function createGateway(
   const now = deps.now ?? Date.now;
   const parts = startedParts();
   return parts.orUndo(async () => {
-    const storage = parts.started(await composeStorage(config));
+    const storage = parts.started(await composeStorage(config, log));
     const { keys, prices, accounts, settings } = storage;
     const live = liveSettings(settings, config.allowedOrigins);
     const upstream = parts.started(
       await composeUpstreamSide(config, {
         accounts,
+        slotLeases: storage.slotLeases,
+        refreshLock: storage.refreshLock,
         live,
         secrets: deps.secrets,
         engine: storage.engine,
@@ -68,6 +70,7 @@ export async function createGateway(
       composeUsage({
         usage: storage.usage,
         usageLedger: storage.usageLedger,
+        instance: storage.instance,
         prices,
         events,
         now,
@@ -110,7 +113,7 @@ export async function createGateway(
         whenIdle: () => usage.inflight.whenIdle(),
         keyLimitUse: usage.keyLimitUse,
         // The simulator serves while no stored account is enabled (pool.ts).
-        simulatorOnly: () => simulator !== null && !accounts.list().some((a) => a.enabled),
+        simulatorOnly: () => simulator !== null && !accounts.cached().some((a) => a.enabled),
         now,
         log,
       }),
@@ -138,7 +141,7 @@ export async function createGateway(
           return spendReport(
             record,
             spent ?? { requests: 0, costMicros: 0, images: 0 },
-            usage.keyLimitUse(record),
+            await usage.keyLimitUse(record),
           );
         },
         cancelRun: (keyId, runId, reason) => studioSide.runs.cancelForKey(keyId, runId, reason),
@@ -161,7 +164,7 @@ export async function createGateway(
             allowedHosts: address.hosts,
             ownOrigins: address.origins,
             allowedOrigins: live.allowedOrigins,
-            snapshots: [settings, prices],
+            snapshots: [settings, prices, accounts],
             clientTimeouts: { ...DEFAULT_CLIENT_TIMEOUTS, ...config.clientTimeouts },
           },
           v1: {
@@ -204,7 +207,7 @@ export async function createGateway(
       events,
       createStudioLogin: () => `${address.url()}${studioSide.loginPath()}`,
       signInUrl: (loginId) => studioSide.logins.authorizeUrl(loginId),
-      signInIssuers: () => signInIssuers(accounts.list(), simulator?.url ?? null),
+      signInIssuers: () => signInIssuers(accounts.cached(), simulator?.url ?? null),
       servingAccounts: () => pool.list(),
       usageLog: () => ({ ...usage.writer.health.state, unwritten: usage.writer.unwritten }),
       listen: () => http.listen(),

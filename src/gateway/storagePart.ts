@@ -1,4 +1,7 @@
-import { createAccountsRepository, type AccountsRepository } from './accounts/repository';
+import { randomBytes } from 'node:crypto';
+import { openAccountsRepository, type AccountsRepository } from './accounts/repository';
+import { refreshLock, type RefreshLock } from './accounts/refreshLock';
+import { createSlotLeases, type SlotLeases } from './accounts/slotLeases';
 import type { GatewayConfig } from './config';
 import { databasePath } from './core/dataDir';
 import { makeDataDirPrivate } from './core/privateFiles';
@@ -21,6 +24,15 @@ export interface StoragePart {
   usage: UsageRepository;
   prices: PricesRepository;
   accounts: AccountsRepository;
+  /**
+   * The slots shared by a team gateway's instances: on PostgreSQL only. The embedded gateway is
+   * one process that holds every slot in its scheduler (docs/architecture.md).
+   */
+  slotLeases: SlotLeases | null;
+  /** OAuth refresh by one instance at a time: on PostgreSQL only (accounts/refreshLock.ts). */
+  refreshLock: RefreshLock | null;
+  /** This gateway instance, as the owner of its leases and limit reservations. */
+  instance: string;
   settings: SettingsRepository;
   usageLedger: UsageLedger;
   jobs: JobsRepository;
@@ -33,25 +45,37 @@ export interface StoragePart {
  * The storage part, the first to start and the last to stop: the data folder made private, the
  * database, and the repositories over it.
  */
-export async function composeStorage(config: Pick<GatewayConfig, 'dataDir'>): Promise<StoragePart> {
+export async function composeStorage(
+  config: Pick<GatewayConfig, 'dataDir'>,
+  log: (line: string) => void,
+): Promise<StoragePart> {
   makeDataDirPrivate(config.dataDir);
   const db = openDatabase(databasePath(config.dataDir));
   try {
     // The storage port over the same connection: the repositories converted to it so far (issue
     // 21) use `engine`, the others still the synchronous `db`.
     const engine = sqliteEngine(db);
+    const instance = `instance_${randomBytes(8).toString('hex')}`;
+    const slotLeases =
+      engine.kind === 'postgres'
+        ? createSlotLeases(engine, { owner: instance, now: Date.now, log })
+        : null;
     return {
       db,
       engine,
       keys: createKeysRepository(engine),
       usage: createUsageRepository(db),
       prices: await openPricesRepository(engine),
-      accounts: createAccountsRepository(db),
+      accounts: await openAccountsRepository(engine, { log }),
+      slotLeases,
+      refreshLock: refreshLock(engine),
+      instance,
       settings: await openSettingsRepository(engine),
-      usageLedger: createUsageLedger(db),
+      usageLedger: createUsageLedger(engine),
       jobs: createJobsRepository(engine),
       health: storageHealth(db),
       stop: () => {
+        slotLeases?.close();
         db.close();
       },
     };

@@ -1,14 +1,12 @@
 import { spawn } from 'node:child_process';
-import { createAccountsRepository } from '../accounts/repository';
+import { openAccountsRepository } from '../accounts/repository';
 import { saveSubscriptionLogin } from '../accounts/service';
-import { resolveDataDir, databasePath } from '../core/dataDir';
+import { resolveDataDir } from '../core/dataDir';
 import { DEFAULT_CLIENT_ID, DEFAULT_ISSUER } from '../oauth/constants';
 import { startLoopbackLogin } from '../oauth/loopbackLogin';
 import { openSecretStore } from '../secrets';
-import { openDatabase } from '../storage/db';
-import { sqliteEngine } from '../storage/sqliteEngine';
 import { ArgsError, parseArgs } from './args';
-import { expectPositionals, type CommandIo } from './command';
+import { expectPositionals, withStorage, type CommandIo } from './command';
 
 /** Opens the system browser; where none can be opened, the printed URL is the way. */
 function openInBrowser(url: string): void {
@@ -47,7 +45,8 @@ export async function login(argv: string[], io: CommandIo): Promise<number> {
     'data-dir': 'string',
   });
   expectPositionals(positionals, []);
-  if (!flags.name) throw new ArgsError('--name is required');
+  const name = flags.name;
+  if (!name) throw new ArgsError('--name is required');
   const port = flags.port === undefined ? undefined : Number(flags.port);
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536))
     throw new ArgsError('--port must be a port number');
@@ -56,15 +55,10 @@ export async function login(argv: string[], io: CommandIo): Promise<number> {
     throw new ArgsError('--capacity must be a whole number of at least 1');
 
   const dataDir = resolveDataDir(flags['data-dir'], io.env);
-  // Open the secret store first: better to fail before the user signs in than after.
-  const db = openDatabase(databasePath(dataDir));
-  const secrets = await openSecretStore({ dataDir, env: io.env, engine: sqliteEngine(db) }).catch(
-    (error: unknown) => {
-      db.close();
-      throw error;
-    },
-  );
-  try {
+  // The database is open for the whole sign-in: where the secrets are when kept in it.
+  const { record, again, store, result } = await withStorage(dataDir, io.env, async (engine) => {
+    // Open the secret store first: better to fail before the user signs in than after.
+    const secrets = await openSecretStore({ dataDir, env: io.env, engine });
     const issuer = flags.issuer ?? DEFAULT_ISSUER;
     const session = await startLoopbackLogin({
       issuer,
@@ -74,12 +68,12 @@ export async function login(argv: string[], io: CommandIo): Promise<number> {
     });
     io.stdout('Sign in in your browser. If it did not open, visit:');
     io.stdout(`  ${session.authorizeUrl}`);
-    const result = await session.result;
-    const { record, again, store } = await saveSubscriptionLogin(
-      { accounts: createAccountsRepository(db), secrets: async () => secrets, dataDir },
-      result,
+    const signedIn = await session.result;
+    const saved = await saveSubscriptionLogin(
+      { accounts: await openAccountsRepository(engine), secrets: async () => secrets, dataDir },
+      signedIn,
       {
-        name: flags.name,
+        name,
         issuer,
         baseUrl: flags['base-url'],
         bridgeModel: flags['bridge-model'],
@@ -88,12 +82,11 @@ export async function login(argv: string[], io: CommandIo): Promise<number> {
         tier: flags.tier,
       },
     );
-    io.stdout(
-      `${again ? 'Signed in again to' : 'Added'} subscription account ${record.id} "${record.name}"` +
-        ` (${result.email ?? 'unknown email'}, plan ${result.planType ?? 'unknown'}); tokens are in the ${store}.`,
-    );
-  } finally {
-    db.close();
-  }
+    return { ...saved, result: signedIn };
+  });
+  io.stdout(
+    `${again ? 'Signed in again to' : 'Added'} subscription account ${record.id} "${record.name}"` +
+      ` (${result.email ?? 'unknown email'}, plan ${result.planType ?? 'unknown'}); tokens are in the ${store}.`,
+  );
   return 0;
 }

@@ -345,6 +345,48 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 13,
+    name: 'limit reservations',
+    up(db) {
+      // Key-limit reservations of requests in flight (limits/ledger.ts), shared by every process
+      // on the database: a row per admitted request until its usage row is written. The owning
+      // process renews held_until while the request runs, so a dead one's rows lapse.
+      db.exec(`
+        CREATE TABLE limit_reservations (
+          request_id TEXT PRIMARY KEY,
+          api_key_id TEXT NOT NULL,
+          started_at INTEGER NOT NULL,
+          cost_micros INTEGER NOT NULL DEFAULT 0,
+          images INTEGER NOT NULL DEFAULT 0,
+          owner TEXT NOT NULL,
+          held_until INTEGER NOT NULL
+        ) STRICT;
+        CREATE INDEX limit_reservations_started ON limit_reservations (api_key_id, started_at);
+        CREATE INDEX limit_reservations_owner ON limit_reservations (owner);
+      `);
+    },
+  },
+  {
+    version: 14,
+    name: 'account slot leases',
+    up(db) {
+      // Per-account concurrency slots held by the instances of a team gateway (accounts/
+      // slotLeases.ts): a row per upstream call in flight, renewed by its instance while it runs.
+      // The embedded gateway keeps its slots in memory and leaves this table empty.
+      db.exec(`
+        CREATE TABLE account_leases (
+          id TEXT PRIMARY KEY,
+          account_id TEXT NOT NULL,
+          weight INTEGER NOT NULL CHECK (weight > 0),
+          owner TEXT NOT NULL,
+          held_until INTEGER NOT NULL
+        ) STRICT;
+        CREATE INDEX account_leases_account ON account_leases (account_id);
+        CREATE INDEX account_leases_owner ON account_leases (owner);
+      `);
+    },
+  },
+  {
+    version: 15,
     name: 'sealed secrets',
     up(db) {
       // Upstream keys and OAuth tokens of a gateway with no OS keychain (issue 21 item 4), sealed
