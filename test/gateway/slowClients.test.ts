@@ -10,7 +10,7 @@ import { tempDir } from '../support/gateway';
 
 /**
  * Real trickling clients on raw sockets against a gateway whose client bounds are short (the
- * defaults are 30 s for headers and body silence, 5 s for the drain and for idle keep-alive).
+ * defaults are 30 s for headers and body silence, 60 s for the drain, 65 s for idle keep-alive).
  * Each test waits for the server to close the socket; the old gateway never did, so these time out.
  */
 

@@ -23,7 +23,18 @@ export interface ClientTimeouts {
    * cut off before it could read its 400; one starved of CPU takes longer.
    */
   drainMs: number;
-  /** An idle keep-alive connection between requests. */
+  /**
+   * An idle keep-alive connection between requests. A client that reuses a connection just as
+   * the server closes it gets ECONNRESET on a request it cannot safely resend (a POST). With
+   * Node's own 5 s this happened to clients whose pools keep idle connections about as long
+   * (Python's httpx 5 s) and to any client that read its reply late on a busy machine (undici
+   * gives up a second before the server's `Keep-Alive: timeout` hint: a loaded CI run's burst of
+   * POSTs met a socket the gateway had just closed). 65 s is longer than the pools of the
+   * clients that call the gateway (httpx 5 s, aiohttp 15 s; undici follows the hint) and what
+   * servers behind a 60 s balancer use so that the balancer gives up first. Idle connections
+   * hold no request and cost a socket; the headers deadline bounds one that starts a request
+   * and stalls.
+   */
   keepAliveMs: number;
 }
 
@@ -31,7 +42,7 @@ export const DEFAULT_CLIENT_TIMEOUTS: ClientTimeouts = {
   headersMs: 30_000,
   bodyIdleMs: 30_000,
   drainMs: 60_000,
-  keepAliveMs: 5_000,
+  keepAliveMs: 65_000,
 };
 
 /** Node checks header deadlines on an interval: a tenth of the deadline, within 100 ms and 5 s. */
@@ -67,7 +78,7 @@ export function slowClientGuard({ bodyIdleMs, drainMs, keepAliveMs }: ClientTime
       if (req.complete) return;
       // The reply went out before the body was in: Node reads and drops the rest (so the client
       // can read the reply), for at most drainMs. Node has just put the socket on its keep-alive
-      // timer (5 s), as if the request were over; a client still uploading is bounded by the
+      // timer, as if the request were over; a client still uploading is bounded by the
       // body's own idle bound instead, and the keep-alive timer starts once the body is in.
       req.resume();
       socket.setTimeout(bodyIdleMs);
