@@ -62,7 +62,7 @@ export async function createGateway(
   // 21) use `engine`, the others still the synchronous `db`.
   const engine = sqliteEngine(db);
   const keys = createKeysRepository(engine);
-  const usage = createUsageRepository(db);
+  const usage = createUsageRepository(engine);
   const prices = await openPricesRepository(engine);
   const accounts = createAccountsRepository(db);
   const settings = await openSettingsRepository(engine);
@@ -112,7 +112,7 @@ export async function createGateway(
     now,
     log,
   });
-  const usageWriter = openUsageWriter({
+  const usageWriter = await openUsageWriter({
     repository: usage,
     priceFor: prices.get,
     events,
@@ -139,7 +139,7 @@ export async function createGateway(
         // The session's key may have been deleted since it opened the session.
         const record = await keys.get(keyId);
         if (!record) throw invalidApiKey('This key no longer exists.');
-        const [spent] = usage.totals({ apiKeyId: keyId });
+        const [spent] = await usage.totals({ apiKeyId: keyId });
         return spendReport(
           record,
           spent ?? { requests: 0, costMicros: 0, images: 0 },

@@ -34,7 +34,10 @@ function parts(drainNoticeMs: number) {
     closeUrlImages: () => Promise.resolve(),
     ownAgent: null,
     simulator: null,
-    closeUsage: () => steps.push('usage closed'),
+    closeUsage: () => {
+      steps.push('usage closed');
+      return Promise.resolve();
+    },
     db: { close: () => steps.push('db closed') } as unknown as Db,
   };
   return { shutdown, steps, finishRequests: () => finishRequests() };

@@ -24,7 +24,7 @@ export interface ShutdownParts {
   ownAgent: Agent | null;
   simulator: Simulator | null;
   /** The usage writer's run is over (after the last request was written). */
-  closeUsage: () => void;
+  closeUsage: () => Promise<void>;
   db: Db;
 }
 
@@ -55,7 +55,7 @@ export function shutdownSequence(parts: ShutdownParts): (graceMs: number) => Pro
       await parts.closeUrlImages();
       if (parts.ownAgent) await parts.ownAgent.close();
       if (parts.simulator) await parts.simulator.close();
-      parts.closeUsage();
+      await parts.closeUsage();
       parts.db.close();
     })());
 }

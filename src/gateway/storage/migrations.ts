@@ -343,6 +343,16 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 13,
+    name: 'usage pending lease',
+    up(db) {
+      // Until when a pending row's run vouches for it (ms; 0 for rows written before this step).
+      // The run renews it while it lives; on a shared database another instance records the rows
+      // of a run whose lease ended (issue 21).
+      db.exec(`ALTER TABLE usage_pending ADD COLUMN lease_until INTEGER NOT NULL DEFAULT 0;`);
+    },
+  },
 ];
 
 /**

@@ -301,4 +301,11 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       `);
     },
   },
+  {
+    version: 13,
+    name: 'usage pending lease',
+    async up(tx) {
+      await tx.exec(`ALTER TABLE usage_pending ADD COLUMN lease_until BIGINT NOT NULL DEFAULT 0;`);
+    },
+  },
 ];

@@ -49,7 +49,7 @@ export function eventsAdmin(deps: EventsAdminDeps): Router {
       id === null ? null : ((await deps.keys.get(id))?.name ?? null);
     const onUsage = (requestId: string) => {
       send('usage', async () => {
-        const record = deps.usage.get(requestId);
+        const record = await deps.usage.get(requestId);
         if (!record) return null;
         const name = await keyName(record.apiKeyId);
         return usageView(record, () => name);

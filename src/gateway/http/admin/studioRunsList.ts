@@ -44,7 +44,7 @@ export function studioRunsList(deps: StudioRunsListDeps): Router {
       apiKeyId: key.id,
       endpoint: query.endpoint ? `/images/${query.endpoint}` : undefined,
     };
-    const records = deps.usage.list({
+    const records = await deps.usage.list({
       ...filter,
       limit: query.limit ?? DEFAULT_RUNS,
       offset: query.offset ?? 0,
@@ -68,7 +68,7 @@ export function studioRunsList(deps: StudioRunsListDeps): Router {
         images: images.map(imageView),
       };
     });
-    res.json({ runs, total: deps.usage.count(filter) } satisfies StudioRunsResponse);
+    res.json({ runs, total: await deps.usage.count(filter) } satisfies StudioRunsResponse);
   });
   return router;
 }
