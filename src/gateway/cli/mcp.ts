@@ -1,11 +1,5 @@
 import { parseArgs } from 'node:util';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import {
-  isJSONRPCRequest,
-  isJSONRPCResultResponse,
-  type JSONRPCMessage,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { resolveDataDir } from '../core/dataDir';
 import { savedListenAddress } from '../listenAddress';
 import { ArgsError } from './args';
@@ -92,6 +86,14 @@ export async function runMcpCommand(argv: string[], io: CliIo): Promise<number> 
     return 1;
   }
 
+  // Loaded here, not at the top: every `atelier` command is one bundle, and `atelier serve` should
+  // not carry the MCP SDK it never uses (http/mcpRoute.ts).
+  const [{ StreamableHTTPClientTransport }, { StdioServerTransport }, types] = await Promise.all([
+    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/server/stdio.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]);
+  const { isJSONRPCRequest, isJSONRPCResultResponse } = types;
   const remote = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), {
     requestInit: { headers: { authorization: `Bearer ${key}` } },
   });

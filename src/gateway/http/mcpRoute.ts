@@ -1,10 +1,32 @@
 import { randomUUID } from 'node:crypto';
 import express, { Router, type Request, type Response } from 'express';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpServer, type McpDeps } from '../mcp/server';
 import { scopeOf } from './requestScope';
 import { requireApiKey, type KeyAuthenticator } from './auth';
+
+/**
+ * The MCP SDK and its schemas load on the first /mcp request, not at start (here and in
+ * mcp/server.ts, as dynamic imports: a bundler hoists a static import of a package to the top of
+ * the bundle however lazily its module is reached). They would be a sixth of the gateway's heap
+ * after start, and most gateways never serve an agent host.
+ */
+interface McpModules {
+  StreamableHTTPServerTransport: typeof StreamableHTTPServerTransport;
+  isInitializeRequest: typeof isInitializeRequest;
+}
+let mcpModules: Promise<McpModules> | undefined;
+function loadMcpModules(): Promise<McpModules> {
+  mcpModules ??= Promise.all([
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]).then(([transport, types]) => ({
+    StreamableHTTPServerTransport: transport.StreamableHTTPServerTransport,
+    isInitializeRequest: types.isInitializeRequest,
+  }));
+  return mcpModules;
+}
 
 /** An MCP session is one host's connection: bound to the key that opened it. */
 interface Session {
@@ -56,6 +78,7 @@ export function mcpRoute(deps: {
 
   const handle = async (req: Request, res: Response) => {
     const key = scopeOf(res).key;
+    const { StreamableHTTPServerTransport, isInitializeRequest } = await loadMcpModules();
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const session = sessions.get(sessionId);
@@ -90,7 +113,7 @@ export function mcpRoute(deps: {
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
-    const server = createMcpServer(deps.mcp, { key: plaintext, keyId: key.id });
+    const server = await createMcpServer(deps.mcp, { key: plaintext, keyId: key.id });
     server.onerror = (error) => deps.log(`mcp: ${error.message}`);
     await server.connect(transport);
     await transport.handleRequest(req, res, req.body);

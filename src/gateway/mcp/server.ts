@@ -1,13 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  CallToolRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  ReadResourceRequestSchema,
-  type CallToolResult,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { GatewayEvents } from '../core/events';
 import { VERSION } from '../core/version';
 import type { McpGallery } from './gallery';
@@ -75,8 +68,20 @@ const TOOLS = [
 ] as const;
 
 /** One MCP server (one session) for one key. */
-export function createMcpServer(deps: McpDeps, caller: McpCaller): Server {
-  const server = new Server(
+export async function createMcpServer(deps: McpDeps, caller: McpCaller): Promise<Server> {
+  // The SDK loads with the first MCP session, not with the gateway (http/mcpRoute.ts says why).
+  const [sdk, schemas] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]);
+  const {
+    CallToolRequestSchema,
+    ListResourcesRequestSchema,
+    ListResourceTemplatesRequestSchema,
+    ListToolsRequestSchema,
+    ReadResourceRequestSchema,
+  } = schemas;
+  const server = new sdk.Server(
     { name: 'atelier', title: 'Atelier', version: VERSION },
     {
       capabilities: { tools: {}, resources: {}, logging: {} },
