@@ -17,6 +17,7 @@ import { createImageStore, type ImageStore } from './gallery/store';
 import { studioKey, type StudioKey } from './keys/studioKey';
 import type { SecretStore } from './secrets/types';
 import type { Db } from './storage/db';
+import type { SqlEngine } from './storage/engine';
 import { createImagesRepository } from './gallery/repository';
 import type { KeysRepository } from './keys/repository';
 import type { PricesRepository } from './storage/pricesRepository';
@@ -30,7 +31,7 @@ export interface StudioSide {
   /** The built-in key the studio's /v1 calls are recorded under. */
   studioKey: StudioKey;
   /** A fresh one-time login link path (`/login?token=...`). */
-  loginPath(): string;
+  loginPath(): Promise<string>;
   /** The gallery's store (drained on close). */
   galleryStore: ImageStore;
   logins: LoginFlows;
@@ -44,6 +45,8 @@ export interface StudioSide {
  */
 export function composeStudioSide(deps: {
   db: Db;
+  /** The storage port (the same database): the repositories converted to it. */
+  engine: SqlEngine;
   config: Pick<GatewayConfig, 'dataDir' | 'host' | 'oauthCallbackPort'>;
   /** Where the gateway listens (its URL, port and own origins follow the bound port). */
   address: Pick<ServerAddress, 'url' | 'port' | 'origins'>;
@@ -76,7 +79,7 @@ export function composeStudioSide(deps: {
     port: deps.address.port,
     dataDir,
   });
-  const sessions = createStudioSessions(deps.now);
+  const sessions = createStudioSessions(deps.engine, deps.now);
   const sessionGate = studioSessionGate(sessions, deps.address.origins);
   const builtInKey = studioKey(deps.keys, deps.settings);
   const imagesRepo = createImagesRepository(deps.db);
@@ -119,7 +122,7 @@ export function composeStudioSide(deps: {
         settings: deps.settings,
         server,
         prices: deps.prices,
-        studioState: createStudioStateRepository(deps.db),
+        studioState: createStudioStateRepository(deps.engine),
         boards: createBoardsRepository(deps.db),
         now: deps.now,
         accounts: {
@@ -135,7 +138,7 @@ export function composeStudioSide(deps: {
       },
     },
     studioKey: builtInKey,
-    loginPath: () => `/login?token=${sessions.issueLoginToken()}`,
+    loginPath: async () => `/login?token=${await sessions.issueLoginToken()}`,
     galleryStore: images,
     runs,
     logins,

@@ -169,11 +169,19 @@ export async function runServeCommand(
   } else {
     io.stdout(`  studio:   ${url}/`);
     // Opens the studio in a browser, once, within 10 minutes.
-    const printLogin = () => io.stdout(`  studio login: ${gateway.createStudioLogin()}`);
-    printLogin();
+    const printLogin = async () =>
+      io.stdout(`  studio login: ${await gateway.createStudioLogin()}`);
+    await printLogin();
     // Another browser, a closed one, or a link that expired unopened: a fresh link for the
     // person at this terminal, without restarting (and cutting off) the gateway.
-    stopLines = io.onTerminalLine?.(() => printLogin()) ?? null;
+    stopLines =
+      io.onTerminalLine?.(() => {
+        printLogin().catch((error: unknown) =>
+          io.stderr(
+            `  no studio login link: ${error instanceof Error ? error.message : String(error)}`,
+          ),
+        );
+      }) ?? null;
     if (stopLines) io.stdout('  (press Enter here for a new studio login link)');
   }
   // Signals are handled before the listening line goes out: a script that stops the gateway as

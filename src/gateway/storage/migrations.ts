@@ -353,6 +353,23 @@ export const MIGRATIONS: readonly Migration[] = [
       db.exec(`ALTER TABLE usage_pending ADD COLUMN lease_until INTEGER NOT NULL DEFAULT 0;`);
     },
   },
+  {
+    version: 14,
+    name: 'studio sessions',
+    up(db) {
+      // The studio's login tokens and sessions, as SHA-256 digests (hex): in the database so any
+      // instance of a team gateway accepts what another issued (issue 21). `kind` is 'token' or
+      // 'session'; `at` is when a token was issued or a session last used, `since` its start.
+      db.exec(`
+        CREATE TABLE studio_sessions (
+          digest TEXT PRIMARY KEY,
+          kind TEXT NOT NULL CHECK (kind IN ('token', 'session')),
+          at BIGINT NOT NULL,
+          since BIGINT NOT NULL
+        );
+      `);
+    },
+  },
 ];
 
 /**

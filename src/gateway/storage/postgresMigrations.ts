@@ -308,4 +308,18 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       await tx.exec(`ALTER TABLE usage_pending ADD COLUMN lease_until BIGINT NOT NULL DEFAULT 0;`);
     },
   },
+  {
+    version: 14,
+    name: 'studio sessions',
+    async up(tx) {
+      await tx.exec(`
+        CREATE TABLE studio_sessions (
+          digest TEXT PRIMARY KEY,
+          kind TEXT NOT NULL CHECK (kind IN ('token', 'session')),
+          at BIGINT NOT NULL,
+          since BIGINT NOT NULL
+        );
+      `);
+    },
+  },
 ];
