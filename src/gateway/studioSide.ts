@@ -1,12 +1,12 @@
 import path from 'node:path';
-import type { ServerInfo } from '../shared/admin';
 import { createLoginFlows, type LoginFlows } from './accounts/loginFlows';
 import type { AccountsRepository } from './accounts/repository';
 import type { GatewayConfig } from './config';
 import type { GatewayEvents } from './core/events';
 import { galleryPort } from './http/galleryPort';
 import type { ServerAddress } from './http/address';
-import type { AppDeps } from './http/app';
+import type { StudioArea } from './http/app';
+import type { GalleryPort } from './imageService/types';
 import type { AccountsAdminDeps } from './http/admin/accounts';
 import { createStudioStateRepository } from './storage/studioStateRepository';
 import { createBoardsRepository } from './gallery/boardsRepository';
@@ -14,6 +14,8 @@ import type { KeysAdminDeps } from './http/admin/keys';
 import { createStudioSessions, studioSessionGate } from './http/studioSession';
 import { createStudioRuns, type StudioRuns } from './http/studioRuns';
 import { createImageStore, type ImageStore } from './gallery/store';
+import { createWorkFiles } from './gallery/workFiles';
+import { MAX_STUDIO_WORK_BYTES, type ServerInfo } from '../shared/admin';
 import { studioKey, type StudioKey } from './keys/studioKey';
 import type { SecretStore } from './secrets/types';
 import type { Db } from './storage/db';
@@ -26,8 +28,10 @@ import type { RejectedCounter } from './usage/rejected';
 import type { UsageRepository } from './usage/repository';
 
 export interface StudioSide {
-  /** What createApp needs for the studio: its session, the admin API, the gallery hook. */
-  app: Pick<AppDeps, 'studioSession' | 'admin' | 'gallery' | 'studioRuns'>;
+  /** What createApp needs for the studio: its session, its runs, the admin API. */
+  studio: StudioArea;
+  /** The gallery's port: the one way the request path keeps images (imageService/types.ts). */
+  gallery: GalleryPort;
   /** The built-in key the studio's /v1 calls are recorded under. */
   studioKey: StudioKey;
   /** A fresh one-time login link path (`/login?token=...`). */
@@ -37,6 +41,8 @@ export interface StudioSide {
   logins: LoginFlows;
   /** The runs in flight that can be cancelled: the studio's, and keys' for the MCP tools. */
   runs: StudioRuns;
+  /** Cancels the sign-ins still waiting for the browser, then lets the gallery's writes land. */
+  stop(): Promise<void>;
 }
 
 /**
@@ -105,10 +111,10 @@ export function composeStudioSide(deps: {
   });
 
   return {
-    app: {
-      studioSession: sessionGate,
-      gallery: galleryPort(images, imagesRepo.exists, deps.keepApiImages, deps.log),
-      studioRuns: runs,
+    gallery: galleryPort(images, imagesRepo.exists, deps.keepApiImages, deps.log),
+    studio: {
+      session: sessionGate,
+      runs,
       admin: {
         runs,
         keys: deps.keys,
@@ -123,6 +129,7 @@ export function composeStudioSide(deps: {
         server,
         prices: deps.prices,
         studioState: createStudioStateRepository(deps.engine),
+        workFiles: createWorkFiles(path.join(dataDir, 'studio-work'), MAX_STUDIO_WORK_BYTES),
         boards: createBoardsRepository(deps.db),
         now: deps.now,
         accounts: {
@@ -142,5 +149,10 @@ export function composeStudioSide(deps: {
     galleryStore: images,
     runs,
     logins,
+    stop: async () => {
+      logins.cancelAll();
+      // Every request is over, so every image it kept is queued: let them reach the disk.
+      await images.drain();
+    },
   };
 }

@@ -1,4 +1,4 @@
-import type { Agent } from 'undici';
+import { Agent } from 'undici';
 import type { Simulator } from '../simulator';
 import { implicitAccount, startBuiltInSimulator } from './accounts/implicitAccount';
 import type { AccountsRepository } from './accounts/repository';
@@ -11,6 +11,7 @@ import { secretStoreOnFirstUse } from './secrets';
 import type { SecretStore } from './secrets/types';
 import { createTokenManager } from './oauth';
 import { upstreamFactory } from './upstream/factory';
+import { UPSTREAM_AGENT } from './core/tunables';
 
 export interface UpstreamSide {
   /** The built-in simulator, unless an external upstream URL is forced. */
@@ -18,6 +19,10 @@ export interface UpstreamSide {
   /** The secret store, opened on first use. */
   secrets: () => Promise<SecretStore>;
   dispatch: Dispatch;
+  /** The upstream connection pool: given (its owner closes it) or made here. */
+  agent: Agent;
+  /** Closes the pool when it was made here, and the simulator. */
+  stop(): Promise<void>;
 }
 
 /**
@@ -32,13 +37,19 @@ export async function composeUpstreamSide(
     live: Pick<LiveSettings, 'bridgeModel' | 'upstreamTimeouts'>;
     /** Given rather than made: by default `config.secrets`, else the OS keychain. */
     secrets?: SecretStore;
-    agent: Agent;
+    /** Given rather than made: the upstream connection pool (closed by its owner). */
+    agent?: Agent;
     now: () => number;
     log: (line: string) => void;
   },
 ): Promise<UpstreamSide> {
   const { accounts, now, log } = deps;
   const simulator = await startBuiltInSimulator(config);
+  const agent = deps.agent ?? new Agent(UPSTREAM_AGENT);
+  const stop = async () => {
+    if (!deps.agent) await agent.close();
+    if (simulator) await simulator.close();
+  };
   const fallback = implicitAccount(config, simulator);
   const given = deps.secrets ?? config.secrets;
   const secrets = secretStoreOnFirstUse({ given, dataDir: config.dataDir, env: process.env });
@@ -67,7 +78,7 @@ export async function composeUpstreamSide(
               disabledReason: `sign-in no longer valid (${reason}); run: atelier accounts login --name ${account.name}`,
             }),
         }),
-      agent: deps.agent,
+      agent,
       now,
     }),
     cooldowns: { ...DEFAULT_COOLDOWNS, ...config.cooldowns },
@@ -75,5 +86,6 @@ export async function composeUpstreamSide(
     now,
     log,
   });
-  return { simulator, secrets, dispatch };
+  // Composing dispatch starts nothing: only the simulator and a pool made here need stopping.
+  return { simulator, secrets, dispatch, agent, stop };
 }

@@ -662,6 +662,27 @@ export const studioStateResponseSchema = z.object({
 });
 export type StudioStateResponse = z.infer<typeof studioStateResponseSchema>;
 
+// --- the studio's work files (Edit's images and mask), kept by the gateway -----------------------
+
+/** A work file's key: the studio names its blobs (`<time>-<n>`). */
+export const STUDIO_WORK_KEY = /^[A-Za-z0-9-]{1,64}$/;
+/**
+ * One file is at most an edit's input (50 MB) or a 16-megapixel mask (one byte a pixel); all of
+ * them together at most what Edit keeps (256 MB of images) and its mask.
+ */
+export const MAX_STUDIO_WORK_FILE_BYTES = 64 * 1024 * 1024;
+export const MAX_STUDIO_WORK_BYTES = 320 * 1024 * 1024;
+
+export const studioWorkParamsSchema = z.object({
+  key: z.string().regex(STUDIO_WORK_KEY, 'expected 1-64 of A-Za-z0-9-'),
+});
+
+/** GET /api/admin/studio/work: the files kept, by key, with their sizes. */
+export const studioWorkListSchema = z.object({
+  files: z.array(z.object({ key: z.string(), bytes: z.number().int() })),
+});
+export type StudioWorkList = z.infer<typeof studioWorkListSchema>;
+
 // --- boards -----------------------------------------------------------------------------------
 
 /** The most images one request adds to a board (a gallery selection). */

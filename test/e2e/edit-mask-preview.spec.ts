@@ -164,23 +164,7 @@ test('"Edit this result" keeps the mask, and a reload keeps references, mask, ch
   await expect(edit.references()).toHaveCount(2);
   await edit.prompt().fill('Now add a bridge');
   // The work is written shortly after the last change; a reload before that would lose it.
-  await expect
-    .poll(() =>
-      page.evaluate(async () => {
-        const db = await new Promise<IDBDatabase>((resolve, reject) => {
-          const req = indexedDB.open('atelier-edit-work');
-          req.onsuccess = () => resolve(req.result);
-          req.onerror = () => reject(req.error);
-        });
-        const state = await new Promise<{ references: unknown[] } | undefined>((resolve) => {
-          const req = db.transaction('state').objectStore('state').get('current');
-          req.onsuccess = () => resolve(req.result as { references: unknown[] } | undefined);
-        });
-        db.close();
-        return state?.references.length ?? 0;
-      }),
-    )
-    .toBe(2);
+  await expect.poll(() => keptReferences()).toBe(2);
 
   await page.reload();
   await expect(page.locator('.app')).toHaveAttribute('data-ready', 'true');
@@ -196,4 +180,41 @@ test('"Edit this result" keeps the mask, and a reload keeps references, mask, ch
     [0.1, 0.15],
   ]);
   expect(file).toMatchObject({ width: W, height: H, alphaAt: [0, 255] });
+
+  // Another port or browser is another origin: nothing of this page's storage is there. The
+  // gateway holds the work, so it all comes back.
+  await page.evaluate(async () => {
+    localStorage.clear();
+    sessionStorage.clear();
+    for (const db of await indexedDB.databases()) if (db.name) indexedDB.deleteDatabase(db.name);
+  });
+  await page.reload();
+  await expect(page.locator('.app')).toHaveAttribute('data-ready', 'true');
+  await open(page, 'edit');
+  await expect(edit.references()).toHaveCount(2);
+  await expect(page.getByTestId('edit-chain').locator('li')).toHaveCount(2);
+  await expect(edit.prompt()).toHaveValue('Now add a bridge');
+  await expect.poll(() => edit.changedPercent()).toBe(before);
+  const again = await edit.maskFile([
+    [0.55, 0.5],
+    [0.1, 0.15],
+  ]);
+  expect(again).toMatchObject({ width: W, height: H, alphaAt: [0, 255] });
+  // Nothing of it was kept in the page's own storage.
+  expect(
+    await page.evaluate(async () => (await indexedDB.databases()).map((db) => db.name)),
+  ).toEqual([]);
 });
+
+/** How many references the record of Edit's work on the gateway names (0 before the first). */
+async function keptReferences(): Promise<number> {
+  const { files } = await studio.admin<{ files: Array<{ key: string }> }>(
+    'GET',
+    '/api/admin/studio/work',
+  );
+  if (!files.some((file) => file.key === 'edit-state')) return 0;
+  const record = JSON.parse(
+    (await studio.adminBytes('/api/admin/studio/work/edit-state')).toString('utf8'),
+  ) as { references: unknown[] };
+  return record.references.length;
+}

@@ -1,4 +1,6 @@
 import { expect, test } from '@playwright/test';
+import type { ImageRecord } from '../../src/shared/admin';
+import { formatUsd } from '../../src/shared/costEstimate';
 import { GalleryPage, open } from './support/pages';
 import { seedGallery } from './support/seedGallery';
 import { useStudio } from './support/studio';
@@ -67,4 +69,54 @@ for (const size of WINDOW_SIZES) {
       await detail.getByRole('button', { name: /close/i }).first().click();
     });
   });
+}
+
+for (const size of WINDOW_SIZES) {
+  test(`at ${sizeName(size)} each tile says its size, cost and day, on its own line within its row`, async () => {
+    const { page } = studio;
+    await atWindowSize(page, size, async () => {
+      await open(page, 'gallery');
+      const gallery = new GalleryPage(page);
+      await expect(gallery.tiles().first()).toHaveAttribute('data-loaded', 'true');
+      const { images } = await studio.admin<{ images: ImageRecord[] }>(
+        'GET',
+        `/api/admin/images?limit=${IMAGES}`,
+      );
+      const byId = new Map(images.map((image) => [image.id, image]));
+      const count = await gallery.tiles().count();
+      for (let i = 0; i < Math.min(count, 8); i++) {
+        const tile = gallery.tiles().nth(i);
+        const image = byId.get((await tile.getAttribute('data-image-id'))!)!;
+        const facts = page.getByTestId('gallery-tile-facts').nth(i);
+        const spans = await facts.locator('span').allTextContents();
+        expect(spans).toEqual([
+          `${image.width}x${image.height}`,
+          formatUsd(image.costMicros),
+          dayOf(image.createdAt),
+        ]);
+        // The size and the cost are never cut off; the whole line sits under its own tile.
+        await expectWhollyVisible(facts.locator('span').nth(0), 'the tile size');
+        await expectWhollyVisible(facts.locator('span').nth(1), 'the tile cost');
+        const [thumb, line] = await Promise.all([tile.boundingBox(), facts.boundingBox()]);
+        expect(line!.y).toBeGreaterThanOrEqual(thumb!.y + thumb!.height);
+        expect(line!.x + line!.width).toBeLessThanOrEqual(thumb!.x + thumb!.width + 0.5);
+      }
+      // The next row starts below the facts line of the row above.
+      const columns = await gallery
+        .grid()
+        .evaluate((grid) => Number(grid.getAttribute('data-columns')));
+      if (count > columns && columns > 0) {
+        const below = await gallery.tiles().nth(columns).boundingBox();
+        const line = await page.getByTestId('gallery-tile-facts').first().boundingBox();
+        expect(below!.y).toBeGreaterThanOrEqual(line!.y + line!.height);
+      }
+    });
+  });
+}
+
+/** The day as the studio writes it: local "YYYY-MM-DD" (the browser and this runner share TZ). */
+function dayOf(ms: number): string {
+  const d = new Date(ms);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 }

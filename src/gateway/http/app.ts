@@ -3,9 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ERROR_CODES, ERROR_TYPES } from '../../shared/errors';
 import type { StatusResponse } from '../../shared/status';
-import type { Dispatch } from '../dispatch/dispatchCall';
 import { ApiError } from '../core/errors';
-import { URL_IMAGES_PATH, type UrlImages } from '../gallery/urlImages';
+import { URL_IMAGES_PATH } from '../gallery/urlImages';
 import { openApiDocument } from '../openapi/document';
 import type { Inflight } from '../usage/inflight';
 import type { UsageWriter } from '../usage/writer';
@@ -19,10 +18,10 @@ import { originGuard } from './originGuard';
 import { requestId } from './requestScope';
 import { securityHeaders } from './securityHeaders';
 import { DEFAULT_CLIENT_TIMEOUTS, slowClientGuard, type ClientTimeouts } from './slowClients';
-import { imagesRouter } from './routes/images';
+import { imagesRouter, type ImagesRouteDeps } from './routes/images';
 import { modelsRouter } from './routes/models';
-import { responsesRouter } from './routes/responses';
-import type { GalleryPort, LiveImageSettings } from '../imageService/types';
+import { responsesRouter, type ResponsesDeps } from './routes/responses';
+import type { GalleryPort } from '../imageService/types';
 import { keyConcurrency } from './keyConcurrency';
 import { keyLimitsGuard } from './keyLimits';
 import type { KeyLimiter } from '../limits/limiter';
@@ -35,19 +34,9 @@ import type { StorageHealth } from '../storage/health';
 import { refuseWhileDraining, type Drain } from './drain';
 import { healthRoute } from './health';
 import type { Router } from 'express';
-import type { ResponseJobs } from '../responseJobs/jobs';
 
-export interface AppDeps {
-  dispatch: Dispatch;
-  imageSettings: LiveImageSettings;
-  injectImageTool: () => boolean;
-  keys: KeyAuthenticator;
-  /** Each key's budget, rates and expiry, checked before any upstream call. */
-  limits: KeyLimiter;
-  inflight: Inflight;
-  /** Opens each request's usage notes and writes its record (usage/writer.ts). */
-  usage: UsageWriter;
-  textModels: () => readonly string[];
+/** What every request passes before its area's own checks. */
+export interface AppGuards {
   /** The Host values allowed; refilled by the server address once the port is bound. */
   allowedHosts: ReadonlySet<string>;
   /** The studio's own origins; refilled by the server address once the port is bound. */
@@ -55,86 +44,93 @@ export interface AppDeps {
   allowedOrigins: () => readonly string[];
   /** The tables the request path reads from memory (settings, prices), brought up to date first. */
   snapshots: readonly Snapshot[];
-  /** What `/api/status` says of the upstream (the account pool) and where the gateway listens. */
-  describeUpstream: () => StatusResponse['upstream'];
-  url: () => string;
-  staticDir?: string;
-  now: () => number;
-  log: (line: string) => void;
-  /** The studio's session: its login link, the admin API's guard, and /v1 as the Studio key. */
-  studioSession: StudioSessionGate;
-  admin: Omit<AdminDeps, 'gate'>;
-  /** The gallery: the one port the request path keeps images through (imageService/types.ts). */
-  gallery: GalleryPort;
-  /** The studio's runs, so its Cancel stops their upstream work (studioRuns.ts). */
-  studioRuns?: Pick<StudioRuns, 'cancellable'>;
   /** Bounds on slow senders (slowClients.ts); defaults apply when omitted. */
   clientTimeouts?: ClientTimeouts;
-  /** Images answered as `response_format: "url"`, served at signed URLs (gallery/urlImages.ts). */
-  urlImages?: UrlImages;
+}
+
+/** /v1's admission, in the order a request meets it: drain, usage record, key, limits. */
+export interface V1Admission {
   /** Set on the first stop signal: /healthz says so and /v1 takes no new work (drain.ts). */
   drain: Drain;
+  inflight: Inflight;
+  /** Opens each request's usage notes and writes its record (usage/writer.ts). */
+  usage: UsageWriter;
+  keys: KeyAuthenticator;
+  /** Each key's budget, rates and expiry, checked before any upstream call. */
+  limits: KeyLimiter;
+  now: () => number;
+}
+
+/** The studio's area: its session, its runs and the admin API behind the session. */
+export interface StudioArea {
+  /** The studio's session: its login link, the admin API's guard, and /v1 as the Studio key. */
+  session: StudioSessionGate;
+  /** The studio's runs, so its Cancel stops their upstream work (studioRuns.ts). */
+  runs?: Pick<StudioRuns, 'cancellable'>;
+  admin: Omit<AdminDeps, 'gate'>;
+}
+
+/** What a load balancer and the studio's status line read. */
+export interface HealthArea {
   /** The database's answer to GET /healthz (storage/health.ts). */
-  storageHealth: () => StorageHealth;
+  storage: () => StorageHealth;
+  /** What `/api/status` says of the upstream (the account pool). */
+  describeUpstream: () => StatusResponse['upstream'];
+  /** Where the gateway listens. */
+  url: () => string;
+}
+
+/** createApp's dependencies, grouped by the part of the app that uses them. */
+export interface AppDeps {
+  guards: AppGuards;
+  v1: V1Admission;
+  /** /v1/images/*: the image service and its replies (the gallery is its port for keeping). */
+  images: ImagesRouteDeps & { gallery: GalleryPort };
+  /** /v1/responses and /v1/models. */
+  responses: ResponsesDeps;
+  studio: StudioArea;
+  health: HealthArea;
   /** `/mcp`, the MCP server for agent hosts (mcpRoute.ts): behind the same guards as /v1. */
   mcp?: Router;
-  /** Background responses on /v1/responses (responseJobs/). */
-  responseJobs?: ResponseJobs;
+  staticDir?: string;
+  log: (line: string) => void;
 }
 
 /** Middleware order is the security model: id, Host, Origin, then per-area auth. */
 export function createApp(deps: AppDeps): Express {
+  const { guards, v1: v1Admission, images, studio } = deps;
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(requestId);
-  app.use(freshSnapshots(deps.snapshots));
+  app.use(freshSnapshots(guards.snapshots));
   app.use(securityHeaders);
-  const clientTimeouts = deps.clientTimeouts ?? DEFAULT_CLIENT_TIMEOUTS;
+  const clientTimeouts = guards.clientTimeouts ?? DEFAULT_CLIENT_TIMEOUTS;
   app.use(slowClientGuard(clientTimeouts));
-  app.use(hostGuard(deps.allowedHosts));
-  app.use(originGuard(deps.ownOrigins, deps.allowedOrigins));
+  app.use(hostGuard(guards.allowedHosts));
+  app.use(originGuard(guards.ownOrigins, guards.allowedOrigins));
 
   // Outside /v1's key check: the signed URL is the credential (a client fetches it like any
   // image URL, without the key), and the OpenAPI document is public description.
-  if (deps.urlImages) app.get(`${URL_IMAGES_PATH}/:name`, serveUrlImage(deps.urlImages));
+  if (images.urlImages) app.get(`${URL_IMAGES_PATH}/:name`, serveUrlImage(images.urlImages));
   app.get('/v1/openapi.json', (_req, res) => {
     res.json(openApiDocument());
   });
   // For a load balancer: no key, but behind the Host guard like everything else.
-  app.get('/healthz', healthRoute({ storage: deps.storageHealth, drain: deps.drain }));
+  app.get('/healthz', healthRoute({ storage: deps.health.storage, drain: v1Admission.drain }));
 
   const v1 = express.Router();
-  v1.use(refuseWhileDraining(deps.drain));
-  v1.use(usageRecorder({ inflight: deps.inflight, usage: deps.usage, now: deps.now }));
-  v1.use(requireApiKey(deps.keys, deps.now, deps.studioSession.hasStudioSession));
-  v1.use(keyLimitsGuard(deps.limits, deps.now));
-  if (deps.studioRuns) v1.use(deps.studioRuns.cancellable);
+  const { drain, inflight, usage, keys, limits, now } = v1Admission;
+  v1.use(refuseWhileDraining(drain));
+  v1.use(usageRecorder({ inflight, usage, now }));
+  v1.use(requireApiKey(keys, now, studio.session.hasStudioSession));
+  v1.use(keyLimitsGuard(limits, now));
+  if (studio.runs) v1.use(studio.runs.cancellable);
   v1.use(keyConcurrency());
-  v1.use(parentImage((id) => deps.gallery.exists(id)));
-  v1.use(
-    imagesRouter({
-      dispatch: deps.dispatch,
-      settings: deps.imageSettings,
-      limits: deps.limits,
-      now: deps.now,
-      gallery: deps.gallery,
-      urlImages: deps.urlImages,
-    }),
-  );
-  v1.use(
-    responsesRouter({
-      dispatch: deps.dispatch,
-      textModels: deps.textModels,
-      injectImageTool: deps.injectImageTool,
-      settings: deps.imageSettings,
-      limits: deps.limits,
-      now: deps.now,
-      gallery: deps.gallery,
-      jobs: deps.responseJobs,
-    }),
-  );
-  v1.use(modelsRouter(deps.textModels));
+  v1.use(parentImage((id) => images.gallery.exists(id)));
+  v1.use(imagesRouter(images));
+  v1.use(responsesRouter(deps.responses));
+  v1.use(modelsRouter(deps.responses.textModels));
   v1.use((req) => {
     throw new ApiError(404, `Unknown endpoint ${req.method} /v1${req.path}.`, {
       type: ERROR_TYPES.notFound,
@@ -148,13 +144,13 @@ export function createApp(deps: AppDeps): Express {
     const status: StatusResponse = {
       name: 'Atelier',
       version: VERSION,
-      upstream: deps.describeUpstream(),
-      address: deps.url(),
+      upstream: deps.health.describeUpstream(),
+      address: deps.health.url(),
     };
     res.json(status);
   });
-  app.use('/api/admin', adminRouter({ ...deps.admin, gate: deps.studioSession }));
-  app.get('/login', (req, res) => deps.studioSession.login(req, res));
+  app.use('/api/admin', adminRouter({ ...studio.admin, gate: studio.session }));
+  app.get('/login', (req, res) => studio.session.login(req, res));
 
   if (deps.staticDir && fs.existsSync(path.join(deps.staticDir, 'index.html'))) {
     const index = path.join(deps.staticDir, 'index.html');

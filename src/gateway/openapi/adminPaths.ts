@@ -27,6 +27,7 @@ import {
   studioRunsResponseSchema,
   studioSessionInfoSchema,
   studioStateResponseSchema,
+  studioWorkListSchema,
   patchAccountBodySchema,
   patchImageBodySchema,
   patchKeyBodySchema,
@@ -47,10 +48,10 @@ interface AdminRoute {
   method: 'get' | 'post' | 'patch' | 'put' | 'delete';
   path: string;
   summary: string;
-  body?: z.ZodType;
+  body?: z.ZodType | 'bytes';
   query?: z.ZodObject;
   /** A JSON answer's schema, or another content type. */
-  answer: z.ZodType | 'text/csv' | 'image' | 'text/event-stream';
+  answer: z.ZodType | 'text/csv' | 'image' | 'text/event-stream' | 'bytes';
 }
 
 /** The studio's admin API (docs/admin-api.md), route by route, from the schemas in shared/admin.ts. */
@@ -241,6 +242,31 @@ const ROUTES: AdminRoute[] = [
   },
   {
     method: 'get',
+    path: '/studio/work',
+    summary: "Edit's kept work files (images, mask) by key",
+    answer: studioWorkListSchema,
+  },
+  {
+    method: 'get',
+    path: '/studio/work/{key}',
+    summary: 'One kept work file',
+    answer: 'bytes',
+  },
+  {
+    method: 'put',
+    path: '/studio/work/{key}',
+    summary: 'Keep one work file (at most 64 MB; 320 MB together)',
+    body: 'bytes',
+    answer: okSchema,
+  },
+  {
+    method: 'delete',
+    path: '/studio/work/{key}',
+    summary: 'Forget one work file',
+    answer: okSchema,
+  },
+  {
+    method: 'get',
     path: '/events',
     summary: 'Live events (usage, images, accounts)',
     answer: 'text/event-stream',
@@ -269,7 +295,9 @@ export function adminPaths(toSchema: (schema: z.ZodType, io: 'input' | 'output')
         ? { [route.answer]: { schema: { type: 'string' } } }
         : route.answer === 'image'
           ? { 'image/*': { schema: { type: 'string', format: 'binary' } } }
-          : { 'application/json': { schema: toSchema(route.answer, 'output') } };
+          : route.answer === 'bytes'
+            ? { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } }
+            : { 'application/json': { schema: toSchema(route.answer, 'output') } };
     paths[`${ADMIN_PREFIX}${route.path}`] = {
       ...paths[`${ADMIN_PREFIX}${route.path}`],
       [route.method]: {
@@ -281,7 +309,14 @@ export function adminPaths(toSchema: (schema: z.ZodType, io: 'input' | 'output')
           ? {
               requestBody: {
                 required: true,
-                content: { 'application/json': { schema: toSchema(route.body, 'input') } },
+                content:
+                  route.body === 'bytes'
+                    ? {
+                        'application/octet-stream': {
+                          schema: { type: 'string', format: 'binary' },
+                        },
+                      }
+                    : { 'application/json': { schema: toSchema(route.body, 'input') } },
               },
             }
           : {}),

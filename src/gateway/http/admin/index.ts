@@ -11,6 +11,7 @@ import { settingsAdmin, type SettingsAdminDeps } from './settings';
 import { boardsAdmin } from './boards';
 import { studioRunsList } from './studioRunsList';
 import { studioStateAdmin, type StudioStateAdminDeps } from './studioState';
+import { studioWorkAdmin, type StudioWorkAdminDeps } from './studioWork';
 import { usageAdmin, type UsageAdminDeps } from './usage';
 import type { PricesRepository } from '../../storage/pricesRepository';
 import type { BoardsRepository } from '../../gallery/boardsRepository';
@@ -20,7 +21,8 @@ export type AdminDeps = KeysAdminDeps &
   EventsAdminDeps &
   SettingsAdminDeps &
   RunsAdminDeps &
-  StudioStateAdminDeps & {
+  StudioStateAdminDeps &
+  StudioWorkAdminDeps & {
     boards: BoardsRepository;
     gate: StudioSessionGate;
     accounts: AccountsAdminDeps;
@@ -65,6 +67,7 @@ export function adminRouter(deps: AdminDeps): Router {
   router.use(imagesAdmin({ images: deps.images, store: deps.store }));
   router.use(runsAdmin(deps));
   router.use(studioStateAdmin(deps));
+  router.use(studioWorkAdmin(deps));
   router.use(boardsAdmin({ boards: deps.boards, images: deps.images, now: deps.now }));
   router.use(studioRunsList({ usage: deps.usage, images: deps.images, studioKey: deps.studioKey }));
   return router;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boundWork } from './editWork';
+import { boundWork } from './editWorkState';
 
 const image = (name: string, bytes: number) => ({ name, blob: new Blob([new Uint8Array(bytes)]) });
 

@@ -1,161 +1,147 @@
 /**
- * Edit's work survives a reload, as Generate's draft does: the prompt, parameters and the mask
- * switch in localStorage (small text, read at once), the images and the mask in IndexedDB (blobs
- * and bytes, never base64 in localStorage).
+ * Edit's work survives a reload, a changed port and another browser, as Generate's draft does:
+ * the prompt, parameters and the mask switch are a studio state document (lib/storage.ts); the
+ * images and the mask are work files kept by the gateway (`/api/admin/studio/work`), named by a
+ * record that is itself a work file (editWorkState.ts). What an older studio kept in the page's
+ * IndexedDB moves there once (editWorkLegacy.ts).
  *
- * What is kept is bounded: the references (at most 16, the request's own limit), the chain's
- * first step and its latest steps up to KEPT_STEPS, and only the first image's mask (one byte a
- * pixel). When the images together pass KEPT_BYTES, middle chain steps go first, then references
- * after the first; the masked image and its mask always stay. Each image is written once and
- * deleted when no longer kept; the state record names them by key.
+ * What is kept is bounded (boundWork): the references, the chain's first step and latest steps,
+ * and only the first image's mask. Each file is sent once under a key of its own and removed when
+ * the record no longer names it; the record is written after the files it names and before any
+ * file is removed, so the record on the gateway only ever names files that are there.
  */
 import { sanitizeParams } from '../generate/params';
+import { studioWork, type StudioWorkClient } from '../../lib/api/studioWork';
 import { readStored, writeStored } from '../../lib/storage';
-import {
-  useEditStore,
-  type ChainStep,
-  type ReferenceImage,
-  type RestoredImage,
-  type RestoredStep,
-} from '../../stores/edit';
+import { useEditStore, type RestoredImage, type RestoredStep } from '../../stores/edit';
 import { useMaskStore } from '../../stores/mask';
+import { deleteLegacyWork, readLegacyWork } from './editWorkLegacy';
+import {
+  boundWork,
+  parseKeptState,
+  STATE_KEY,
+  type KeptMask,
+  type KeptState,
+} from './editWorkState';
 
-export const KEPT_STEPS = 12;
-export const KEPT_BYTES = 256 * 1024 * 1024;
 const TEXT_KEY = 'atelier.edit.v1';
-const DB_NAME = 'atelier-edit-work';
-const IMAGES = 'images';
-const STATE = 'state';
 /** Quiet time after the last change before the work is written. */
 const SAVE_DELAY_MS = 400;
 
-type KeptImage = Omit<RestoredImage, 'blob'> & { key: string };
-type KeptStep = Omit<RestoredStep, 'blob'> & { key: string };
-
-interface KeptState {
-  references: KeptImage[];
-  chain: KeptStep[];
-  mask: { width: number; height: number; coverage: Uint8Array } | null;
-}
-
-/** The chain and references to keep, within the step and byte bounds (pure, for tests). */
-export function boundWork<R extends { blob: Blob }, S extends { blob: Blob }>(
-  references: readonly R[],
-  chain: readonly S[],
-  maxSteps = KEPT_STEPS,
-  maxBytes = KEPT_BYTES,
-): { references: R[]; chain: S[] } {
-  let steps = chain.length > maxSteps ? [chain[0]!, ...chain.slice(-(maxSteps - 1))] : [...chain];
-  let refs = [...references];
-  const size = () =>
-    Array.from(new Set([...refs, ...steps].map((x) => x.blob))).reduce((sum, b) => sum + b.size, 0);
-  while (size() > maxBytes && steps.length > 2) steps = [steps[0]!, ...steps.slice(2)];
-  while (size() > maxBytes && refs.length > 1) refs = refs.slice(0, -1);
-  if (size() > maxBytes) steps = [];
-  return { references: refs, chain: steps };
-}
-
-function request<T>(req: IDBRequest<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    req.onsuccess = () => resolve(req.result);
-    req.onerror = () => reject(req.error ?? new Error('IndexedDB request failed'));
-  });
-}
-
-function done(tx: IDBTransaction): Promise<void> {
-  return new Promise((resolve, reject) => {
-    tx.oncomplete = () => resolve();
-    tx.onerror = () => reject(tx.error ?? new Error('IndexedDB transaction failed'));
-    tx.onabort = () => reject(tx.error ?? new Error('IndexedDB transaction aborted'));
-  });
-}
-
-let dbPromise: Promise<IDBDatabase> | null = null;
-function openDb(): Promise<IDBDatabase> {
-  dbPromise ??= new Promise((resolve, reject) => {
-    const req = indexedDB.open(DB_NAME, 1);
-    req.onupgradeneeded = () => {
-      req.result.createObjectStore(IMAGES);
-      req.result.createObjectStore(STATE);
-    };
-    req.onsuccess = () => resolve(req.result);
-    req.onerror = () => reject(req.error ?? new Error('IndexedDB did not open'));
-  });
-  return dbPromise;
-}
-
-/** Blobs get a key once; the same blob (a reference that is also a chain step) is stored once. */
+/** Blobs get a key once; the same blob (a reference that is also a chain step) is sent once. */
 const blobKeys = new WeakMap<Blob, string>();
-let keySeq = 0;
 const keyOf = (blob: Blob) => {
   let key = blobKeys.get(blob);
   if (!key) {
-    key = `${Date.now().toString(36)}-${++keySeq}`;
+    key = crypto.randomUUID();
     blobKeys.set(blob, key);
   }
   return key;
 };
 
-async function write(): Promise<void> {
+/** The mask's file follows the mask document's version: a new version is a new file. */
+let maskFile: { doc: object; version: number; key: string } | null = null;
+const NOTHING = new Uint8Array(0);
+
+async function write(client: StudioWorkClient, onGateway: Set<string>): Promise<void> {
   const { references, chain } = useEditStore.getState();
   const kept = boundWork(references, chain);
   const mask = useMaskStore.getState();
   const first = kept.references[0];
-  const doc = first && mask.sourceId === first.id ? mask.doc : null;
-  const strip = <T extends ReferenceImage | ChainStep>({ id: _i, url: _u, blob, ...rest }: T) => ({
-    ...rest,
-    key: keyOf(blob),
-  });
+  const doc =
+    first && mask.sourceId === first.id && mask.doc && !mask.doc.isEmpty() ? mask.doc : null;
+
+  const files = new Map<string, Blob | Uint8Array<ArrayBuffer>>();
+  for (const x of [...kept.references, ...kept.chain]) files.set(keyOf(x.blob), x.blob);
+  let keptMask: KeptMask | null = null;
+  if (doc) {
+    if (maskFile?.doc !== doc || maskFile.version !== doc.version) {
+      maskFile = { doc, version: doc.version, key: crypto.randomUUID() };
+    }
+    keptMask = { width: doc.width, height: doc.height, key: maskFile.key };
+    // Copied only when it is sent: the document is painted in place.
+    files.set(maskFile.key, onGateway.has(maskFile.key) ? NOTHING : doc.coverage.slice());
+  }
+  const strip = <T extends RestoredImage & { id: string; url: string }>(x: T) => {
+    const { id: _i, url: _u, blob, ...rest } = x;
+    return { ...rest, key: keyOf(blob) };
+  };
   const state: KeptState = {
     references: kept.references.map(strip),
     chain: kept.chain.map(strip),
-    mask:
-      doc && !doc.isEmpty()
-        ? { width: doc.width, height: doc.height, coverage: doc.coverage.slice() }
-        : null,
+    mask: keptMask,
   };
-  const blobs = new Map<string, Blob>();
-  for (const x of [...kept.references, ...kept.chain]) blobs.set(keyOf(x.blob), x.blob);
 
-  const db = await openDb();
-  const stored = await request(db.transaction(IMAGES).objectStore(IMAGES).getAllKeys());
-  const tx = db.transaction([IMAGES, STATE], 'readwrite');
-  const images = tx.objectStore(IMAGES);
-  const have = new Set(stored.map(String));
-  for (const [key, blob] of blobs) if (!have.has(key)) images.put(blob, key);
-  for (const key of have) if (!blobs.has(key)) images.delete(key);
-  tx.objectStore(STATE).put(state, 'current');
-  await done(tx);
+  for (const [key, bytes] of files) {
+    if (onGateway.has(key)) continue;
+    await client.put(key, bytes);
+    onGateway.add(key);
+  }
+  await client.put(STATE_KEY, new Blob([JSON.stringify(state)], { type: 'application/json' }));
+  for (const key of [...onGateway]) {
+    if (key === STATE_KEY || files.has(key)) continue;
+    await client.remove(key);
+    onGateway.delete(key);
+  }
 }
 
-async function read(): Promise<{
+interface Restored {
   references: RestoredImage[];
   chain: RestoredStep[];
-  mask: KeptState['mask'];
-} | null> {
-  const db = await openDb();
-  const tx = db.transaction([IMAGES, STATE]);
-  const state = (await request(tx.objectStore(STATE).get('current'))) as KeptState | undefined;
-  if (!state || !Array.isArray(state.references)) return null;
-  const images = tx.objectStore(IMAGES);
-  const blobOf = async (key: string) => {
-    const blob = (await request(images.get(key))) as unknown;
-    return blob instanceof Blob ? blob : null;
+  mask: (KeptMask & { coverage: Uint8Array }) | null;
+}
+
+async function readKept(
+  client: StudioWorkClient,
+  onGateway: Set<string>,
+): Promise<Restored | null> {
+  if (!onGateway.has(STATE_KEY)) return null;
+  const record = await client.get(STATE_KEY);
+  const state = record ? parseKeptState(JSON.parse(await record.text()) as unknown) : null;
+  if (!state) return null;
+  // One blob per key: a reference that is also a chain step stays one image.
+  const blobs = new Map<string, Blob | null>();
+  const blobOf = async (key: string, format: string) => {
+    if (!blobs.has(key)) {
+      const bytes = onGateway.has(key) ? await client.get(key) : null;
+      const blob = bytes ? new Blob([bytes], { type: `image/${format}` }) : null;
+      if (blob) blobKeys.set(blob, key);
+      blobs.set(key, blob);
+    }
+    return blobs.get(key) ?? null;
   };
-  const withBlobs = async <T extends { key: string }>(list: T[]) => {
+  const withBlobs = async <T extends { key: string; format: string }>(list: T[]) => {
     const out: Array<Omit<T, 'key'> & { blob: Blob }> = [];
     for (const { key, ...rest } of list) {
-      const blob = await blobOf(key);
-      if (blob) {
-        blobKeys.set(blob, key);
-        out.push({ ...rest, blob });
-      }
+      const blob = await blobOf(key, rest.format);
+      if (blob) out.push({ ...rest, blob });
     }
     return out;
   };
   const references = await withBlobs(state.references);
-  const chain = await withBlobs(Array.isArray(state.chain) ? state.chain : []);
-  return { references, chain, mask: state.mask ?? null };
+  const chain = await withBlobs(state.chain);
+  let mask: Restored['mask'] = null;
+  if (state.mask && onGateway.has(state.mask.key)) {
+    const bytes = await client.get(state.mask.key);
+    const coverage = bytes ? new Uint8Array(await bytes.arrayBuffer()) : null;
+    if (coverage?.length === state.mask.width * state.mask.height) {
+      mask = { ...state.mask, coverage };
+    }
+  }
+  return { references, chain, mask };
+}
+
+function restore(kept: Restored): void {
+  if (kept.references.length === 0 || useEditStore.getState().references.length > 0) return;
+  const [first] = kept.references;
+  const restored = useEditStore.getState().restore(kept.references, kept.chain);
+  const { mask } = kept;
+  if (first && restored[0] && mask && mask.width === first.width && mask.height === first.height) {
+    useMaskStore.getState().seed(restored[0].id, mask.width, mask.height, mask.coverage);
+    // The file it came from still holds it: not sent again until it changes.
+    const doc = useMaskStore.getState().doc;
+    if (doc && mask.key) maskFile = { doc, version: doc.version, key: mask.key };
+  }
 }
 
 interface KeptText {
@@ -180,42 +166,52 @@ let started: Promise<void> | null = null;
 /**
  * Once per page: puts back the kept work (unless Edit already has images, e.g. "Edit this" from
  * the gallery came first: the newer work wins), then keeps writing it as it changes. Resolves
- * when the kept work is back. Failures (storage disabled or full) leave the session working.
+ * when the kept work is back. Failures (an older gateway, a full work folder) leave the session
+ * working.
  */
-export function keepEditWork(): Promise<void> {
-  started ??= start();
+export function keepEditWork(client: StudioWorkClient = studioWork): Promise<void> {
+  started ??= start(client);
   return started;
 }
 
-async function start(): Promise<void> {
+async function start(client: StudioWorkClient): Promise<void> {
   const text = readText();
   if (text && useEditStore.getState().prompt === '') {
     useEditStore.setState({ prompt: text.prompt, params: text.params, sendMask: text.sendMask });
   }
-  if (typeof indexedDB !== 'undefined') {
+  const onGateway = await client.keys().catch(() => null);
+  let legacy = false;
+  if (onGateway) {
     try {
-      const kept = await read();
-      if (kept && kept.references.length > 0 && useEditStore.getState().references.length === 0) {
-        const [first] = kept.references;
-        const restored = useEditStore.getState().restore(kept.references, kept.chain);
-        const mask = kept.mask;
-        if (first && restored[0] && mask && mask.coverage instanceof Uint8Array) {
-          if (mask.width === first.width && mask.height === first.height) {
-            useMaskStore.getState().seed(restored[0].id, mask.width, mask.height, mask.coverage);
-          }
+      const kept = await readKept(client, onGateway);
+      if (kept) restore(kept);
+      else {
+        const old = await readLegacyWork();
+        if (old) {
+          restore(old);
+          legacy = true;
         }
       }
     } catch {
-      // Nothing kept, or storage unavailable: start empty.
+      // Nothing kept, or it could not be read: start empty.
     }
   }
 
   let timer: ReturnType<typeof setTimeout> | undefined;
   let writing = Promise.resolve();
   const schedule = () => {
+    if (!onGateway) return;
     clearTimeout(timer);
     timer = setTimeout(() => {
-      writing = writing.then(write).catch(() => undefined);
+      writing = writing
+        .then(() => write(client, onGateway))
+        .then(async () => {
+          if (!legacy) return;
+          // Kept by the gateway now: the old copy goes.
+          legacy = false;
+          await deleteLegacyWork();
+        })
+        .catch(() => undefined);
     }, SAVE_DELAY_MS);
   };
   useEditStore.subscribe((s, prev) => {
@@ -227,5 +223,5 @@ async function start(): Promise<void> {
   useMaskStore.subscribe((s, prev) => {
     if (s.doc !== prev.doc || s.version !== prev.version) schedule();
   });
-  if (typeof indexedDB !== 'undefined') schedule();
+  schedule();
 }

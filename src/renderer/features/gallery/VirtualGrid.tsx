@@ -13,6 +13,7 @@ import {
 import type { ImageRecord } from '../../../shared/admin';
 import { adminUrls } from '../../lib/api/admin';
 import { inlineThumb } from './inlineThumbs';
+import { tileFacts } from './imageFacts';
 import {
   gridLayout,
   isFling,
@@ -314,6 +315,7 @@ const Tile = memo(function Tile({
   onDragIndex,
 }: TileProps) {
   const [loaded, setLoaded] = useState(false);
+  const facts = tileFacts(image);
   // Once asked for, a thumbnail stays asked for: only tiles that appear during a fling wait.
   const [wanted, setWanted] = useState(!defer);
   if (!defer && !wanted) setWanted(true);
@@ -386,6 +388,11 @@ const Tile = memo(function Tile({
       </button>
       <p className="gallery-caption" title={image.prompt}>
         {image.prompt || <span className="muted">No prompt</span>}
+      </p>
+      <p className="gallery-facts" title={facts.full} data-testid="gallery-tile-facts">
+        <span>{facts.size}</span>
+        <span>{facts.cost}</span>
+        <span className="gallery-facts-day">{facts.day}</span>
       </p>
     </div>
   );

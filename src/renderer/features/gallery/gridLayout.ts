@@ -13,7 +13,8 @@ export interface GridLayout {
 
 export const MIN_TILE = 168;
 export const GAP = 12;
-export const CAPTION = 26;
+/** The prompt's line and the facts' line (size, cost, day) under a tile. */
+export const CAPTION = 44;
 
 export function gridLayout(
   width: number,

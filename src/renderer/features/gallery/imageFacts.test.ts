@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ImageRecord } from '../../../shared/admin';
-import { chainStepVerb, imageFacts } from './imageFacts';
+import { chainStepVerb, imageFacts, tileFacts } from './imageFacts';
 
 const IMAGE: ImageRecord = {
   id: 'img_1',
@@ -65,5 +65,16 @@ describe('chainStepVerb', () => {
     expect(chainStepVerb(edit, 0)).toBe('Edited with a mask from an image outside the gallery');
     expect(chainStepVerb(edit, 2)).toBe('Edited with a mask');
     expect(chainStepVerb({ ...edit, hasMask: false }, 1)).toBe('Edited');
+  });
+});
+
+describe('tileFacts (under a gallery tile)', () => {
+  it('says the size, the cost and the day, with the time in the full line', () => {
+    expect(tileFacts(IMAGE)).toEqual({
+      size: '1672x941',
+      cost: '$0.2500',
+      day: '2026-04-21',
+      full: '1672x941 · $0.2500 · 2026-04-21 09:00:00',
+    });
   });
 });

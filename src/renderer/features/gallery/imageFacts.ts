@@ -1,5 +1,5 @@
 import type { ImageRecord } from '../../../shared/admin';
-import { formatBytes, formatCount, formatDateTime, formatUsd } from '../../lib/format';
+import { formatBytes, formatCount, formatDateTime, formatDay, formatUsd } from '../../lib/format';
 
 export interface Fact {
   id: string;
@@ -78,4 +78,21 @@ export function chainStepVerb(step: Pick<ImageRecord, 'endpoint' | 'hasMask'>, i
   const mask = step.hasMask ? ' with a mask' : '';
   if (!step.endpoint.endsWith('/edits')) return 'Generated';
   return index === 0 ? `Edited${mask} from an image outside the gallery` : `Edited${mask}`;
+}
+
+/**
+ * What a gallery tile says under its prompt: its size, what it cost and the day it was made
+ * (the time is in `full`, the tile's tooltip), short enough for the narrowest tile.
+ */
+export function tileFacts(
+  image: Pick<ImageRecord, 'width' | 'height' | 'costMicros' | 'createdAt'>,
+) {
+  const size = `${image.width}x${image.height}`;
+  const cost = formatUsd(image.costMicros);
+  return {
+    size,
+    cost,
+    day: formatDay(image.createdAt),
+    full: `${size} · ${cost} · ${formatDateTime(image.createdAt)}`,
+  };
 }
