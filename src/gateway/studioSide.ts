@@ -88,7 +88,7 @@ export function composeStudioSide(deps: {
   const sessions = createStudioSessions(deps.engine, deps.now);
   const sessionGate = studioSessionGate(sessions, deps.address.origins);
   const builtInKey = studioKey(deps.keys, deps.settings);
-  const imagesRepo = createImagesRepository(deps.db);
+  const imagesRepo = createImagesRepository(deps.engine);
   const images = createImageStore({
     dir: path.join(dataDir, 'images'),
     repo: imagesRepo,
@@ -130,7 +130,7 @@ export function composeStudioSide(deps: {
         prices: deps.prices,
         studioState: createStudioStateRepository(deps.engine),
         workFiles: createWorkFiles(path.join(dataDir, 'studio-work'), MAX_STUDIO_WORK_BYTES),
-        boards: createBoardsRepository(deps.db),
+        boards: createBoardsRepository(deps.engine),
         now: deps.now,
         accounts: {
           ctx,

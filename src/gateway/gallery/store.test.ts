@@ -5,6 +5,7 @@ import { EventEmitter, once } from 'node:events';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { emptyUsage, type TokenUsage } from '../../shared/imageParams';
+import { sqliteEngine } from '../storage/sqliteEngine';
 import { createImagesRepository } from './repository';
 import type { StoredImage } from './repository';
 import type { GatewayEventMap } from '../core/events';
@@ -91,10 +92,12 @@ describe('image store: spooled images', () => {
   function storeWith(whenIdle: () => Promise<void>, quietMs = 0) {
     const { db } = tempDatabase();
     const stored = new EventEmitter();
-    const repo = createImagesRepository(db);
+    const repo = createImagesRepository(sqliteEngine(db));
     // The gateway's `image` event, read back as the stored record for the assertions.
     const events = new EventEmitter<GatewayEventMap>();
-    events.on('image', (id) => stored.emit('stored', repo.get(id)));
+    events.on('image', (id) => {
+      void repo.get(id).then((image) => stored.emit('stored', image));
+    });
     const store = createImageStore({
       dir: path.join(tempDir(), 'images'),
       repo,

@@ -185,7 +185,7 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
         written.push(abs(paths.mask));
         await writeFileAtomic(abs(paths.mask), batch.mask.bytes);
       }
-      stored = deps.repo.insert(
+      stored = await deps.repo.insert(
         toRow(batch, index, { id, createdAt, cost, bytes: size, ...paths }),
       );
     } catch (error) {
@@ -207,13 +207,13 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
     thumbs.push(async () => {
       await whenQuiet();
       if (closing) return;
-      const current = deps.repo.get(id);
+      const current = await deps.repo.get(id);
       if (!current || current.thumb) return;
       await makeThumb(current, paths.thumb).catch((error: unknown) =>
         deps.log(`image ${id}: no thumbnail yet (${String(error)}); it is made when first asked`),
       );
       // Deleted while its thumbnail was being made: leave no orphan behind.
-      if (!deps.repo.get(id)) await removeFiles([abs(paths.thumb)]);
+      if (!(await deps.repo.get(id))) await removeFiles([abs(paths.thumb)]);
     });
   };
 
@@ -225,7 +225,7 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
     const made = (async () => {
       const bytes = await fs.readFile(abs(image.file));
       await writeFileAtomic(abs(rel), await thumbnail(bytes));
-      deps.repo.setThumb(image.id, rel);
+      await deps.repo.setThumb(image.id, rel);
     })().finally(() => making.delete(image.id));
     making.set(image.id, made);
     return made;
@@ -255,7 +255,7 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
       batch.images.forEach((_, i) => queue.push(() => writeOne(batch, i, costs[i]!, createdAt)));
     },
     async remove(id) {
-      const image = deps.repo.remove(id);
+      const image = await deps.repo.remove(id);
       if (!image) return null;
       const files = [image.file, image.thumb, image.mask].filter((f): f is string => f !== null);
       await removeFiles(files.map(abs)).catch((error: unknown) =>

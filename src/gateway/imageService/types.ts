@@ -144,7 +144,7 @@ export interface GalleryPort {
   /** The images of a /v1/responses call. */
   keepResponsesImages(delivery: ResponsesImageDelivery): void;
   /** Whether an image id is in the gallery (an edit's parent). */
-  exists(imageId: string): boolean;
+  exists(imageId: string): Promise<boolean>;
 }
 
 /**

@@ -56,8 +56,8 @@ export function eventsAdmin(deps: EventsAdminDeps): Router {
       });
     };
     const onImage = (imageId: string) => {
-      send('image', () => {
-        const image = deps.images.get(imageId);
+      send('image', async () => {
+        const image = await deps.images.get(imageId);
         return image ? imageView(image) : null;
       });
     };

@@ -49,7 +49,7 @@ export function studioRunsList(deps: StudioRunsListDeps): Router {
       limit: query.limit ?? DEFAULT_RUNS,
       offset: query.offset ?? 0,
     });
-    const kept = deps.images.ofRequests(records.map((r) => r.requestId));
+    const kept = await deps.images.ofRequests(records.map((r) => r.requestId));
     const runs = records.map((record): StudioRun => {
       const images = kept.get(record.requestId) ?? [];
       return {

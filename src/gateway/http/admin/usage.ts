@@ -52,7 +52,7 @@ export function usageAdmin(deps: UsageAdminDeps): Router {
     const { limit, offset, ...filter } = usageFilter(parse(usageQuerySchema, req.query));
     const nameOf = await keyNames(deps.keys);
     const records = await deps.usage.list({ ...filter, limit, offset });
-    const kept = deps.images.keptFor(records.map((r) => r.requestId));
+    const kept = await deps.images.keptFor(records.map((r) => r.requestId));
     res.json({
       records: records.map((r) => {
         const images = kept.get(r.requestId);
