@@ -25,7 +25,7 @@ export interface StoragePart {
   usageLedger: UsageLedger;
   jobs: JobsRepository;
   /** The database's answer to GET /healthz. */
-  health: () => StorageHealth;
+  health: () => Promise<StorageHealth>;
   stop(): void;
 }
 
@@ -50,7 +50,7 @@ export async function composeStorage(config: Pick<GatewayConfig, 'dataDir'>): Pr
       settings: await openSettingsRepository(engine),
       usageLedger: createUsageLedger(db),
       jobs: createJobsRepository(db),
-      health: storageHealth(db),
+      health: storageHealth(engine),
       stop: () => {
         db.close();
       },
