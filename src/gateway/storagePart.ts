@@ -30,10 +30,37 @@ export interface StoragePart {
 }
 
 /**
+ * What still runs only on the SQLite file, through better-sqlite3's synchronous handle: a team
+ * gateway (`--database`) cannot start while anything is listed, because its instances would each
+ * keep that state apart (issue 21).
+ */
+export const SQLITE_ONLY: readonly string[] = [
+  'accounts',
+  'the limits ledger',
+  'background response jobs',
+];
+
+/** Why `--database` cannot start this build, or null when it can. */
+export function postgresRefusal(): string | null {
+  if (SQLITE_ONLY.length === 0) return null;
+  return (
+    `--database (PostgreSQL) cannot start yet: ${SQLITE_ONLY.join(', ')} still run on the ` +
+    'SQLite file only (issue 21). Run without --database to use the data folder.'
+  );
+}
+
+/**
  * The storage part, the first to start and the last to stop: the data folder made private, the
  * database, and the repositories over it.
  */
-export async function composeStorage(config: Pick<GatewayConfig, 'dataDir'>): Promise<StoragePart> {
+export async function composeStorage(
+  config: Pick<GatewayConfig, 'dataDir' | 'databaseUrl'>,
+): Promise<StoragePart> {
+  if (config.databaseUrl !== undefined) {
+    // Nothing is opened or written, the data folder included, before the refusal.
+    const refusal = postgresRefusal();
+    if (refusal) throw new Error(refusal);
+  }
   makeDataDirPrivate(config.dataDir);
   const db = openDatabase(databasePath(config.dataDir));
   try {
