@@ -10,9 +10,51 @@ import { SETTINGS } from '../../src/gateway/storage/settings';
 import { openDatabase } from '../../src/gateway/storage/db';
 import { openSettingsRepository, type Setting } from '../../src/gateway/storage/settingsRepository';
 import { sqliteEngine } from '../../src/gateway/storage/sqliteEngine';
+import { createUsageRepository, type NewUsageRecord } from '../../src/gateway/usage/repository';
+import { FIELDS, COLUMNS, toParams } from '../../src/gateway/usage/row';
 
 const ROUNDS = 15;
 const CALLS = 20_000;
+/** A request's usage writes commit a transaction each: fewer per round. */
+const WRITES = 2_000;
+
+/** A finished image request's record, as the writer writes it. */
+function usageRecord(requestId: string): NewUsageRecord {
+  return {
+    requestId,
+    createdAt: Date.now(),
+    endpoint: '/v1/images/generations',
+    model: 'image-model-2',
+    size: '1024x1024',
+    deliveredSize: '1024x1024',
+    quality: 'low',
+    deliveredQuality: 'low',
+    outputFormat: 'png',
+    n: 1,
+    stream: false,
+    status: 200,
+    errorCode: null,
+    errorMessage: null,
+    inputTokens: 20,
+    inputTextTokens: 20,
+    inputImageTokens: 0,
+    outputTokens: 272,
+    outputTextTokens: 0,
+    outputImageTokens: 272,
+    totalTokens: 292,
+    images: 1,
+    latencyMs: 900,
+    upstreamAccountId: null,
+    upstreamAccountName: null,
+    groupName: 'default',
+    user: null,
+    apiKeyId: 'k1',
+    costMicros: 11_000,
+    priceModel: 'image-model-2',
+    fallbackStep: null,
+    estimated: false,
+  };
+}
 
 /** The settings the request path reads on a generation (liveSettings.ts). */
 const PER_REQUEST: ReadonlyArray<Setting<unknown>> = [
@@ -43,7 +85,47 @@ async function main(): Promise<void> {
     const rawLookup = db.prepare(byHash);
     const rawSetting = db.prepare('SELECT value FROM settings WHERE key = ?').pluck();
 
+    // A request's usage writes, as the synchronous code of before made them: the pending row when
+    // it goes upstream, then the record and the pending row's end in one transaction.
+    const rawInsert = db.prepare(
+      `INSERT INTO usage_records (${FIELDS.map((f) => `"${COLUMNS[f]}"`).join(', ')})
+       VALUES (${FIELDS.map((f) => `@${f}`).join(', ')}) ON CONFLICT (request_id) DO NOTHING`,
+    );
+    const rawPending = db.prepare(
+      `INSERT INTO usage_pending (request_id, record, attempts, updated_at, owner_pid, owner_run)
+       VALUES (?, ?, 1, ?, ?, 'bench') ON CONFLICT (request_id) DO UPDATE SET record = excluded.record`,
+    );
+    const rawEnd = db.prepare('DELETE FROM usage_pending WHERE request_id = ?');
+    const rawComplete = db.transaction((record: NewUsageRecord) => {
+      rawInsert.run(toParams(record));
+      rawEnd.run(record.requestId);
+    });
+    const usage = createUsageRepository(engine);
+    let serial = 0;
+
     const cases: Record<string, () => Promise<void> | void> = {
+      "a request's usage writes, better-sqlite3 directly": () => {
+        for (let i = 0; i < WRITES; i++) {
+          const record = usageRecord(`raw_${serial++}`);
+          rawPending.run(record.requestId, JSON.stringify(record), Date.now(), process.pid);
+          rawComplete.immediate(record);
+        }
+      },
+      "a request's usage writes, through the port": async () => {
+        for (let i = 0; i < WRITES; i++) {
+          const record = usageRecord(`port_${serial++}`);
+          await usage.savePending({
+            requestId: record.requestId,
+            record,
+            attempts: 1,
+            updatedAt: Date.now(),
+            ownerPid: process.pid,
+            ownerRun: 'bench',
+            leaseUntil: Date.now() + 30_000,
+          });
+          await usage.complete(record);
+        }
+      },
       'key lookup, better-sqlite3 directly': () => {
         for (let i = 0; i < CALLS; i++) rawLookup.get(hash);
       },
@@ -72,11 +154,14 @@ async function main(): Promise<void> {
       for (const [name, run] of Object.entries(cases)) {
         const started = performance.now();
         await run();
-        samples.get(name)!.push(((performance.now() - started) * 1000) / CALLS);
+        const calls = name.includes('usage writes') ? WRITES : CALLS;
+        samples.get(name)!.push(((performance.now() - started) * 1000) / calls);
       }
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-    console.log(`median of ${ROUNDS} rounds of ${CALLS} calls, microseconds per call`);
+    console.log(
+      `median of ${ROUNDS} rounds of ${CALLS} calls (usage writes: ${WRITES} requests), microseconds per call (usage writes: per request)`,
+    );
     for (const [name, xs] of samples) console.log(`${median(xs).toFixed(3).padStart(9)}  ${name}`);
   } finally {
     await engine.close();
