@@ -7,6 +7,7 @@ import { signInIssuers } from './accounts/signInIssuers';
 import type { GatewayConfig } from './config';
 import type { GatewayEventMap, GatewayEvents } from './core/events';
 import { createUrlImages } from './gallery/urlImages';
+import { sharedKey } from './storage/sharedKeys';
 import type { Gateway, GatewayDeps } from './gatewayApi';
 import { serverAddress } from './http/address';
 import { mcpRoute } from './http/mcpRoute';
@@ -69,7 +70,15 @@ export async function createGateway(
         log,
       }),
     );
-    const urlImages = createUrlImages({ root: path.join(config.dataDir, 'url-images'), now });
+    const urlImages = createUrlImages({
+      root: path.join(config.dataDir, 'url-images'),
+      now,
+      // A team gateway's instances answer each other's URLs; the desktop's die with its run.
+      sharedKey:
+        storage.engine.kind === 'postgres'
+          ? await sharedKey(storage.engine, 'url_images', now())
+          : undefined,
+    });
     parts.started({ stop: () => urlImages.close() });
     const address = serverAddress(config.host, config.port);
     const studioSide = parts.started(

@@ -78,6 +78,7 @@ describe('openDatabase', () => {
         'response_jobs',
         'schema_migrations',
         'settings',
+        'shared_keys',
         'studio_sessions',
         'studio_state',
         'usage_pending',

@@ -370,6 +370,22 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 15,
+    name: 'shared keys',
+    up(db) {
+      // Keys every instance of a team gateway must share (issue 21): the signing key of
+      // `response_format: "url"` image URLs, so a URL one instance made is valid on any. Random
+      // bytes, hex; made once by whichever instance asks first.
+      db.exec(`
+        CREATE TABLE shared_keys (
+          name TEXT PRIMARY KEY,
+          value TEXT NOT NULL,
+          created_at BIGINT NOT NULL
+        );
+      `);
+    },
+  },
 ];
 
 /**

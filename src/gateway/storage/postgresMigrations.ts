@@ -322,4 +322,17 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       `);
     },
   },
+  {
+    version: 15,
+    name: 'shared keys',
+    async up(tx) {
+      await tx.exec(`
+        CREATE TABLE shared_keys (
+          name TEXT PRIMARY KEY,
+          value TEXT NOT NULL,
+          created_at BIGINT NOT NULL
+        );
+      `);
+    },
+  },
 ];
