@@ -58,7 +58,14 @@ export function imagesAdmin(deps: ImagesAdminDeps): Router {
   });
 
   router.get('/images/:id/thumb', async (req, res) => {
-    await sendImageFile(res, await deps.store.ensureThumb(await existing(req.params.id)));
+    const image = await existing(req.params.id);
+    const thumb = await deps.store.ensureThumb(image).catch((error: unknown) => {
+      // The image's file is gone (removed by another instance of a team gateway, or by hand):
+      // there is nothing to make its thumbnail from, which is a 404 like the file's own.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw notFound('image file');
+      throw error;
+    });
+    await sendImageFile(res, thumb);
   });
 
   router.get('/images/:id/mask', async (req, res) => {
