@@ -157,7 +157,9 @@ export async function runServeCommand(
     return 1;
   }
   const saved =
-    args.host === undefined || args.port === undefined ? await savedListenAddress(dataDir) : null;
+    args.host === undefined || args.port === undefined
+      ? await savedListenAddress(dataDir, args.databaseUrl)
+      : null;
   const host = args.host ?? saved!.host;
   const port = args.port ?? saved!.port;
   if (!isLoopbackHost(host)) {
