@@ -85,7 +85,6 @@ export async function createGateway(
       composeStudioSide({
         config,
         address,
-        db: storage.db,
         engine: storage.engine,
         keys,
         usage: storage.usage,

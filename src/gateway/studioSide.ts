@@ -18,7 +18,6 @@ import { createWorkFiles } from './gallery/workFiles';
 import { MAX_STUDIO_WORK_BYTES, type ServerInfo } from '../shared/admin';
 import { studioKey, type StudioKey } from './keys/studioKey';
 import type { SecretStore } from './secrets/types';
-import type { Db } from './storage/db';
 import type { SqlEngine } from './storage/engine';
 import { createImagesRepository } from './gallery/repository';
 import type { KeysRepository } from './keys/repository';
@@ -50,7 +49,6 @@ export interface StudioSide {
  * the gallery's store, OAuth sign-ins started from the studio, and the admin API's dependencies.
  */
 export function composeStudioSide(deps: {
-  db: Db;
   /** The storage port (the same database): the repositories converted to it. */
   engine: SqlEngine;
   config: Pick<GatewayConfig, 'dataDir' | 'host' | 'oauthCallbackPort'>;
