@@ -165,25 +165,23 @@ describe('latency percentiles and success rate over time', () => {
     const day2 = Date.UTC(2025, 0, 11, 12);
     // One transaction on the gateway's own connection (nothing else writes meanwhile).
     t.db.exec('BEGIN');
-    {
-      for (let i = 1; i <= 500; i++) {
-        for (const [day, at] of [
-          [1, day1],
-          [2, day2],
-        ] as const) {
-          const failed = day === 2 && i % 10 === 0;
-          await repo.insert({
-            ...record,
-            requestId: `req_seed_${day}_${i}`,
-            createdAt: at + i,
-            apiKeyId: 'key_seeded',
-            upstreamAccountId: 'acct_seeded',
-            upstreamAccountName: 'seeded',
-            latencyMs: i,
-            status: failed ? 502 : 200,
-            errorCode: failed ? 'upstream_error' : null,
-          });
-        }
+    for (let i = 1; i <= 500; i++) {
+      for (const [day, at] of [
+        [1, day1],
+        [2, day2],
+      ] as const) {
+        const failed = day === 2 && i % 10 === 0;
+        await repo.insert({
+          ...record,
+          requestId: `req_seed_${day}_${i}`,
+          createdAt: at + i,
+          apiKeyId: 'key_seeded',
+          upstreamAccountId: 'acct_seeded',
+          upstreamAccountName: 'seeded',
+          latencyMs: i,
+          status: failed ? 502 : 200,
+          errorCode: failed ? 'upstream_error' : null,
+        });
       }
     }
     t.db.exec('COMMIT');
