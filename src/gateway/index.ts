@@ -43,7 +43,7 @@ export async function createGateway(
   const now = deps.now ?? Date.now;
   const parts = startedParts();
   return parts.orUndo(async () => {
-    const storage = parts.started(await composeStorage(config));
+    const storage = parts.started(await composeStorage(config, log));
     const { keys, prices, accounts, settings } = storage;
     const live = liveSettings(settings, config.allowedOrigins);
     const upstream = parts.started(

@@ -10,12 +10,14 @@ import type { SqlEngine } from './storage/engine';
 import { storageHealth, type StorageHealth } from './storage/health';
 import { openPricesRepository, type PricesRepository } from './storage/pricesRepository';
 import { openSettingsRepository, type SettingsRepository } from './storage/settingsRepository';
+import { openPostgresDatabase } from './storage/postgresEngine';
 import { sqliteEngine } from './storage/sqliteEngine';
 import { createUsageRepository, type UsageRepository } from './usage/repository';
 
 /** The storage part's piece: the database and the repositories over it. */
 export interface StoragePart {
-  db: Db;
+  /** better-sqlite3's synchronous handle on the SQLite file; null on PostgreSQL. */
+  db: Db | null;
   engine: SqlEngine;
   keys: KeysRepository;
   usage: UsageRepository;
@@ -26,7 +28,7 @@ export interface StoragePart {
   jobs: JobsRepository;
   /** The database's answer to GET /healthz. */
   health: () => Promise<StorageHealth>;
-  stop(): void;
+  stop(): Promise<void>;
 }
 
 /**
@@ -49,12 +51,39 @@ export function postgresRefusal(): string | null {
   );
 }
 
+/** The database a gateway opens: the data folder's SQLite file, or a PostgreSQL server. */
+interface OpenedDatabase {
+  engine: SqlEngine;
+  /** better-sqlite3's synchronous handle on the same file; null on PostgreSQL. */
+  db: Db | null;
+}
+
+async function openGatewayDatabase(
+  config: Pick<GatewayConfig, 'dataDir' | 'databaseUrl'>,
+  log: (line: string) => void,
+): Promise<OpenedDatabase> {
+  if (config.databaseUrl !== undefined) {
+    // Migrated when opened, one instance at a time (an advisory lock).
+    return { engine: await openPostgresDatabase({ url: config.databaseUrl, log }), db: null };
+  }
+  const db = openDatabase(databasePath(config.dataDir));
+  return { engine: sqliteEngine(db), db };
+}
+
+/** The synchronous handle a repository not yet on the port needs (postgresRefusal keeps it). */
+function sqliteOnly(db: Db | null, what: string): Db {
+  if (!db) throw new Error(`${what} run on the SQLite file only (issue 21)`);
+  return db;
+}
+
 /**
  * The storage part, the first to start and the last to stop: the data folder made private, the
- * database, and the repositories over it.
+ * database (`databaseUrl`: PostgreSQL; else the folder's SQLite file), and the repositories over
+ * it.
  */
 export async function composeStorage(
   config: Pick<GatewayConfig, 'dataDir' | 'databaseUrl'>,
+  log: (line: string) => void = () => undefined,
 ): Promise<StoragePart> {
   if (config.databaseUrl !== undefined) {
     // Nothing is opened or written, the data folder included, before the refusal.
@@ -62,28 +91,23 @@ export async function composeStorage(
     if (refusal) throw new Error(refusal);
   }
   makeDataDirPrivate(config.dataDir);
-  const db = openDatabase(databasePath(config.dataDir));
+  const { engine, db } = await openGatewayDatabase(config, log);
   try {
-    // The storage port over the same connection: the repositories converted to it so far (issue
-    // 21) use `engine`, the others still the synchronous `db`.
-    const engine = sqliteEngine(db);
     return {
       db,
       engine,
       keys: createKeysRepository(engine),
       usage: createUsageRepository(engine),
       prices: await openPricesRepository(engine),
-      accounts: createAccountsRepository(db),
+      accounts: createAccountsRepository(sqliteOnly(db, 'accounts')),
       settings: await openSettingsRepository(engine),
-      usageLedger: createUsageLedger(db),
-      jobs: createJobsRepository(db),
+      usageLedger: createUsageLedger(sqliteOnly(db, 'the limits ledger')),
+      jobs: createJobsRepository(sqliteOnly(db, 'background response jobs')),
       health: storageHealth(engine),
-      stop: () => {
-        db.close();
-      },
+      stop: () => engine.close(),
     };
   } catch (error) {
-    db.close();
+    await engine.close();
     throw error;
   }
 }
