@@ -138,30 +138,36 @@ export function createUsageWriter(deps: UsageWriterDeps): UsageWriter {
     pendingWrites.set(notes.requestId, saved);
   };
 
-  // While the run lives its rows' leases are renewed; another instance takes over the rows of a
-  // run that stopped renewing (PostgreSQL). Unref'd: they never keep a process alive.
-  const renewal = setInterval(() => {
-    deps.repository
-      .renewLeases(owner.run, deps.now() + leaseMs)
-      .catch((error: unknown) => deps.log(`pending usage leases not renewed: ${String(error)}`));
-  }, leaseMs / 3);
-  renewal.unref();
+  // While the run lives its rows' leases are renewed, and another instance takes over the rows
+  // of a run that stopped renewing: on PostgreSQL, where the instances may be on other machines.
+  // A SQLite file's writers are processes of this machine, judged by their process id instead,
+  // so the desktop writes nothing on a timer. Unref'd: they never keep a process alive.
+  const shared = deps.repository.kind === 'postgres';
+  const renewal = shared
+    ? setInterval(() => {
+        deps.repository
+          .renewLeases(owner.run, deps.now() + leaseMs)
+          .catch((error: unknown) =>
+            deps.log(`pending usage leases not renewed: ${String(error)}`),
+          );
+      }, leaseMs / 3)
+    : null;
+  renewal?.unref();
   let sweeping: Promise<number> | null = null;
   const recordInterruptedOnce = () =>
     (sweeping ??= recordInterrupted(deps.repository, { now: deps.now }).finally(() => {
       sweeping = null;
     }));
-  const sweep =
-    deps.repository.kind === 'postgres'
-      ? setInterval(() => {
-          recordInterruptedOnce().then(
-            (n) => {
-              if (n > 0) deps.log(`recorded ${n} request(s) of a gateway instance that stopped`);
-            },
-            (error: unknown) => deps.log(`interrupted requests not recorded: ${String(error)}`),
-          );
-        }, leaseMs)
-      : null;
+  const sweep = shared
+    ? setInterval(() => {
+        recordInterruptedOnce().then(
+          (n) => {
+            if (n > 0) deps.log(`recorded ${n} request(s) of a gateway instance that stopped`);
+          },
+          (error: unknown) => deps.log(`interrupted requests not recorded: ${String(error)}`),
+        );
+      }, leaseMs)
+    : null;
   sweep?.unref();
 
   return {
@@ -173,7 +179,7 @@ export function createUsageWriter(deps: UsageWriterDeps): UsageWriter {
       await Promise.all(pendingWrites.values());
     },
     async close() {
-      clearInterval(renewal);
+      if (renewal) clearInterval(renewal);
       if (sweep) clearInterval(sweep);
       await Promise.all(pendingWrites.values());
       await health.stop();
