@@ -81,4 +81,20 @@ export default tseslint.config(
       ]),
     },
   },
+  {
+    // No barrels: a folder's files are imported by their own names, so an import says which file
+    // it needs and a re-export cannot hide an unused one from knip (issue 24). The gateway's root
+    // index.ts is the package's entry for main and the CLI, and re-exports its public types.
+    files: ['src/gateway/**/index.ts', 'src/renderer/**/index.{ts,tsx}'],
+    ignores: ['src/gateway/index.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'ExportAllDeclaration, ExportNamedDeclaration[source]',
+          message: 'No barrels: import from the file that defines it.',
+        },
+      ],
+    },
+  },
 );

@@ -26,7 +26,7 @@ export const GATEWAY_LAYERS = {
   keys: { may: ['limits', 'storage'] },
   gallery: { may: ['billing', 'bytes', 'storage'] },
   openapi: { may: ['validation'] },
-  responseJobs: { may: ['imageService', 'storage', 'upstream'] },
+  responseJobs: { may: ['bytes', 'imageService', 'storage', 'upstream'] },
   mcp: { may: ['bytes', 'gallery', 'keys', 'limits', 'openapi', 'upstream'] },
   imageService: {
     may: [
@@ -34,6 +34,7 @@ export const GATEWAY_LAYERS = {
       'bytes',
       'contentFilter',
       'dispatch',
+      'gallery',
       'limits',
       'upstream',
       'usage',

@@ -49,6 +49,7 @@ check('typecheck', npx, ['tsc', '-p', 'tsconfig.node.json', '--noEmit']);
 check('typecheck (web)', npx, ['tsc', '-p', 'tsconfig.web.json', '--noEmit']);
 check('typecheck (e2e)', npx, ['tsc', '-p', 'test/e2e/tsconfig.json', '--noEmit']);
 check('lint', npx, ['eslint', '.', '--max-warnings', '0']);
+check('unused exports (knip budget)', process.execPath, ['scripts/knip-budget.mjs']);
 check('format', npx, ['prettier', '--check', '.', '--log-level', 'warn']);
 // Keychain tests talk to a real Secret Service: on Linux, a private gnome-keyring on a bus of its
 // own (scripts/with-keyring.sh). Without the tools they cannot pass; in CI that is a failure itself.

@@ -3,7 +3,7 @@ import type { GatewayConfig } from './config';
 import { databasePath } from './core/dataDir';
 import { makeDataDirPrivate } from './core/privateFiles';
 import { createKeysRepository, type KeysRepository } from './keys/repository';
-import { createUsageLedger, type UsageLedger } from './limits';
+import { createUsageLedger, type UsageLedger } from './limits/ledger';
 import { createJobsRepository, type JobsRepository } from './responseJobs/repository';
 import { openDatabase, type Db } from './storage/db';
 import type { SqlEngine } from './storage/engine';

@@ -9,7 +9,7 @@ import type { Dispatch } from './dispatch/dispatchCall';
 import type { LiveSettings } from './liveSettings';
 import { secretStoreOnFirstUse } from './secrets';
 import type { SecretStore } from './secrets/types';
-import { createTokenManager } from './oauth';
+import { createTokenManager } from './oauth/tokenManager';
 import { upstreamFactory } from './upstream/factory';
 import { UPSTREAM_AGENT } from './core/tunables';
 

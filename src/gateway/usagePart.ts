@@ -1,6 +1,8 @@
 import type { GatewayEvents } from './core/events';
 import type { ApiKeyRecord } from './keys/repository';
-import { KeyLimiter, limitsOf, type UsageLedger } from './limits';
+import { KeyLimiter } from './limits/limiter';
+import { limitsOf } from './limits/keyLimits';
+import type { UsageLedger } from './limits/ledger';
 import { chargeLimitsOnUsage } from './limits/chargeOnUsage';
 import type { PricesRepository } from './storage/pricesRepository';
 import { createInflight } from './usage/inflight';

@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import path from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { GATEWAY_LAYERS, ROOT, mayImport } from '../../eslint/layers.mjs';
 import { collapse, cyclesOf, importGraph } from '../support/importGraph';
@@ -41,6 +43,58 @@ describe('the import graph of src/', () => {
     expect([...folders.keys()].filter((f) => f !== 'outside' && !(f in GATEWAY_LAYERS))).toEqual(
       [],
     );
+  });
+});
+
+/** The value imports of a file (not `import type`, nor only type specifiers), resolved. */
+function valueImports(file: string): string[] {
+  const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest);
+  return source.statements.flatMap((node) => {
+    if (!ts.isImportDeclaration(node) || !ts.isStringLiteral(node.moduleSpecifier)) return [];
+    const clause = node.importClause;
+    if (clause?.isTypeOnly) return [];
+    const bindings = clause?.namedBindings;
+    const onlyTypes =
+      clause !== undefined &&
+      clause.name === undefined &&
+      bindings !== undefined &&
+      ts.isNamedImports(bindings) &&
+      bindings.elements.length > 0 &&
+      bindings.elements.every((element) => element.isTypeOnly);
+    if (onlyTypes) return [];
+    return [path.resolve(path.dirname(file), node.moduleSpecifier.text)];
+  });
+}
+
+const gatewayFiles = (folder: string) =>
+  fs
+    .readdirSync(path.join(gatewayDir, folder), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && /\.tsx?$/.test(entry.name))
+    .map((entry) => path.join(entry.parentPath, entry.name))
+    .filter((file) => !isTest(file));
+
+describe('what the HTTP layer leaves to the image service (issue 24)', () => {
+  it('http/ runs neither the content filter nor dispatch: it imports their types at most', () => {
+    const files = gatewayFiles('http');
+    expect(files.length).toBeGreaterThan(30);
+    const below = ['contentFilter', 'dispatch'].map((folder) => path.join(gatewayDir, folder));
+    const offending = files.flatMap((file) =>
+      valueImports(file)
+        .filter((target) => below.some((folder) => target.startsWith(folder + path.sep)))
+        .map((target) => `${relative(file)} -> ${relative(target)}`),
+    );
+    expect(offending).toEqual([]);
+  });
+
+  it('the size rules are checked in validation/ only: everywhere else reads its RequestedSize', () => {
+    const callers = fs
+      .readdirSync(gatewayDir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile() && /\.ts$/.test(entry.name))
+      .map((entry) => path.join(entry.parentPath, entry.name))
+      .filter((file) => !isTest(file) && /\bcheckSize\(/.test(fs.readFileSync(file, 'utf8')))
+      .map((file) => path.relative(gatewayDir, file).split(path.sep)[0]);
+    expect(callers.length).toBeGreaterThan(0);
+    expect([...new Set(callers)]).toEqual(['validation']);
   });
 });
 

@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkPrompt } from '../../src/gateway/contentFilter/checkPrompt';
 import { parseSplicedJson, splicedBytes } from '../../src/gateway/bytes/jsonSplice';
-import { parseSse } from '../../src/gateway/upstream/sseParser';
+import { parseSse } from '../../src/gateway/bytes/sse';
 import { incompleteReason, inspectImage } from '../../src/gateway/bytes/imageInspect';
 import { fuzz, FUZZ_TIMEOUT_MS } from './settings';
 

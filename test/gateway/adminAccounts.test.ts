@@ -6,7 +6,8 @@ import type {
   AccountView,
 } from '../../src/shared/admin';
 import { createAccountsRepository } from '../../src/gateway/accounts/repository';
-import { openSecretStore, readAccountSecret } from '../../src/gateway/secrets';
+import { openSecretStore } from '../../src/gateway/secrets';
+import { readAccountSecret } from '../../src/gateway/secrets/accountSecret';
 import {
   clearFaults,
   scriptFaults,

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { DEFAULT_CLIENT_ID, startLoopbackLogin } from '../oauth';
+import { DEFAULT_CLIENT_ID } from '../oauth/constants';
+import { startLoopbackLogin } from '../oauth/loopbackLogin';
 import { saveSubscriptionLogin, type AccountsContext, type SubscriptionOptions } from './service';
 import type { AccountRecord } from '../core/domain';
 

@@ -1,7 +1,9 @@
 import { invalidParam } from '../core/errors';
 import { API_KEY_MAX_PIXELS, SUBSCRIPTION_MAX_PIXELS } from './types';
-import { toAccountSecret, type LoginResult } from '../oauth';
-import { secretNameFor, writeAccountSecret } from '../secrets';
+import { toAccountSecret } from '../oauth/tokenManager';
+import type { LoginResult } from '../oauth/loopbackLogin';
+import { secretNameFor } from '../secrets';
+import { writeAccountSecret } from '../secrets/accountSecret';
 import type { SecretStore } from '../secrets/types';
 import type { AccountsRepository, NewAccount } from './repository';
 import { BUILTIN, type AccountRecord } from '../core/domain';

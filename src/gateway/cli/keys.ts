@@ -1,5 +1,7 @@
 import { maskedKey } from '../keys/apiKeys';
-import { createUsageLedger, hasLimits, keyLimitUse, limitsOf } from '../limits';
+import { createUsageLedger } from '../limits/ledger';
+import { hasLimits, limitsOf } from '../limits/keyLimits';
+import { keyLimitUse } from '../limits/limiter';
 import { createKeysRepository, type ApiKeyRecord, type KeysRepository } from '../keys/repository';
 import { ArgsError, parseArgs } from './args';
 import { CLEAR_ALL_LIMITS, describeLimits, LIMIT_FLAGS, limitsFromFlags } from './keyLimitFlags';

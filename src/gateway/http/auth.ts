@@ -3,8 +3,6 @@ import { invalidApiKey } from '../core/errors';
 import type { AuthenticatedKey, KeyAuthenticator } from '../keys/authenticator';
 import { scopeOf } from './requestScope';
 
-export type { AuthenticatedKey, KeyAuthenticator } from '../keys/authenticator';
-
 /**
  * `Authorization: Bearer <service key>` on every /v1 call (spec 5). Missing, unknown, disabled and
  * deleted keys all get the same 401, so the answer does not reveal which keys exist.

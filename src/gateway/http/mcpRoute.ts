@@ -4,7 +4,8 @@ import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/se
 import type { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpServer, type McpDeps } from '../mcp/server';
 import { scopeOf } from './requestScope';
-import { requireApiKey, type KeyAuthenticator } from './auth';
+import type { KeyAuthenticator } from '../keys/authenticator';
+import { requireApiKey } from './auth';
 
 /**
  * The MCP SDK and its schemas load on the first /mcp request, not at start (here and in

@@ -6,19 +6,13 @@ import { checkPrompt, contentPolicyError } from '../contentFilter/checkPrompt';
 import { dispatchCall, toCallerError, type Dispatch } from '../dispatch/dispatchCall';
 import { requestedPixels, upstreamTimeoutFor, weightOf } from '../dispatch/sizeClass';
 import type { AdmissionRequest } from '../billing/admission';
-import type { SseEvent } from '../upstream/types';
-import { eventData } from '../upstream/sseParser';
+import { eventData, type SseEvent } from '../bytes/sse';
 import type { ResponsesRequest } from '../validation/responsesRequest';
 import { billResponse, type EventShape, type ResponseShape } from './responsesBilling';
 import { inputText } from './responsesBody';
 import { ResponsesImageTap } from './responsesImages';
-import type {
-  GalleryPort,
-  ImageCaller,
-  KeyLimitsPort,
-  LiveImageSettings,
-  ResponsesRunReply,
-} from './types';
+import type { GalleryPort } from '../gallery/port';
+import type { ImageCaller, KeyLimitsPort, LiveImageSettings, ResponsesRunReply } from './types';
 
 /*
  * /v1/responses as a service, read like the image endpoints: plan (the content filter, the

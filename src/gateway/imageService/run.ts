@@ -3,13 +3,8 @@ import { formatSize } from '../../shared/sizeRules';
 import type { Dispatch } from '../dispatch/dispatchCall';
 import { ImageRunError, runImages, type DeliveredImage } from '../dispatch/runImages';
 import type { Delivered } from '../usage/notes';
-import type {
-  GalleryPort,
-  ImagePlan,
-  ImageRunReply,
-  KeyLimitsPort,
-  LiveImageSettings,
-} from './types';
+import type { GalleryPort } from '../gallery/port';
+import type { ImagePlan, ImageRunReply, KeyLimitsPort, LiveImageSettings } from './types';
 
 /** A value the upstream stated, unless it is missing or still `auto`. */
 export function concrete(value: string | null): string | null {

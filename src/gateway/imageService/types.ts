@@ -6,9 +6,6 @@ import type { FilterMode } from '../contentFilter/checkPrompt';
 import type { ImageJob, ImageSink, InputImage, PartialImage } from '../upstream/types';
 import type { UsageNotes } from '../usage/notes';
 import type { ImageOptions } from '../validation/imageOptions';
-import type { ImageToolOptions } from '../validation/responsesRequest';
-import type { Base64Pieces } from '../bytes/base64Pieces';
-import type { ImageSpool, SpooledImage } from '../core/domain';
 
 /*
  * The words of the image service (run an image request -> an image run), in one place: what goes
@@ -85,66 +82,6 @@ export interface ImageRun {
   images: DeliveredImage[];
   usage: TokenUsage;
   meta: ImageRunMeta;
-}
-
-/** A request's images, as delivered, and how they were asked for: what the gallery keeps. */
-export interface ImageDelivery {
-  usage: UsageNotes;
-  operation: 'generate' | 'edit';
-  options: ImageOptions;
-  mask?: InputImage;
-  images: DeliveredImage[];
-  studioSession: boolean;
-  parentImageId: string | null;
-  /** false when the caller left before the reply could be written. */
-  connected: boolean;
-}
-
-/** One finished `image_generation_call` of a Responses call. */
-export interface ResponsesImage {
-  /** Base64 ASCII bytes: slices of what the upstream sent, never a copy. */
-  b64: Base64Pieces;
-  revisedPrompt: string | null;
-}
-
-/** What a Responses call made, for the gallery: handed over once the relay is over. */
-export interface ResponsesImageDelivery {
-  usage: UsageNotes;
-  /** The studio's own session. */
-  studioSession: boolean;
-  parentImageId: string | null;
-  /** The validated `image_generation` tool; null when the caller sent none. */
-  tool: ImageToolOptions | null;
-  /** The caller's `input` as text. */
-  prompt: string;
-  images: ResponsesImage[];
-  /** The image tool's usage for the whole response (`tool_usage.image_gen`). */
-  imageUsage: TokenUsage | null;
-  /** false when the caller left before the reply had been written. */
-  connected: boolean;
-}
-
-/**
- * The gallery, as the request path sees it: one port. It says whose images it keeps, lends a
- * spool for an image that streams through, and is handed what was delivered; it writes them
- * once the request's usage record is written (it listens for that itself).
- */
-export interface GalleryPort {
-  /** Whether it keeps this caller's images (if not, nothing need be held for it). */
-  keeps(caller: { studioSession: boolean }): boolean;
-  /**
-   * A file the gallery's copy is decoded into while the image streams (gallery/spool.ts);
-   * `pixels`, the delivered image's, decides whether it is written past the page cache.
-   */
-  spool(pixels: number): ImageSpool;
-  /** Deletes a spooled file the gallery did not take. */
-  dropUnclaimed(spooled: SpooledImage): Promise<void>;
-  /** The images of a generation or edit. */
-  keepImages(delivery: ImageDelivery): void;
-  /** The images of a /v1/responses call. */
-  keepResponsesImages(delivery: ResponsesImageDelivery): void;
-  /** Whether an image id is in the gallery (an edit's parent). */
-  exists(imageId: string): Promise<boolean>;
 }
 
 /**

@@ -1,5 +1,3 @@
-export type { ImageDemandInput } from '../billing/admission';
-
 /** What a request will use of a key's limits, known before any upstream call. */
 export interface Demand {
   /** The cost estimate in micro-dollars (reserved against a budget until the usage row is written). */

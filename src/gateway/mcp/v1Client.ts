@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream } from 'node:stream/web';
-import { parseSse } from '../upstream/sseParser';
+import { parseSse } from '../bytes/sse';
 
 /**
  * The MCP tools' way into the gateway: a real /v1 request on the gateway's own address with the

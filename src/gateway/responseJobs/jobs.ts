@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ResponsesRunReply } from '../imageService/types';
-import { decodeEvent } from '../upstream/sseParser';
+import { decodeEvent } from '../bytes/sse';
 import { TERMINAL, type JobRow, type JobsRepository, type JobStatus } from './repository';
 
 /** How long a background response is kept after it was made: then GET answers 404. */

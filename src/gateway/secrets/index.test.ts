@@ -3,14 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSecretStoreInChild } from '../../../test/support/secretsChild';
-import {
-  KEYCHAIN_SERVICE,
-  createKeychainStore,
-  openSecretStore,
-  readAccountSecret,
-  secretNameFor,
-  writeAccountSecret,
-} from './index';
+import { readAccountSecret, writeAccountSecret } from './accountSecret';
+import { KEYCHAIN_SERVICE, openSecretStore, secretNameFor } from './index';
+import { createKeychainStore } from './keychainStore';
 
 // The keychain cases use the real Secret Service (scripts/with-keyring.sh); "no keychain" is shown
 // in child processes, the only place where the D-Bus session can really be missing.

@@ -5,12 +5,6 @@ import { SecretStoreError } from './errors';
 import { createKeychainStore } from './keychainStore';
 import type { SecretStore } from './types';
 
-export { readAccountSecret, writeAccountSecret } from './accountSecret';
-export { createEncryptedFileStore, type EncryptedFileStore } from './encryptedFileStore';
-export { KeychainUnavailableError, SecretStoreError, type SecretStoreErrorCode } from './errors';
-export { createKeychainStore, type KeychainStore } from './keychainStore';
-export type { AccountSecret, SecretStore } from './types';
-
 /** The keychain service every Atelier secret is filed under (what the user sees in Seahorse etc.). */
 export const KEYCHAIN_SERVICE = 'Atelier';
 export const SECRET_FILE = 'secrets.enc';

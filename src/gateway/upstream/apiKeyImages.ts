@@ -6,7 +6,7 @@ import { readImagesJson } from './imagesJsonReader';
 import { buildMultipart, type MultipartPart } from './multipartBody';
 import { readAll, readErrorText } from './readBody';
 import { sendPost } from './sendPost';
-import { parseSse } from './sseParser';
+import { parseSse } from '../bytes/sse';
 import type {
   CallOptions,
   ImageJob,

@@ -2,7 +2,7 @@ import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../simulator';
 import { BUILTIN, type AccountRecord } from '../core/domain';
-import { writeAccountSecret } from '../secrets';
+import { writeAccountSecret } from '../secrets/accountSecret';
 import type { SecretStore } from '../secrets/types';
 import { UpstreamError } from '../core/upstreamError';
 import { upstreamFactory } from './factory';

@@ -1,10 +1,13 @@
 import type { Dispatcher as HttpAgent } from 'undici';
 import { BUILTIN, type AccountRecord } from '../core/domain';
-import { readAccountSecret } from '../secrets';
+import { readAccountSecret } from '../secrets/accountSecret';
 import type { SecretStore } from '../secrets/types';
 import { createApiKeyUpstream } from './apiKeyImages';
 import { UpstreamError } from '../core/upstreamError';
-import { createSubscriptionUpstream, type SubscriptionDeps } from './subscription';
+import {
+  createSubscriptionUpstream,
+  type SubscriptionDeps,
+} from './subscription/subscriptionUpstream';
 import type { ImageUpstream } from './types';
 
 export interface UpstreamFactoryDeps {

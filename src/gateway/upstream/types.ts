@@ -7,6 +7,7 @@ import type {
 } from '../../shared/imageParams';
 import type { ImageInfo } from '../bytes/imageInspect';
 import type { Base64Pieces } from '../bytes/base64Pieces';
+import type { SseEvent } from '../bytes/sse';
 import type { AccountKind } from '../core/domain';
 
 /** An input image of an edit, already sniffed and measured from its bytes. */
@@ -126,22 +127,6 @@ export interface ResponsesReply {
   body?: Buffer;
   /** Streaming: SSE events, each the exact bytes of one event (ending in a blank line). */
   events?: AsyncIterable<SseEvent>;
-}
-
-export interface SseEvent {
-  /** The `event:` name, or the `type` inside `data` when the name is absent. */
-  event: string | null;
-  /** The exact bytes of the whole event block, including the terminating blank line. */
-  raw: Buffer;
-  /** The same bytes in the pieces they arrived in (to forward without joining them). */
-  rawPieces?: Base64Pieces;
-  /** The `data:` payload bytes (joined when split across lines). */
-  data: Buffer;
-  /**
-   * The same payload in the pieces it arrived in, for readers that splice it (see
-   * jsonSplice.ts) instead of joining 35 MB; absent on events built by hand.
-   */
-  dataPieces?: Base64Pieces;
 }
 
 export interface ImageUpstream {

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { UsageRecord } from '../../shared/admin';
-import { adminUrls } from '../lib/api/admin';
+import { adminUrls } from '../lib/api/urls';
 import { CopyButton } from './CopyButton';
 import { LazyImageViewer } from './LazyImageViewer';
 import { requestFacts, statusView, type RequestRecord } from './requestFacts';

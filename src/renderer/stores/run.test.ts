@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyUsage } from '../../shared/imageParams';
 import { GatewayError } from '../lib/api/errors';
-import type { ImageCall, ImageCallHandlers } from '../lib/api/images';
+import type { ImageCall, ImageCallHandlers } from '../lib/api/imageCall';
 import { createRunStore, type RunDeps, type RunRequest } from './run';
 
 const REQUEST: RunRequest = {

@@ -2,12 +2,8 @@ import { create } from 'zustand';
 import type { TokenUsage } from '../../shared/imageParams';
 import { admin } from '../lib/api/admin';
 import { GatewayError, type GatewayErrorInfo } from '../lib/api/errors';
-import {
-  gateway,
-  type ImageCall,
-  type ImageCallHandlers,
-  type ImageCallResult,
-} from '../lib/api/images';
+import type { ImageCall, ImageCallHandlers, ImageCallResult } from '../lib/api/imageCall';
+import { gateway } from '../lib/api/images';
 import { createObjectUrl, retireObjectUrl } from '../lib/objectUrls';
 
 /**
@@ -265,8 +261,6 @@ export function createRunStore(deps: RunDeps = browserDeps) {
     };
   });
 }
-
-export type RunStore = ReturnType<typeof createRunStore>;
 
 export const useGenerateRun = createRunStore();
 export const useEditRun = createRunStore();

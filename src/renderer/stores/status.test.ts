@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createImagesClient, type GatewayStatus } from '../lib/api/images';
+import { createImagesClient } from '../lib/api/images';
+import type { GatewayStatus } from '../lib/api/status';
 import { memoryHistory } from '../lib/history';
 import { createRouteStore, normalisePath } from './route';
 import { createSessionStore } from './session';

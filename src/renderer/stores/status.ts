@@ -1,5 +1,6 @@
 import { create } from 'zustand';
-import { gateway, type GatewayStatus } from '../lib/api/images';
+import { gateway } from '../lib/api/images';
+import type { GatewayStatus } from '../lib/api/status';
 
 export interface StatusState {
   phase: 'idle' | 'loading' | 'ready' | 'error';

@@ -18,8 +18,8 @@ import type { ConnectionTestResult } from '../../dispatch/connectionTest';
 import { accountStatus } from '../../accounts/status';
 import type { AccountRecord } from '../../core/domain';
 import { ApiError } from '../../core/errors';
-import { DEFAULT_ISSUER } from '../../oauth';
-import { SecretStoreError } from '../../secrets';
+import { DEFAULT_ISSUER } from '../../oauth/constants';
+import { SecretStoreError } from '../../secrets/errors';
 import { notFound, parse } from './parse';
 
 export interface AccountsAdminDeps {

@@ -64,8 +64,6 @@ export function imageEvents(sse: SseWriter, plan: ImagePlan, now: () => number) 
   };
 }
 
-export type ImageEvents = ReturnType<typeof imageEvents>;
-
 /**
  * The `*.completed` event of an image stream, started while the image is still arriving, the same
  * way: its JSON is `imageEventPieces`' with every field after the image, so they can wait until

@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import type { DeliveredImage, ImageStartInfo } from '../../dispatch/runImages';
 import type { ImageSpool, SpooledImage } from '../../core/domain';
-import type { GalleryPort } from '../../imageService/types';
+import type { GalleryPort } from '../../gallery/port';
 import type { ImageSink } from '../../upstream/types';
 import { scopeOf } from '../requestScope';
 import type { ReplyMeta, StreamedImage, StreamedImageTarget } from './types';

@@ -1,7 +1,7 @@
 import { joinPieces } from '../../bytes/base64Pieces';
 import { describe, expect, it } from 'vitest';
 import { UpstreamError } from '../../core/upstreamError';
-import { parseSse } from '../sseParser';
+import { parseSse } from '../../bytes/sse';
 import { readBridgeImage } from './bridgeImage';
 import { assembleResponse } from './responsesRelay';
 

@@ -1,5 +1,5 @@
 import { UpstreamError } from '../../core/upstreamError';
-import type { SseEvent } from '../types';
+import type { SseEvent } from '../../bytes/sse';
 import { failureOfEvent } from './bridgeImage';
 import { readBridgeEvent } from './bridgeEventStream';
 import { RawString, joinChunks, resolveSpliced, serialiseJson } from './jsonChunks';

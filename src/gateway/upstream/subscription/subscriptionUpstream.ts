@@ -4,7 +4,7 @@ import { VERSION } from '../../core/version';
 import { failureFromResponse, failureFromThrown } from '../httpFailure';
 import { readErrorText } from '../readBody';
 import { sendPost } from '../sendPost';
-import { parseSse } from '../sseParser';
+import { parseSse } from '../../bytes/sse';
 import type {
   CallOptions,
   ImageJob,

@@ -1,6 +1,6 @@
 import type { ImageRecord } from '../../../shared/admin';
 import { Dialog } from '../../components/Dialog';
-import { adminUrls } from '../../lib/api/admin';
+import { adminUrls } from '../../lib/api/urls';
 import { imageFacts } from './imageFacts';
 
 interface CompareDialogProps {

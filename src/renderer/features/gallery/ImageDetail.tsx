@@ -1,7 +1,8 @@
 import type { ImageDetail as ImageDetailData, ImageRecord } from '../../../shared/admin';
 import { CopyButton } from '../../components/CopyButton';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { admin, adminUrls } from '../../lib/api/admin';
+import { admin } from '../../lib/api/admin';
+import { adminUrls } from '../../lib/api/urls';
 import { formatUsd } from '../../lib/format';
 import { useResource } from '../../lib/hooks';
 import { chainStepVerb, imageFacts } from './imageFacts';

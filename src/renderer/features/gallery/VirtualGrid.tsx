@@ -11,7 +11,7 @@ import {
   type ReactNode,
 } from 'react';
 import type { ImageRecord } from '../../../shared/admin';
-import { adminUrls } from '../../lib/api/admin';
+import { adminUrls } from '../../lib/api/urls';
 import { inlineThumb } from './inlineThumbs';
 import { tileFacts } from './imageFacts';
 import {

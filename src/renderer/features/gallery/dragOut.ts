@@ -1,5 +1,5 @@
 import type { ImageRecord } from '../../../shared/admin';
-import { adminUrls } from '../../lib/api/admin';
+import { adminUrls } from '../../lib/api/urls';
 import { desktopApi } from '../../lib/desktop';
 import { imageFileName } from '../../lib/files';
 

@@ -2,7 +2,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { StudioRun } from '../../../shared/admin';
-import type { GatewayStatus } from '../../lib/api/images';
+import type { GatewayStatus } from '../../lib/api/status';
 import { HomeView, startOfToday, type HomeData } from './HomePage';
 
 const SIMULATED: GatewayStatus = {

@@ -1,8 +1,10 @@
 import type { ImageRecord, StudioRun } from '../../../shared/admin';
 import { CopyField } from '../../components/CopyField';
 import { Page } from '../../components/Page';
-import { admin, adminUrls } from '../../lib/api/admin';
-import { gateway, type GatewayStatus } from '../../lib/api/images';
+import { admin } from '../../lib/api/admin';
+import { adminUrls } from '../../lib/api/urls';
+import { gateway } from '../../lib/api/images';
+import type { GatewayStatus } from '../../lib/api/status';
 import { isDesktop } from '../../lib/desktop';
 import { formatCount, formatDateTime, formatUsd } from '../../lib/format';
 import { useResource } from '../../lib/hooks';

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import type { GatewayStatus } from '../../lib/api/images';
+import type { GatewayStatus } from '../../lib/api/status';
 import { whenIdle } from '../../lib/idle';
 import { pollWhileVisible } from '../../lib/visiblePoll';
 import { useRouteStore } from '../../stores/route';

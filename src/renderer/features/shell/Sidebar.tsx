@@ -1,7 +1,7 @@
 import { Badge } from '../../components/Badge';
 import { BudgetNotices } from '../budget/BudgetNotices';
 import { BudgetRing } from '../budget/BudgetRing';
-import type { GatewayStatus } from '../../lib/api/images';
+import type { GatewayStatus } from '../../lib/api/status';
 import { useUiStore } from '../../stores/ui';
 import { NavLink } from './NavLink';
 import { RunWatch, useRunning } from './RunWatch';

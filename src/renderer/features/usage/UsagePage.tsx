@@ -5,7 +5,9 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { SelectField, Segmented } from '../../components/fields';
 import { Page } from '../../components/Page';
 import { formatCompact, formatCount, formatUsd } from '../../lib/format';
-import { admin, adminUrls, type UsageFilters } from '../../lib/api/admin';
+import { admin } from '../../lib/api/admin';
+import { adminUrls } from '../../lib/api/urls';
+import type { UsageFilters } from '../../lib/api/usage';
 import { subscribeAdminEvents } from '../../lib/api/adminEvents';
 import { useResource } from '../../lib/hooks';
 import {

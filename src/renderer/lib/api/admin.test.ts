@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { adminUrls, createAdminClient } from './admin';
+import { createAdminClient } from './admin';
+import { adminUrls } from './urls';
 import { GatewayError } from './errors';
 import { queryString, type FetchLike } from './request';
 

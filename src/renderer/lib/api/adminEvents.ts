@@ -8,7 +8,7 @@ import {
   type ImageRecord,
   type UsageRecord,
 } from '../../../shared/admin';
-import { adminUrls } from './admin';
+import { adminUrls } from './urls';
 import { doubtSession } from './session';
 
 export interface AdminEventHandlers {

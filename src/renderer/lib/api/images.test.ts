@@ -2,7 +2,9 @@ import { describe, expect, it, vi } from 'vitest';
 import type { ImageRecord } from '../../../shared/admin';
 import type { AdminEventHandlers, SubscribeAdminEvents } from './adminEvents';
 import { GatewayError } from './errors';
-import { createImagesClient, parsePrices, type DeliveredImage, type PartialImage } from './images';
+import type { DeliveredImage, PartialImage } from './imageCall';
+import { createImagesClient } from './images';
+import { parsePrices } from './prices';
 import type { FetchLike } from './request';
 
 interface Call {

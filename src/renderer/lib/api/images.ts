@@ -1,169 +1,23 @@
 /**
- * The studio's image client: image requests on /v1, the gallery's list and files, and the
- * status, session and prices the shell reads.
+ * The studio's image client: image requests on /v1 (this module's resource), with the gallery's
+ * list and files, and the status, session and prices the shell reads, each from its own module.
  */
-import {
-  dollarsToMicros,
-  DEFAULT_IMAGE_PRICES,
-  type PriceTable,
-} from '../../../shared/costEstimate';
-import {
-  imagesPageSchema,
-  PARENT_IMAGE_HEADER,
-  pricesResponseSchema,
-  STUDIO_RUN_HEADER,
-  type ImageRecord,
-  type ImagesPage,
-  type PricesResponse,
-} from '../../../shared/admin';
+import { PARENT_IMAGE_HEADER, STUDIO_RUN_HEADER } from '../../../shared/admin';
 import { imagesResponseSchema } from '../../../shared/imagesApi';
-import { statusResponseSchema, type StatusResponse } from '../../../shared/status';
 import { base64ToBlob } from '../base64';
-import { adminUrls } from './admin';
 import { subscribeAdminEvents, type SubscribeAdminEvents } from './adminEvents';
-import { GatewayError } from './errors';
-import { readImageStream } from './imageStream';
-import { createRequest, queryString, readJson, type FetchLike } from './request';
-import { doubtSession } from './session';
-
-/** What the studio asks GET /api/admin/images for (a gallery search: docs/admin-api.md). */
-export interface ImageQuery {
-  q?: string;
-  favourite?: boolean;
-  source?: 'studio' | 'api';
-  /** Only the images on this board (its id). */
-  board?: string;
-  model?: string;
-  /** WxH of the file or the requested size, or `auto`. */
-  size?: string;
-  /** API key id. */
-  key?: string;
-  /** ms since the epoch; until is exclusive. */
-  since?: number;
-  until?: number;
-  limit?: number;
-  before?: number;
-  /** How many of the page's first thumbnails to bring inline (a first screen). */
-  thumbs?: number;
-}
-
-export type GatewayStatus = StatusResponse;
-
-/** Prices of GET /api/admin/prices (dollars per 1M tokens as decimal strings) in micro-dollars. */
-export function parsePrices(body: PricesResponse): Record<string, PriceTable> {
-  const out: Record<string, PriceTable> = {};
-  for (const row of body.prices) {
-    const read = (field: keyof PriceTable) =>
-      dollarsToMicros(row[field]) ?? DEFAULT_IMAGE_PRICES[field];
-    out[row.model] = {
-      textInput: read('textInput'),
-      imageInput: read('imageInput'),
-      textOutput: read('textOutput'),
-      imageOutput: read('imageOutput'),
-    };
-  }
-  return out;
-}
-
-export type {
-  DeliveredImage,
-  ImageCall,
-  ImageCallHandlers,
-  ImageCallResult,
-  PartialImage,
-} from './imageCall';
+import { galleryApi } from './gallery';
 import type { ImageCall, ImageCallHandlers, ImageCallResult } from './imageCall';
+import { readImageStream } from './imageStream';
+import { pricesApi } from './prices';
+import { createRequest, readJson, type FetchLike, type Requester } from './request';
+import { doubtSession } from './session';
+import { statusApi } from './status';
+import { studioSessionApi } from './studioSession';
 
-export function createImagesClient(
-  fetchImpl: FetchLike = (input, init) => fetch(input, init),
-  onUnauthorized: () => void = doubtSession,
-  subscribe: SubscribeAdminEvents = subscribeAdminEvents,
-) {
-  const request = createRequest(fetchImpl, onUnauthorized);
-
-  async function getBlob(path: string, signal?: AbortSignal): Promise<Blob> {
-    const response = await request.send(path, { headers: { accept: 'image/*' }, signal });
-    return response.blob();
-  }
-
-  function listImages(query: ImageQuery = {}, signal?: AbortSignal): Promise<ImagesPage> {
-    const qs = queryString({
-      q: query.q,
-      favourite: query.favourite ? '1' : undefined,
-      source: query.source,
-      board: query.board,
-      model: query.model,
-      size: query.size,
-      key: query.key,
-      since: query.since,
-      until: query.until,
-      limit: query.limit || undefined,
-      before: query.before,
-      thumbs: query.thumbs,
-    });
-    return request.json(imagesPageSchema, `/api/admin/images${qs}`, { signal });
-  }
-
+/** POST /v1/images/{generations,edits} as the studio, answered as JSON or as an event stream. */
+function v1ImagesApi(request: Requester) {
   return {
-    status: (): Promise<GatewayStatus> => request.json(statusResponseSchema, '/api/status'),
-
-    /** 'login' when there is no studio session (401): the user must open a login link. */
-    async session(): Promise<'ok' | 'login'> {
-      try {
-        await request.send('/api/admin/session', { probe: true });
-        return 'ok';
-      } catch (error) {
-        if (error instanceof GatewayError && error.status === 401) return 'login';
-        throw error;
-      }
-    },
-
-    prices: async (): Promise<Record<string, PriceTable>> =>
-      parsePrices(await request.json(pricesResponseSchema, '/api/admin/prices')),
-
-    listImages,
-
-    imageFile: (id: string, signal?: AbortSignal) => getBlob(adminUrls.file(id), signal),
-    imageThumb: (id: string, signal?: AbortSignal) => getBlob(adminUrls.thumb(id), signal),
-    /** The mask file of an image made by a masked edit (for an export with its mask). */
-    imageMask: (id: string, signal?: AbortSignal) => getBlob(adminUrls.mask(id), signal),
-
-    /**
-     * The gallery record of image `index` of request `requestId`. The gateway stores images after
-     * the reply is sent, so it may not be there yet: it is looked up once the events stream is
-     * live (it may have come before), awaited as an `image` event, and looked up a last time
-     * after `timeoutMs` (a stream that dropped may have missed it). Null if it never came: the
-     * chain is a nicety, an edit works without it.
-     */
-    findImage(requestId: string, index: number, timeoutMs = 30_000): Promise<ImageRecord | null> {
-      const matches = (image: ImageRecord) =>
-        image.requestId === requestId && image.index === index;
-      const lookUp = () =>
-        listImages({ source: 'studio', limit: 50 }).then(
-          (page) => page.images.find(matches) ?? null,
-          () => null, // Gallery unavailable: the next look (or the event) may find it.
-        );
-      return new Promise((resolve) => {
-        let settled = false;
-        const finish = (record: ImageRecord | null) => {
-          if (settled) return;
-          settled = true;
-          clearTimeout(timer);
-          stop();
-          resolve(record);
-        };
-        const timer = setTimeout(() => void lookUp().then(finish), timeoutMs);
-        const stop = subscribe({
-          onImage: (image) => {
-            if (matches(image)) finish(image);
-          },
-          onConnection: (live) => {
-            if (live) void lookUp().then((found) => found && finish(found));
-          },
-        });
-      });
-    },
-
     async runImages(call: ImageCall, handlers: ImageCallHandlers): Promise<ImageCallResult> {
       const headers: Record<string, string> = { accept: 'application/json, text/event-stream' };
       if (call.parentImageId) headers[PARENT_IMAGE_HEADER] = call.parentImageId;
@@ -199,7 +53,25 @@ export function createImagesClient(
   };
 }
 
-export type ImagesClient = ReturnType<typeof createImagesClient>;
+export function createImagesClient(
+  fetchImpl: FetchLike = (input, init) => fetch(input, init),
+  onUnauthorized: () => void = doubtSession,
+  subscribe: SubscribeAdminEvents = subscribeAdminEvents,
+) {
+  const request = createRequest(fetchImpl, onUnauthorized);
+  const gallery = galleryApi(request, subscribe);
+  return {
+    ...statusApi(request),
+    session: studioSessionApi(request).probe,
+    prices: pricesApi(request).priceTables,
+    listImages: gallery.listImages,
+    imageFile: gallery.imageFile,
+    imageThumb: gallery.imageThumb,
+    imageMask: gallery.imageMask,
+    findImage: gallery.findImage,
+    ...v1ImagesApi(request),
+  };
+}
 
 /** The studio's image client, used by the stores. */
 export const gateway = createImagesClient();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eventData, parseSse } from './sseParser';
+import { eventData, parseSse } from './sse';
 
 async function* chunked(text: string, size: number): AsyncGenerator<Buffer> {
   const bytes = Buffer.from(text);

@@ -4,10 +4,26 @@ import {
   piecesLength,
   piecesPrefix,
   type Base64Pieces,
-} from '../bytes/base64Pieces';
-import type { SseEvent } from './types';
+} from './base64Pieces';
 
 const LF = 0x0a;
+
+/** One server-sent event, in the pieces it arrived in. */
+export interface SseEvent {
+  /** The `event:` name, or the `type` inside `data` when the name is absent. */
+  event: string | null;
+  /** The exact bytes of the whole event block, including the terminating blank line. */
+  raw: Buffer;
+  /** The same bytes in the pieces they arrived in (to forward without joining them). */
+  rawPieces?: Base64Pieces;
+  /** The `data:` payload bytes (joined when split across lines). */
+  data: Buffer;
+  /**
+   * The same payload in the pieces it arrived in, for readers that splice it (see
+   * jsonSplice.ts) instead of joining 35 MB; absent on events built by hand.
+   */
+  dataPieces?: Base64Pieces;
+}
 
 /**
  * Splits a byte stream into SSE events without ever re-scanning or re-concatenating what came
