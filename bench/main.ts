@@ -1,8 +1,11 @@
 // The gateway benchmark (issue 5): the simulator and the gateway in child processes, this process
 // the client. Prints a table, writes bench-results/<timestamp>.json and bench-results/latest.json.
 // A benchmark prints numbers: targets are reported as pass/FAIL, and the exit code is 0 either way.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
+import { agree, findPrior, verdictText, type RunIdentity } from './agreement';
 import { editCases } from './cases/edit';
 import { concurrencyCases } from './cases/concurrency';
 import { latencyCases } from './cases/latency';
@@ -18,6 +21,8 @@ import { startGatewayProcess, startProxyProcess, startSimulatorProcess } from '.
 import { profilesSince, summariseProfile, type SelfTime } from './profile';
 import { tableLines, writeReport, type Row } from './report';
 import { prepareDataDir } from './setup';
+
+const RESULTS_DIR = 'bench-results';
 
 const GROUPS: Record<CaseGroup, (ctx: BenchContext) => Promise<Row[]>> = {
   latency: latencyCases,
@@ -37,6 +42,24 @@ function machine(): Record<string, unknown> {
     node: process.version,
     platform: `${os.type()} ${os.release()} ${os.arch()}`,
   };
+}
+
+/** The tree measured: HEAD, marked dirty when tracked files differ from it (then no verdict). */
+function commitOf(): string {
+  try {
+    const head = execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], {
+      encoding: 'utf8',
+    }).trim();
+    return dirty === '' ? head : `${head}+dirty`;
+  } catch {
+    return 'unknown+dirty';
+  }
+}
+
+function identityOf(info: Record<string, unknown>, mode: RunIdentity['mode']): RunIdentity {
+  const machineKey = [os.hostname(), info.cpuModel, info.cpus, info.memoryBytes].join(' / ');
+  return { commit: commitOf(), machine: machineKey, mode };
 }
 
 function printProfile(file: string): void {
@@ -130,10 +153,17 @@ async function main(): Promise<number> {
   }
 
   const durationMs = Date.now() - startedAt.getTime();
+  // A verdict needs two full runs of the same tree on the same machine that reach it.
+  const identity = identityOf(info, plan.mode);
+  const stamp = `${startedAt.toISOString().replace(/[:.]/g, '-')}.json`;
+  const prior = findPrior(RESULTS_DIR, identity, stamp);
+  const agreements = rows.map((r) => agree(r.id, r.pass, prior, identity));
+  rows.forEach((r, i) => (r.verdict = verdictText(agreements[i]!, r.pass)));
   const file = writeReport({
     startedAt: startedAt.toISOString(),
     durationMs,
     mode: plan.mode,
+    identity,
     machine: { ...info, loadAverageAtStart: loadAtStart },
     foreignLoad: loads,
     settings: {
@@ -151,10 +181,20 @@ async function main(): Promise<number> {
     rows,
   });
   process.stdout.write(`\n${tableLines(rows).join('\n')}\n\n`);
-  const failed = rows.filter((r) => r.pass === false).length;
-  const judged = rows.filter((r) => r.pass !== null).length;
+  for (const [i, r] of rows.entries()) {
+    const a = agreements[i]!;
+    if (a.kind === 'agrees') process.stdout.write(`${r.id}: agrees with ${a.with}\n`);
+    else if (a.kind === 'differs') process.stdout.write(`${r.id}: differs: no verdict\n`);
+  }
+  const decided = agreements.filter((a) => a.kind === 'agrees');
+  const failed = decided.filter((a) => a.kind === 'agrees' && !a.pass).length;
+  const judged = agreements.filter((a) => a.kind !== 'info').length;
   process.stdout.write(
-    `${judged - failed} of ${judged} targets met; ${(durationMs / 1000).toFixed(0)} s; figures in ${file}\n`,
+    `${decided.length - failed} of ${judged} targets met and ${failed} missed by two agreeing runs` +
+      (prior
+        ? ` (with ${path.basename(prior.file)})`
+        : ' (no earlier full run of this tree here)') +
+      `; ${(durationMs / 1000).toFixed(0)} s; figures in ${file}\n`,
   );
 
   const busy = Object.entries(loads).filter(([, share]) => share > 0.05);

@@ -103,7 +103,8 @@ export function parsePlan(argv: readonly string[]): Plan | 'help' {
     latency: quick
       ? { small: { warmup: 2, iterations: 6 }, large: { warmup: 1, iterations: 3 } }
       : { small: { warmup: 3, iterations: 24 }, large: { warmup: 2, iterations: 10 } },
-    paths: { rounds: quick ? 2 : 4 },
+    // Four ways turn through every position in 8 rounds (roundOrder); --quick runs half of them.
+    paths: { rounds: quick ? 4 : 8 },
     streaming: quick ? { warmup: 2, iterations: 6 } : { warmup: 3, iterations: 16 },
     // --quick leaves out 64 x 4K (over a minute per round here).
     concurrency: {
@@ -114,7 +115,7 @@ export function parsePlan(argv: readonly string[]): Plan | 'help' {
             { n: 64, iterations: 2 },
           ],
     },
-    throughput: { requests: 200, concurrency: 16, rounds: quick ? 1 : 2 },
+    throughput: { requests: quick ? 120 : 200, concurrency: 16, rounds: quick ? 4 : 6 },
     edit: quick ? { warmup: 1, iterations: 2 } : { warmup: 2, iterations: 8 },
     verbose,
     keepApiImages,

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { RunIdentity } from './agreement';
 import { formatMb, formatMs, type Distribution } from './stats';
 
 /** One line of the table. Latency rows compare p50s; other units say so in `unit`. */
@@ -23,6 +24,13 @@ export interface Row {
   throughText?: string;
   /** Whatever else was measured: body sizes, peak RSS, per-event figures. */
   details?: Record<string, unknown>;
+  /**
+   * Cases run in rounds: the compared figure per round, summarised (the median of the rounds'
+   * figures is the one `addedMs` or `ratio` gives, the min-max is how far noise moved it).
+   */
+  spread?: { min: number; max: number; rounds: number; unit: 'ms' | 'x' | 'req/s' };
+  /** pass/FAIL only when two full runs agree (agreement.ts); set by main before the table. */
+  verdict?: string;
 }
 
 /**
@@ -37,6 +45,9 @@ export function timeRow(fields: {
   target?: string;
   pass?: boolean | null;
   details?: Record<string, unknown>;
+  /** The added ms when it is not the p50s' difference (the median of the rounds' added). */
+  addedMs?: number;
+  spread?: Row['spread'];
 }): Row {
   const { direct, through } = fields;
   return {
@@ -47,6 +58,13 @@ export function timeRow(fields: {
     pass: null,
     ...fields,
   };
+}
+
+function spreadCell(s: Row['spread']): string {
+  if (!s) return '-';
+  const f = (x: number) =>
+    s.unit === 'ms' ? formatMs(x) : s.unit === 'x' ? `${x.toFixed(2)}x` : x.toFixed(1);
+  return `${f(s.min)} .. ${f(s.max)} (${s.rounds} rounds)`;
 }
 
 function cell(d: Distribution | null, unit: Row['unit']): string {
@@ -63,22 +81,25 @@ export function tableLines(rows: readonly Row[]): string[] {
     'Through p50 / p90',
     'Added',
     'Ratio',
+    'Rounds min .. max',
     'Target',
     'Result',
   ];
+  const TEXT_COLUMNS = new Set([0, 6, 7]);
   const body = rows.map((r) => [
     r.label,
     cell(r.direct, r.unit),
     r.throughText ?? cell(r.through, r.unit),
     r.addedMs === null ? '-' : `${r.addedMs >= 0 ? '+' : ''}${formatMs(r.addedMs)}`,
     r.ratio === null ? '-' : `${r.ratio.toFixed(2)}x`,
+    spreadCell(r.spread),
     r.target,
-    r.pass === null ? 'info' : r.pass ? 'pass' : 'FAIL',
+    r.verdict ?? (r.pass === null ? 'info' : r.pass ? 'pass' : 'FAIL'),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
   const line = (cells: string[]) =>
-    `| ${cells.map((c, i) => (i === 0 || i === 5 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
-  const rule = `|${widths.map((w, i) => (i === 0 || i === 5 ? `-${'-'.repeat(w)}-` : `-${'-'.repeat(w)}:`)).join('|')}|`;
+    `| ${cells.map((c, i) => (TEXT_COLUMNS.has(i) ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
+  const rule = `|${widths.map((w, i) => (TEXT_COLUMNS.has(i) ? `-${'-'.repeat(w)}-` : `-${'-'.repeat(w)}:`)).join('|')}|`;
   return [line(header), rule, ...body.map(line)];
 }
 
@@ -86,6 +107,8 @@ export interface BenchReport {
   startedAt: string;
   durationMs: number;
   mode: 'quick' | 'full';
+  /** Commit, machine and mode: which earlier runs may decide a verdict with this one. */
+  identity: RunIdentity;
   machine: Record<string, unknown>;
   /** Share of the machine's CPU that processes other than the benchmark's used, per group. */
   foreignLoad: Record<string, number | undefined>;

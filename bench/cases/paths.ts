@@ -1,12 +1,13 @@
 import { checkImagesJson } from '../check';
 import type { BenchContext } from '../context';
-import { runBlocks, type Blocks, type Variant } from '../blocks';
+import { runBlocks, warmUp, WARMUP_CALLS, type Blocks, type Variant } from '../blocks';
 import { waitIdle, waitQuiet } from '../cpu';
 import { timedPost, type Target } from '../http';
 import { startExtraGateway } from '../gateways';
 import { timeRow, type Row } from '../report';
 import { directGeneration, throughGeneration, viaProxy } from '../requests';
 import { TRANSPORT_LABEL } from '../setup';
+import { addedByRound } from '../rounds';
 import { distribution } from '../stats';
 
 const SIZES = [
@@ -77,21 +78,31 @@ export async function pathsCases(ctx: BenchContext): Promise<Row[]> {
           { name: 'installed', call: call('installed'), gateway: installed.gateway, settle: quiet },
           { name: 'off', call: call('off'), gateway: off.gateway },
         ];
-        // Warm-up, and a spot check of what each gateway answers.
+        // A spot check of what each gateway answers, then WARMUP_CALLS untimed calls per way.
         for (const v of variants) {
           const answer = await timedPost(targets[v.name], v.gateway !== undefined);
           if (v.gateway) await checkImagesJson(answer.body!, spec.width, spec.height);
         }
+        await warmUp(variants, WARMUP_CALLS - 1);
         await Promise.all([waitIdle(installed.gateway.pid), waitIdle(off.gateway.pid)]);
         await quiet(installed.gateway.pid);
         const rounds = ctx.plan.paths.rounds;
         const result = await runBlocks(variants, rounds, spec.block);
         const d = distribution(result.samples.direct);
         const of = (name: VariantName) => distribution(result.samples[name]);
+        // Each way's added time round by round (its median minus direct's in the same round):
+        // the verdict uses the median over the rounds, the spread says how far noise moved it.
+        const added = (name: VariantName) => {
+          const s = addedByRound(result.byRound[name], result.byRound.direct);
+          return {
+            addedMs: s.median,
+            spread: { min: s.min, max: s.max, rounds: s.rounds, unit: 'ms' as const },
+          };
+        };
         const floor = of('floor');
         const kept = of('installed');
-        const floorAdded = floor.p50 - d.p50;
-        const keptAdded = kept.p50 - d.p50;
+        const floorAdded = added('floor').addedMs;
+        const keptAdded = added('installed').addedMs;
         const label = `${spec.size} PNG, ${TRANSPORT_LABEL[path]}`;
         const id = `paths.${path}.${spec.size}`;
         const cpu = (name: VariantName) => ({
@@ -117,6 +128,7 @@ export async function pathsCases(ctx: BenchContext): Promise<Row[]> {
             label: `${label}, floor: streaming Node proxy`,
             direct: d,
             through: floor,
+            ...added('floor'),
             details: common,
           }),
           timeRow({
@@ -124,6 +136,7 @@ export async function pathsCases(ctx: BenchContext): Promise<Row[]> {
             label: `${label}, as installed, no wait`,
             direct: d,
             through: kept,
+            ...added('installed'),
             target,
             pass,
             details: {
@@ -138,13 +151,15 @@ export async function pathsCases(ctx: BenchContext): Promise<Row[]> {
             label: `${label}, gallery off, no wait`,
             direct: d,
             through: of('off'),
+            ...added('off'),
             details: { ...common, ...cpu('off') },
           }),
           cpuRow(`${id}.cpu`, label, result),
         );
         ctx.log(
-          `${label} (no wait): direct ${d.p50.toFixed(1)}, floor ${floor.p50.toFixed(1)}, ` +
-            `installed ${kept.p50.toFixed(1)}, off ${of('off').p50.toFixed(1)} ms; gateway CPU ` +
+          `${label} (no wait): added over direct, median of ${rounds} rounds: floor ` +
+            `${floorAdded.toFixed(1)}, installed ${keptAdded.toFixed(1)}, off ` +
+            `${added('off').addedMs.toFixed(1)} ms; gateway CPU ` +
             `per image ${cpu('installed').gatewayCpuMsPerCall.toFixed(0)} ms installed, ` +
             `${cpu('off').gatewayCpuMsPerCall.toFixed(0)} ms off`,
         );

@@ -1,11 +1,13 @@
 import { performance } from 'node:perf_hooks';
 import { checkImagesJson } from '../check';
-import { alternate, type BenchContext } from '../context';
+import { runBlocks, WARMUP_CALLS, type Variant } from '../blocks';
+import type { BenchContext } from '../context';
 import { waitIdle } from '../cpu';
 import { startExtraGateway } from '../gateways';
 import { timedPost, type Target } from '../http';
 import type { Row } from '../report';
 import { directGeneration, throughGeneration, viaProxy } from '../requests';
+import { ratioByRound } from '../rounds';
 import { distribution } from '../stats';
 
 /** The smallest valid size (655,360 pixels, the minimum), low quality: per-request overhead shows most. */
@@ -27,137 +29,136 @@ async function drive(target: Target, requests: number, concurrency: number): Pro
   return requests / ((performance.now() - started) / 1000);
 }
 
-/** Many small images at a fixed concurrency (API-key transport): requests per second. */
+type Way = 'direct' | 'floor' | 'gateway' | 'other';
+
+/**
+ * Many small images at a fixed concurrency (API-key transport), four ways in interleaved rounds
+ * (runBlocks: the order turns each round): direct, the floor (the do-nothing streaming Node proxy),
+ * the gateway as the plan sets its gallery (as installed by default) and a second gateway child
+ * with the gallery set the other way. One call is one load of `requests`; its figure is req/s.
+ * The target compares the gateway's rate with the floor's in the same round, over the rounds.
+ */
 export async function throughputCases(ctx: BenchContext): Promise<Row[]> {
   if (!ctx.wants('throughput.small')) return [];
   const { requests, concurrency, rounds } = ctx.plan.throughput;
   const params = { size: SMALL.size, quality: 'low', partialImages: 0 } as const;
   const direct = directGeneration(ctx.sim, ctx.setup, 'apiKey', params);
   const through = throughGeneration(ctx.gateway.url, ctx.setup, 'apiKey', params);
-  await drive(direct, concurrency, concurrency);
+  const floorTarget = viaProxy(ctx.sim, ctx.proxy.url, direct);
   await checkImagesJson((await timedPost(through, true)).body!, SMALL.width, SMALL.height);
-  await drive(through, concurrency, concurrency);
-
-  const floor = await referenceRow(ctx, direct);
-  const { value, memory } = await ctx.withPeak(() =>
-    alternate(ctx, {
-      warmup: 0,
-      iterations: rounds,
-      direct: () => drive(direct, requests, concurrency),
-      through: () => drive(through, requests, concurrency),
-    }),
-  );
-  const rates = { direct: value.direct, through: value.through };
-  const d = distribution(rates.direct);
-  const t = distribution(rates.through);
-  const share = t.p50 / d.p50;
-  const other = await otherGalleryRow(ctx, direct);
-  const floorRate = floor[0]?.through?.p50 ?? null;
-  ctx.log(`small images: direct ${d.p50.toFixed(1)} req/s, through ${t.p50.toFixed(1)} req/s`);
-  return [
-    ...floor,
-    {
-      id: 'throughput.small',
-      label: `${requests} x ${SMALL.size} low PNG at concurrency ${concurrency}`,
+  const keepOther = !ctx.plan.keepApiImages;
+  const other = await startExtraGateway(ctx, keepOther);
+  try {
+    const otherTarget = throughGeneration(other.gateway.url, other.setup, 'apiKey', params);
+    const targets: Record<Way, Target> = {
+      direct,
+      floor: floorTarget,
+      gateway: through,
+      other: otherTarget,
+    };
+    // Warm-up: one load of `concurrency` (16 >= 10) requests per way, untimed.
+    for (const way of Object.keys(targets) as Way[])
+      await drive(targets[way], Math.max(WARMUP_CALLS, concurrency), concurrency);
+    await Promise.all([ctx.settle(), waitIdle(other.gateway.pid)]);
+    const variants: Array<Variant<Way>> = [
+      { name: 'direct', call: () => drive(direct, requests, concurrency) },
+      { name: 'floor', call: () => drive(floorTarget, requests, concurrency) },
+      {
+        name: 'gateway',
+        call: () => drive(through, requests, concurrency),
+        gateway: ctx.gateway,
+      },
+      {
+        name: 'other',
+        call: () => drive(otherTarget, requests, concurrency),
+        gateway: other.gateway,
+      },
+    ];
+    const { value: result, memory } = await ctx.withPeak(() => runBlocks(variants, rounds, 1));
+    const of = (way: Way) => distribution(result.samples[way]);
+    const versus = (way: Way, reference: Way) => {
+      const s = ratioByRound(result.byRound[way], result.byRound[reference]);
+      return {
+        ratio: s.median,
+        spread: { min: s.min, max: s.max, rounds: s.rounds, unit: 'x' as const },
+      };
+    };
+    const d = of('direct');
+    const floorRate = of('floor').p50;
+    const toFloor = versus('gateway', 'floor');
+    const cpuPerRequest = (way: Way) =>
+      (distribution(result.cpuInMs[way] ?? []).p50 +
+        distribution(result.cpuAfterMs[way] ?? []).p50) /
+      requests;
+    const label = `${requests} x ${SMALL.size} low PNG at concurrency ${concurrency}`;
+    ctx.log(
+      `small images: direct ${d.p50.toFixed(1)}, floor ${floorRate.toFixed(1)}, gateway ` +
+        `${of('gateway').p50.toFixed(1)}, other gallery ${of('other').p50.toFixed(1)} req/s; ` +
+        `gateway / floor ${toFloor.ratio.toFixed(2)}x (rounds ${toFloor.spread.min.toFixed(2)}` +
+        `..${toFloor.spread.max.toFixed(2)})`,
+    );
+    const row = (
+      id: string,
+      rowLabel: string,
+      way: Way,
+      reference: Way,
+      extra: Partial<Row>,
+    ): Row => ({
+      id,
+      label: rowLabel,
       unit: 'req/s',
       direct: d,
-      through: t,
+      through: of(way),
       addedMs: null,
-      ratio: share,
-      target: `>= ${FLOOR_SHARE}x the floor's rate`,
-      pass: floorRate === null ? null : t.p50 >= FLOOR_SHARE * floorRate,
-      details: {
-        rounds,
-        floorRate,
-        ratioToFloor: floorRate === null ? null : t.p50 / floorRate,
-        keepApiImages: ctx.plan.keepApiImages,
-        gatewayCpuMsPerRequest: distribution(value.throughCpuMs).p50 / requests,
-        settleMs: distribution(value.settleMs).p50,
-        gatewayMemory: memory,
-      },
-    },
-    ...other,
-  ];
-}
-
-/**
- * The same load through a second gateway child with the gallery set the other way (off, when the
- * run is as installed): what keeping every image costs the rate, in the same run.
- */
-async function otherGalleryRow(ctx: BenchContext, direct: Target): Promise<Row[]> {
-  const id = 'throughput.small.other-gallery';
-  if (!ctx.wants(id)) return [];
-  const { requests, concurrency, rounds } = ctx.plan.throughput;
-  const keep = !ctx.plan.keepApiImages;
-  const other = await startExtraGateway(ctx, keep);
-  try {
-    const params = { size: SMALL.size, quality: 'low', partialImages: 0 } as const;
-    const through = throughGeneration(other.gateway.url, other.setup, 'apiKey', params);
-    await drive(through, concurrency, concurrency);
-    const value: { direct: number[]; through: number[] } = { direct: [], through: [] };
-    for (let i = 0; i < rounds; i += 1) {
-      // ABBA, settling the other gateway after its turn as alternate() does for the main one.
-      const order =
-        i % 2 === 0 ? (['direct', 'through'] as const) : (['through', 'direct'] as const);
-      for (const side of order) {
-        value[side].push(await drive(side === 'direct' ? direct : through, requests, concurrency));
-        if (side === 'through') await waitIdle(other.gateway.pid);
-      }
-    }
-    const d = distribution(value.direct);
-    const t = distribution(value.through);
+      ...versus(way, reference),
+      target: '-',
+      pass: null,
+      ...extra,
+    });
     return [
-      {
-        id,
-        label: `${requests} x ${SMALL.size} low PNG, gallery ${keep ? 'on (as installed)' : 'off'}`,
-        unit: 'req/s',
-        direct: d,
-        through: t,
-        addedMs: null,
-        ratio: t.p50 / d.p50,
-        target: '-',
-        pass: null,
-        details: { rounds, keepApiImages: keep },
-      },
+      row(
+        'throughput.reference.stream',
+        `${label}, floor: streaming Node proxy (ratio to direct)`,
+        'floor',
+        'direct',
+        {
+          details: { rounds },
+        },
+      ),
+      row(
+        'throughput.small',
+        `${label}, gallery ${ctx.plan.keepApiImages ? 'on (as installed)' : 'off'} (ratio to floor)`,
+        'gateway',
+        'floor',
+        {
+          target: `>= ${FLOOR_SHARE}x the floor's rate`,
+          pass: toFloor.ratio >= FLOOR_SHARE,
+          details: {
+            rounds,
+            floorRate,
+            ratioToDirect: of('gateway').p50 / d.p50,
+            keepApiImages: ctx.plan.keepApiImages,
+            gatewayCpuMsPerRequest: cpuPerRequest('gateway'),
+            settleMs: distribution(result.settleMs.gateway ?? []).p50,
+            gatewayMemory: memory,
+          },
+        },
+      ),
+      row(
+        'throughput.small.other-gallery',
+        `${label}, gallery ${keepOther ? 'on (as installed)' : 'off'} (ratio to floor)`,
+        'other',
+        'floor',
+        {
+          details: {
+            rounds,
+            keepApiImages: keepOther,
+            gatewayCpuMsPerRequest: cpuPerRequest('other'),
+          },
+        },
+      ),
     ];
   } finally {
     await other.close();
   }
-}
-
-/**
- * The floor: the same load through a Node proxy that only streams bytes through. On a 2-core
- * machine the upstream, the client and any proxy share the CPU, so even this costs throughput.
- */
-async function referenceRow(ctx: BenchContext, direct: Target): Promise<Row[]> {
-  const id = 'throughput.reference.stream';
-  if (!ctx.wants(id)) return [];
-  const { requests, concurrency, rounds } = ctx.plan.throughput;
-  const through = viaProxy(ctx.sim, ctx.proxy.url, direct);
-  await drive(through, concurrency, concurrency);
-  const value = await alternate(ctx, {
-    warmup: 0,
-    iterations: rounds,
-    direct: () => drive(direct, requests, concurrency),
-    through: () => drive(through, requests, concurrency),
-  });
-  const d = distribution(value.direct);
-  const t = distribution(value.through);
-  ctx.log(
-    `small images, streaming proxy: direct ${d.p50.toFixed(1)}, through ${t.p50.toFixed(1)} req/s`,
-  );
-  return [
-    {
-      id,
-      label: `${requests} x ${SMALL.size} low PNG, reference: streaming Node proxy`,
-      unit: 'req/s',
-      direct: d,
-      through: t,
-      addedMs: null,
-      ratio: t.p50 / d.p50,
-      target: '-',
-      pass: null,
-      details: { rounds },
-    },
-  ];
 }

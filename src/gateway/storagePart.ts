@@ -36,11 +36,7 @@ export interface StoragePart {
  * gateway (`--database`) cannot start while anything is listed, because its instances would each
  * keep that state apart (issue 21).
  */
-export const SQLITE_ONLY: readonly string[] = [
-  'accounts',
-  'the limits ledger',
-  'background response jobs',
-];
+export const SQLITE_ONLY: readonly string[] = ['accounts', 'the limits ledger'];
 
 /** Why `--database` cannot start this build, or null when it can. */
 export function postgresRefusal(): string | null {
@@ -102,7 +98,7 @@ export async function composeStorage(
       accounts: createAccountsRepository(sqliteOnly(db, 'accounts')),
       settings: await openSettingsRepository(engine),
       usageLedger: createUsageLedger(sqliteOnly(db, 'the limits ledger')),
-      jobs: createJobsRepository(sqliteOnly(db, 'background response jobs')),
+      jobs: createJobsRepository(engine),
       health: storageHealth(engine),
       stop: () => engine.close(),
     };
