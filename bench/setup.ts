@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AccountSecret } from '../src/gateway/secrets/types';
-import { createAccountsRepository, type NewAccount } from '../src/gateway/accounts/repository';
+import { openAccountsRepository, type NewAccount } from '../src/gateway/accounts/repository';
 import { databasePath } from '../src/gateway/core/dataDir';
 import { API_KEY_MAX_PIXELS } from '../src/gateway/accounts/types';
 import { openDatabase } from '../src/gateway/storage/db';
@@ -52,7 +52,7 @@ export async function prepareDataDir(
     const keys = createKeysRepository(sqliteEngine(db));
     const settings = await openSettingsRepository(sqliteEngine(db));
     await settings.set(SETTINGS.keepApiImages, opts.keepApiImages);
-    const accounts = createAccountsRepository(db);
+    const accounts = await openAccountsRepository(sqliteEngine(db));
     const common = {
       capacity: 4096,
       enabled: true,
@@ -71,7 +71,7 @@ export async function prepareDataDir(
       upstreamAccountId: tokens.accountId,
       secretName: group,
     });
-    accounts.create({
+    await accounts.create({
       ...common,
       name: 'bench-apiKey',
       kind: 'api_key',
@@ -83,8 +83,8 @@ export async function prepareDataDir(
       upstreamAccountId: null,
       secretName: 'bench-apiKey',
     });
-    accounts.create(subscription(sim.url, sim.tokens.native, 'bench-native'));
-    accounts.create(subscription(sim.bridgeUrl, sim.tokens.bridge, 'bench-bridge'));
+    await accounts.create(subscription(sim.url, sim.tokens.native, 'bench-native'));
+    await accounts.create(subscription(sim.bridgeUrl, sim.tokens.bridge, 'bench-bridge'));
 
     const oauth = (t: BenchTokens): AccountSecret => ({
       type: 'oauth',

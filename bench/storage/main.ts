@@ -6,55 +6,19 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { openAccountsRepository } from '../../src/gateway/accounts/repository';
+import { createUsageLedger } from '../../src/gateway/limits/ledger';
+import { KeyLimiter } from '../../src/gateway/limits/limiter';
+import { NO_LIMITS } from '../../src/gateway/limits/keyLimits';
 import { SETTINGS } from '../../src/gateway/storage/settings';
 import { openDatabase } from '../../src/gateway/storage/db';
 import { openSettingsRepository, type Setting } from '../../src/gateway/storage/settingsRepository';
 import { sqliteEngine } from '../../src/gateway/storage/sqliteEngine';
-import { createUsageRepository, type NewUsageRecord } from '../../src/gateway/usage/repository';
-import { FIELDS, COLUMNS, toParams } from '../../src/gateway/usage/row';
 
 const ROUNDS = 15;
 const CALLS = 20_000;
-/** A request's usage writes commit a transaction each: fewer per round. */
-const WRITES = 2_000;
-
-/** A finished image request's record, as the writer writes it. */
-function usageRecord(requestId: string): NewUsageRecord {
-  return {
-    requestId,
-    createdAt: Date.now(),
-    endpoint: '/v1/images/generations',
-    model: 'image-model-2',
-    size: '1024x1024',
-    deliveredSize: '1024x1024',
-    quality: 'low',
-    deliveredQuality: 'low',
-    outputFormat: 'png',
-    n: 1,
-    stream: false,
-    status: 200,
-    errorCode: null,
-    errorMessage: null,
-    inputTokens: 20,
-    inputTextTokens: 20,
-    inputImageTokens: 0,
-    outputTokens: 272,
-    outputTextTokens: 0,
-    outputImageTokens: 272,
-    totalTokens: 292,
-    images: 1,
-    latencyMs: 900,
-    upstreamAccountId: null,
-    upstreamAccountName: null,
-    groupName: 'default',
-    user: null,
-    apiKeyId: 'k1',
-    costMicros: 11_000,
-    priceModel: 'image-model-2',
-    fallbackStep: null,
-    estimated: false,
-  };
-}
+/** A limited key's admission writes: fewer per round, they are the slow ones. */
+const LIMITED_CALLS = 2_000;
 
 /** The settings the request path reads on a generation (liveSettings.ts). */
 const PER_REQUEST: ReadonlyArray<Setting<unknown>> = [
@@ -85,47 +49,47 @@ async function main(): Promise<void> {
     const rawLookup = db.prepare(byHash);
     const rawSetting = db.prepare('SELECT value FROM settings WHERE key = ?').pluck();
 
-    // A request's usage writes, as the synchronous code of before made them: the pending row when
-    // it goes upstream, then the record and the pending row's end in one transaction.
-    const rawInsert = db.prepare(
-      `INSERT INTO usage_records (${FIELDS.map((f) => `"${COLUMNS[f]}"`).join(', ')})
-       VALUES (${FIELDS.map((f) => `@${f}`).join(', ')}) ON CONFLICT (request_id) DO NOTHING`,
-    );
-    const rawPending = db.prepare(
-      `INSERT INTO usage_pending (request_id, record, attempts, updated_at, owner_pid, owner_run)
-       VALUES (?, ?, 1, ?, ?, 'bench') ON CONFLICT (request_id) DO UPDATE SET record = excluded.record`,
-    );
-    const rawEnd = db.prepare('DELETE FROM usage_pending WHERE request_id = ?');
-    const rawComplete = db.transaction((record: NewUsageRecord) => {
-      rawInsert.run(toParams(record));
-      rawEnd.run(record.requestId);
+    const accounts = await openAccountsRepository(engine);
+    for (const name of ['alpha', 'beta', 'gamma']) {
+      await accounts.create({
+        name,
+        kind: 'simulator',
+        tier: 'pro',
+        groupName: 'default',
+        capacity: 4,
+        enabled: true,
+        modelMap: {},
+        maxPixels: 8_294_400,
+        baseUrl: 'builtin',
+        issuer: null,
+        bridgeModel: null,
+        upstreamAccountId: null,
+        secretName: null,
+      });
+    }
+    const dataVersion = db.prepare('PRAGMA data_version').pluck();
+    let seenVersion = -1;
+    let list: unknown[] = [];
+    const rawAccounts = db.prepare('SELECT * FROM accounts ORDER BY created_at, id');
+
+    // A key with a monthly budget: its admission, estimate and charge.
+    const limited = {
+      id: 'k500',
+      limits: { ...NO_LIMITS, budgetMicros: 1_000_000_000, budgetPeriod: 'month' as const },
+    };
+    const limiter = new KeyLimiter(createUsageLedger(engine), {
+      owner: 'bench',
+      now: Date.now,
+      log: () => {},
     });
-    const usage = createUsageRepository(engine);
-    let serial = 0;
+    const rawSpent = db.prepare(
+      `SELECT COALESCE(SUM(cost_micros), 0) AS costMicros, COALESCE(SUM(images), 0) AS images
+       FROM usage_records WHERE api_key_id = ? AND created_at >= ?`,
+    );
+    const tickets = new Map<string, { costMicros: number }>();
+    let request = 0;
 
     const cases: Record<string, () => Promise<void> | void> = {
-      "a request's usage writes, better-sqlite3 directly": () => {
-        for (let i = 0; i < WRITES; i++) {
-          const record = usageRecord(`raw_${serial++}`);
-          rawPending.run(record.requestId, JSON.stringify(record), Date.now(), process.pid);
-          rawComplete.immediate(record);
-        }
-      },
-      "a request's usage writes, through the port": async () => {
-        for (let i = 0; i < WRITES; i++) {
-          const record = usageRecord(`port_${serial++}`);
-          await usage.savePending({
-            requestId: record.requestId,
-            record,
-            attempts: 1,
-            updatedAt: Date.now(),
-            ownerPid: process.pid,
-            ownerRun: 'bench',
-            leaseUntil: Date.now() + 30_000,
-          });
-          await usage.complete(record);
-        }
-      },
       'key lookup, better-sqlite3 directly': () => {
         for (let i = 0; i < CALLS; i++) rawLookup.get(hash);
       },
@@ -149,20 +113,62 @@ async function main(): Promise<void> {
         }
       },
     };
+    // Before: the pool asked data_version on each of a request's reads of the list (three or more).
+    cases["a request's account list (3 reads), data_version each (before)"] = () => {
+      for (let i = 0; i < CALLS; i++) {
+        for (let read = 0; read < 3; read++) {
+          const v = dataVersion.get() as number;
+          if (v !== seenVersion) {
+            seenVersion = v;
+            list = rawAccounts.all();
+          }
+        }
+      }
+    };
+    // Now: one change check per request (freshSnapshots), then the snapshot, as the pool reads it.
+    cases["a request's account list (3 reads), the snapshot (now)"] = () => {
+      for (let i = 0; i < CALLS; i++) {
+        accounts.stale();
+        for (let read = 0; read < 3; read++) list = [...accounts.cached()];
+      }
+    };
+    // Before: a ticket in memory, the budget's sum at the estimate and at the charge.
+    cases["a budget key's admission, estimate and charge, in memory (before)"] = () => {
+      for (let i = 0; i < LIMITED_CALLS; i++) {
+        const id = `req_${++request}`;
+        tickets.set(id, { costMicros: 0 });
+        rawSpent.get(limited.id, 0);
+        tickets.get(id)!.costMicros += 4_000;
+        tickets.delete(id);
+        rawSpent.get(limited.id, 0);
+      }
+    };
+    // Now: a reservation row, decided and written in transactions, released at the charge.
+    cases["a budget key's admission, estimate and charge, reservation rows (now)"] = async () => {
+      for (let i = 0; i < LIMITED_CALLS; i++) {
+        const id = `req_${++request}`;
+        const now = Date.now();
+        await limiter.admit(id, limited, now, now);
+        await limiter.reserve(id, limited, { costMicros: 4_000, images: 1 }, now);
+        await limiter.charge(id, 4_000, now);
+      }
+    };
+    const perCall = (name: string) => (name.startsWith("a budget key's") ? LIMITED_CALLS : CALLS);
     const samples = new Map<string, number[]>(Object.keys(cases).map((name) => [name, []]));
     for (let round = 0; round < ROUNDS; round++) {
       for (const [name, run] of Object.entries(cases)) {
         const started = performance.now();
         await run();
-        const calls = name.includes('usage writes') ? WRITES : CALLS;
-        samples.get(name)!.push(((performance.now() - started) * 1000) / calls);
+        samples.get(name)!.push(((performance.now() - started) * 1000) / perCall(name));
       }
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     console.log(
-      `median of ${ROUNDS} rounds of ${CALLS} calls (usage writes: ${WRITES} requests), microseconds per call (usage writes: per request)`,
+      `median of ${ROUNDS} rounds of ${CALLS} calls (${LIMITED_CALLS} for a budget key's), microseconds per call`,
     );
     for (const [name, xs] of samples) console.log(`${median(xs).toFixed(3).padStart(9)}  ${name}`);
+    if (list.length !== 3) throw new Error('the account list was not read');
+    limiter.close();
   } finally {
     await engine.close();
     fs.rmSync(dir, { recursive: true, force: true });

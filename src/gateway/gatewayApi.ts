@@ -32,7 +32,7 @@ export interface Gateway {
   /** The origins a sign-in may be opened at (accounts/signInIssuers.ts). */
   signInIssuers(): string[];
   /** The accounts dispatch uses now (the implicit one while none is configured). */
-  servingAccounts(): AccountRecord[];
+  servingAccounts(): readonly AccountRecord[];
   /** Whether the usage log takes writes; while not, /v1 answers 503 `usage_log_unavailable`. */
   usageLog(): UsageLogState & { unwritten: number };
 }

@@ -49,6 +49,8 @@ export async function createGateway(
     const upstream = parts.started(
       await composeUpstreamSide(config, {
         accounts,
+        slotLeases: storage.slotLeases,
+        refreshLock: storage.refreshLock,
         live,
         secrets: deps.secrets,
         agent: deps.agent,
@@ -64,6 +66,7 @@ export async function createGateway(
       await composeUsage({
         usage: storage.usage,
         usageLedger: storage.usageLedger,
+        instance: storage.instance,
         prices,
         events,
         now,
@@ -113,7 +116,7 @@ export async function createGateway(
         whenIdle: () => usage.inflight.whenIdle(),
         keyLimitUse: usage.keyLimitUse,
         // The simulator serves while no stored account is enabled (pool.ts).
-        simulatorOnly: () => simulator !== null && !accounts.list().some((a) => a.enabled),
+        simulatorOnly: () => simulator !== null && !accounts.cached().some((a) => a.enabled),
         now,
         log,
       }),
@@ -141,7 +144,7 @@ export async function createGateway(
           return spendReport(
             record,
             spent ?? { requests: 0, costMicros: 0, images: 0 },
-            usage.keyLimitUse(record),
+            await usage.keyLimitUse(record),
           );
         },
         cancelRun: (keyId, runId, reason) => studioSide.runs.cancelForKey(keyId, runId, reason),
@@ -164,7 +167,7 @@ export async function createGateway(
             allowedHosts: address.hosts,
             ownOrigins: address.origins,
             allowedOrigins: live.allowedOrigins,
-            snapshots: [settings, prices],
+            snapshots: [settings, prices, accounts],
             clientTimeouts: { ...DEFAULT_CLIENT_TIMEOUTS, ...config.clientTimeouts },
           },
           v1: {
@@ -207,7 +210,7 @@ export async function createGateway(
       events,
       createStudioLogin: async () => `${address.url()}${await studioSide.loginPath()}`,
       signInUrl: (loginId) => studioSide.logins.authorizeUrl(loginId),
-      signInIssuers: () => signInIssuers(accounts.list(), simulator?.url ?? null),
+      signInIssuers: () => signInIssuers(accounts.cached(), simulator?.url ?? null),
       servingAccounts: () => pool.list(),
       usageLog: () => ({ ...usage.writer.health.state, unwritten: usage.writer.unwritten }),
       listen: () => http.listen(),

@@ -1,4 +1,7 @@
-import { createAccountsRepository, type AccountsRepository } from './accounts/repository';
+import { randomBytes } from 'node:crypto';
+import { openAccountsRepository, type AccountsRepository } from './accounts/repository';
+import { refreshLock, type RefreshLock } from './accounts/refreshLock';
+import { createSlotLeases, type SlotLeases } from './accounts/slotLeases';
 import type { GatewayConfig } from './config';
 import { databasePath } from './core/dataDir';
 import { makeDataDirPrivate } from './core/privateFiles';
@@ -23,28 +26,21 @@ export interface StoragePart {
   usage: UsageRepository;
   prices: PricesRepository;
   accounts: AccountsRepository;
+  /**
+   * The slots shared by a team gateway's instances: on PostgreSQL only. The embedded gateway is
+   * one process that holds every slot in its scheduler (docs/architecture.md).
+   */
+  slotLeases: SlotLeases | null;
+  /** OAuth refresh by one instance at a time: on PostgreSQL only (accounts/refreshLock.ts). */
+  refreshLock: RefreshLock | null;
+  /** This gateway instance, as the owner of its leases and limit reservations. */
+  instance: string;
   settings: SettingsRepository;
   usageLedger: UsageLedger;
   jobs: JobsRepository;
   /** The database's answer to GET /healthz. */
   health: () => Promise<StorageHealth>;
   stop(): Promise<void>;
-}
-
-/**
- * What still runs only on the SQLite file, through better-sqlite3's synchronous handle: a team
- * gateway (`--database`) cannot start while anything is listed, because its instances would each
- * keep that state apart (issue 21).
- */
-export const SQLITE_ONLY: readonly string[] = ['accounts', 'the limits ledger'];
-
-/** Why `--database` cannot start this build, or null when it can. */
-export function postgresRefusal(): string | null {
-  if (SQLITE_ONLY.length === 0) return null;
-  return (
-    `--database (PostgreSQL) cannot start yet: ${SQLITE_ONLY.join(', ')} still run on the ` +
-    'SQLite file only (issue 21). Run without --database to use the data folder.'
-  );
 }
 
 /** The database a gateway opens: the data folder's SQLite file, or a PostgreSQL server. */
@@ -66,12 +62,6 @@ async function openGatewayDatabase(
   return { engine: sqliteEngine(db), db };
 }
 
-/** The synchronous handle a repository not yet on the port needs (postgresRefusal keeps it). */
-function sqliteOnly(db: Db | null, what: string): Db {
-  if (!db) throw new Error(`${what} run on the SQLite file only (issue 21)`);
-  return db;
-}
-
 /**
  * The storage part, the first to start and the last to stop: the data folder made private, the
  * database (`databaseUrl`: PostgreSQL; else the folder's SQLite file), and the repositories over
@@ -79,28 +69,34 @@ function sqliteOnly(db: Db | null, what: string): Db {
  */
 export async function composeStorage(
   config: Pick<GatewayConfig, 'dataDir' | 'databaseUrl'>,
-  log: (line: string) => void = () => undefined,
+  log: (line: string) => void,
 ): Promise<StoragePart> {
-  if (config.databaseUrl !== undefined) {
-    // Nothing is opened or written, the data folder included, before the refusal.
-    const refusal = postgresRefusal();
-    if (refusal) throw new Error(refusal);
-  }
   makeDataDirPrivate(config.dataDir);
   const { engine, db } = await openGatewayDatabase(config, log);
   try {
+    const instance = `instance_${randomBytes(8).toString('hex')}`;
+    const slotLeases =
+      engine.kind === 'postgres'
+        ? createSlotLeases(engine, { owner: instance, now: Date.now, log })
+        : null;
     return {
       db,
       engine,
       keys: createKeysRepository(engine),
       usage: createUsageRepository(engine),
       prices: await openPricesRepository(engine),
-      accounts: createAccountsRepository(sqliteOnly(db, 'accounts')),
+      accounts: await openAccountsRepository(engine, { log }),
+      slotLeases,
+      refreshLock: refreshLock(engine),
+      instance,
       settings: await openSettingsRepository(engine),
-      usageLedger: createUsageLedger(sqliteOnly(db, 'the limits ledger')),
+      usageLedger: createUsageLedger(engine),
       jobs: createJobsRepository(engine),
       health: storageHealth(engine),
-      stop: () => engine.close(),
+      stop: async () => {
+        slotLeases?.close();
+        await engine.close();
+      },
     };
   } catch (error) {
     await engine.close();

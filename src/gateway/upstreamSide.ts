@@ -2,6 +2,8 @@ import { Agent } from 'undici';
 import type { Simulator } from '../simulator';
 import { implicitAccount, startBuiltInSimulator } from './accounts/implicitAccount';
 import type { AccountsRepository } from './accounts/repository';
+import type { RefreshLock } from './accounts/refreshLock';
+import type { SlotLeases } from './accounts/slotLeases';
 import type { GatewayConfig } from './config';
 import { DEFAULT_COOLDOWNS } from './dispatch/cooldownPolicy';
 import { composeDispatch } from './dispatch/compose';
@@ -34,6 +36,10 @@ export async function composeUpstreamSide(
   config: GatewayConfig,
   deps: {
     accounts: AccountsRepository;
+    /** The slots shared by a team gateway's instances (PostgreSQL); null for the embedded one. */
+    slotLeases: SlotLeases | null;
+    /** OAuth refresh by one instance at a time (PostgreSQL); null for the embedded gateway. */
+    refreshLock: RefreshLock | null;
     live: Pick<LiveSettings, 'bridgeModel' | 'upstreamTimeouts'>;
     /** Given rather than made: by default `config.secrets`, else the OS keychain. */
     secrets?: SecretStore;
@@ -43,7 +49,7 @@ export async function composeUpstreamSide(
     log: (line: string) => void;
   },
 ): Promise<UpstreamSide> {
-  const { accounts, now, log } = deps;
+  const { accounts, refreshLock, now, log } = deps;
   const simulator = await startBuiltInSimulator(config);
   const agent = deps.agent ?? new Agent(UPSTREAM_AGENT);
   const stop = async () => {
@@ -55,6 +61,7 @@ export async function composeUpstreamSide(
   const secrets = secretStoreOnFirstUse({ given, dataDir: config.dataDir, env: process.env });
   const dispatch = composeDispatch({
     accounts,
+    slotLeases: deps.slotLeases,
     fallback,
     makeUpstream: upstreamFactory({
       simulatorUrl: simulator?.url ?? null,
@@ -70,13 +77,18 @@ export async function composeUpstreamSide(
             secretName: account.secretName,
           },
           secrets: store,
+          exclusive: refreshLock ? (work) => refreshLock(account.id, work) : undefined,
           now,
           log,
           // A refresh token that expired or was revoked needs a person: say what to do.
           onPermanentFailure: (reason) =>
-            accounts.update(account.id, {
-              disabledReason: `sign-in no longer valid (${reason}); run: atelier accounts login --name ${account.name}`,
-            }),
+            void accounts
+              .update(account.id, {
+                disabledReason: `sign-in no longer valid (${reason}); run: atelier accounts login --name ${account.name}`,
+              })
+              .catch((error: Error) =>
+                log(`account ${account.id}: its sign-in failure was not saved: ${error.message}`),
+              ),
         }),
       agent,
       now,

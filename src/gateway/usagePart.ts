@@ -19,15 +19,21 @@ import { openUsageWriter } from './usage/writer';
 export async function composeUsage(deps: {
   usage: UsageRepository;
   usageLedger: UsageLedger;
+  /** This gateway instance (the owner of its limit reservations). */
+  instance: string;
   prices: Pick<PricesRepository, 'get'>;
   events: GatewayEvents;
   now: () => number;
   log: (line: string) => void;
 }) {
   const { events, now } = deps;
-  const limiter = new KeyLimiter(deps.usageLedger);
+  const limiter = new KeyLimiter(deps.usageLedger, {
+    owner: deps.instance,
+    now,
+    log: deps.log,
+  });
   // Heard before the gallery: a request's reservation is charged before its images are written.
-  chargeLimitsOnUsage(events, limiter, now);
+  chargeLimitsOnUsage(events, limiter, now, deps.log);
   const rejected = createRejectedCounter(now);
   const writer = await openUsageWriter({
     repository: deps.usage,
@@ -45,6 +51,9 @@ export async function composeUsage(deps: {
     /** A key's use against its limits now (the keys page, the MCP spend tool). */
     keyLimitUse: (record: ApiKeyRecord) =>
       limiter.use({ id: record.id, limits: limitsOf(record) }, now()),
-    stop: () => writer.close(),
+    stop: () => {
+      writer.close();
+      limiter.close();
+    },
   };
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from '../../src/gateway';
-import { createAccountsRepository } from '../../src/gateway/accounts/repository';
+import { openAccountsRepository } from '../../src/gateway/accounts/repository';
 import { databasePath } from '../../src/gateway/core/dataDir';
 import type { SecretStore } from '../../src/gateway/secrets/types';
 import { openDatabase, type Db } from '../../src/gateway/storage/db';
@@ -26,7 +26,9 @@ let key: string;
 beforeAll(async () => {
   db = openDatabase(databasePath(dataDir));
   key = (await createKeysRepository(sqliteEngine(db)).create({ name: 'app' })).key;
-  createAccountsRepository(db).create({
+  await (
+    await openAccountsRepository(sqliteEngine(db))
+  ).create({
     name: 'relay',
     kind: 'api_key',
     tier: 'api',
@@ -68,7 +70,7 @@ describe('an account whose credentials cannot be loaded', () => {
     const body = (await res.json()) as { error: { code: string; message: string } };
     expect(body.error.code).toBe('account_unavailable');
     expect(body.error.message).toMatch(/relay.*keychain is locked/);
-    const account = createAccountsRepository(db).find('relay')!;
+    const account = (await (await openAccountsRepository(sqliteEngine(db))).find('relay'))!;
     expect([account.enabled, account.disabledReason, account.cooldownUntil]).toEqual([
       true,
       null,

@@ -5,7 +5,8 @@ import type {
   AccountsResponse,
   AccountView,
 } from '../../src/shared/admin';
-import { createAccountsRepository } from '../../src/gateway/accounts/repository';
+import { openAccountsRepository } from '../../src/gateway/accounts/repository';
+import { sqliteEngine } from '../../src/gateway/storage/sqliteEngine';
 import { openSecretStore } from '../../src/gateway/secrets';
 import { readAccountSecret } from '../../src/gateway/secrets/accountSecret';
 import {
@@ -113,7 +114,7 @@ describe('accounts', () => {
       groupName: 'relay',
     });
     expect(JSON.stringify(await list())).not.toContain(apiKey);
-    const stored = createAccountsRepository(t.db).get(account.id)!;
+    const stored = (await (await openAccountsRepository(sqliteEngine(t.db))).get(account.id))!;
     const secrets = await openSecretStore({ dataDir: t.dataDir, env: process.env });
     expect(await readAccountSecret(secrets, stored.secretName!)).toMatchObject({
       type: 'api_key',
@@ -209,7 +210,9 @@ describe('accounts', () => {
       status: { state: 'disabled' },
     });
     // Enabling also clears an out-of-service reason: the user is saying "try it again".
-    createAccountsRepository(t.db).update(account.id, { disabledReason: 'sign-in revoked' });
+    await (
+      await openAccountsRepository(sqliteEngine(t.db))
+    ).update(account.id, { disabledReason: 'sign-in revoked' });
     const enabled = await studio.json<AccountResponse>(path, {
       method: 'PATCH',
       body: { enabled: true },
@@ -280,7 +283,7 @@ describe('OAuth sign-in from the studio', () => {
       status: { state: 'ready' },
     });
     expect(account.upstreamAccountId).toBeTruthy();
-    const stored = createAccountsRepository(t.db).get(account.id)!;
+    const stored = (await (await openAccountsRepository(sqliteEngine(t.db))).get(account.id))!;
     const secret = await readAccountSecret(
       await openSecretStore({ dataDir: t.dataDir, env: process.env }),
       stored.secretName!,

@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from '../../src/gateway';
-import { createAccountsRepository } from '../../src/gateway/accounts/repository';
+import { openAccountsRepository } from '../../src/gateway/accounts/repository';
 import { databasePath } from '../../src/gateway/core/dataDir';
 import { API_KEY_MAX_PIXELS } from '../../src/gateway/accounts/types';
 import type { SecretStore } from '../../src/gateway/secrets/types';
@@ -68,7 +68,9 @@ async function gatewayWithSubscription(
 ): Promise<BridgeGateway> {
   const dataDir = tempDir('atelier-bridge-');
   const db = openDatabase(databasePath(dataDir));
-  createAccountsRepository(db).create({
+  await (
+    await openAccountsRepository(sqliteEngine(db))
+  ).create({
     name: 'sub',
     kind: 'subscription',
     tier: 'pro',

@@ -1,9 +1,10 @@
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
-  createAccountsRepository,
+  openAccountsRepository,
   type AccountsRepository,
 } from '../../src/gateway/accounts/repository';
+import { sqliteEngine } from '../../src/gateway/storage/sqliteEngine';
 import type { AccountRecord } from '../../src/gateway/core/domain';
 import { SETTINGS } from '../../src/gateway/storage/settings';
 import { decodeB64 } from '../support/images';
@@ -22,8 +23,8 @@ let accounts: AccountsRepository;
 const made: Record<string, AccountRecord> = {};
 
 /** Simulated accounts: each calls the simulator with its own key `sim-<id>`, so faults can target it. */
-function account(name: string, opts: Partial<AccountRecord> = {}): AccountRecord {
-  const record = accounts.create({
+async function account(name: string, opts: Partial<AccountRecord> = {}): Promise<AccountRecord> {
+  const record = await accounts.create({
     name,
     kind: 'simulator',
     tier: 'pro',
@@ -82,19 +83,19 @@ const gen = {
 
 beforeAll(async () => {
   t = await startTestGateway();
-  accounts = createAccountsRepository(t.db);
-  account('alpha', { tier: 'pro' });
-  account('beta', { tier: 'plus' });
-  account('other', { tier: 'pro', groupName: 'other' });
-  account('small', { tier: 'pro', groupName: 'mixed', maxPixels: 1_638_400 });
-  account('big', { tier: 'plus', groupName: 'mixed' });
-  account('only-small', { tier: 'pro', groupName: 'smallonly', maxPixels: 1_638_400 });
-  account('solo', { tier: 'pro', groupName: 'solo', capacity: 1 });
+  accounts = await openAccountsRepository(sqliteEngine(t.db));
+  await account('alpha', { tier: 'pro' });
+  await account('beta', { tier: 'plus' });
+  await account('other', { tier: 'pro', groupName: 'other' });
+  await account('small', { tier: 'pro', groupName: 'mixed', maxPixels: 1_638_400 });
+  await account('big', { tier: 'plus', groupName: 'mixed' });
+  await account('only-small', { tier: 'pro', groupName: 'smallonly', maxPixels: 1_638_400 });
+  await account('solo', { tier: 'pro', groupName: 'solo', capacity: 1 });
 });
 afterEach(async () => {
   await clearFaults(t.simUrl);
   await fetch(`${t.simUrl}/__sim/calls`, simInit(t.simUrl, { method: 'DELETE' }));
-  for (const a of Object.values(made)) accounts.setCooldown(a.id, null, null);
+  for (const a of Object.values(made)) await accounts.setCooldown(a.id, null, null);
   await (await settingsIn(t.db)).reset(SETTINGS.strictDelivery);
 });
 afterAll(async () => {
@@ -167,7 +168,7 @@ describe('429 usage_limit_reached: cool down, fail over, explain', () => {
     ]);
     expect((await usageRow(t, requestId)).upstream_account_id).toBe(made.beta!.id);
 
-    const alpha = accounts.get(made.alpha!.id)!;
+    const alpha = (await accounts.get(made.alpha!.id))!;
     expect(alpha.cooldownUntil! - Date.now()).toBeGreaterThan(590_000);
     expect(alpha.cooldownReason).toMatch(/usage limit reached/);
 
@@ -211,7 +212,7 @@ describe('429 usage_limit_reached: cool down, fail over, explain', () => {
     expect(res.status).toBe(400);
     expect(json.error!.message).toMatch(/Upstream rejected the request: quality not available/);
     expect(json.error!.param).toBe('quality');
-    expect(accounts.get(made.alpha!.id)!.cooldownUntil).toBeNull();
+    expect((await accounts.get(made.alpha!.id))!.cooldownUntil).toBeNull();
   });
 
   it('retries a 503 on another account', async () => {

@@ -1,8 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
-  createAccountsRepository,
+  openAccountsRepository,
   type AccountsRepository,
 } from '../../src/gateway/accounts/repository';
+import { sqliteEngine } from '../../src/gateway/storage/sqliteEngine';
 import type { AccountRecord } from '../../src/gateway/core/domain';
 import { SETTINGS } from '../../src/gateway/storage/settings';
 import { decodeB64 } from '../support/images';
@@ -37,7 +38,7 @@ async function group(roles: Array<[string, string]>, ladder = true): Promise<str
   const name = `g${++groups}`;
   made = {};
   for (const [role, tier] of roles) {
-    made[role] = accounts.create({
+    made[role] = await accounts.create({
       name: `${name}-${role}`,
       kind: 'simulator',
       tier,
@@ -131,7 +132,7 @@ async function post(key: string, body: Record<string, unknown> = big) {
 function withGateway(): void {
   beforeAll(async () => {
     t = await startTestGateway();
-    accounts = createAccountsRepository(t.db);
+    accounts = await openAccountsRepository(sqliteEngine(t.db));
   });
   afterEach(async () => {
     await clearFaults(t.simUrl);
@@ -145,8 +146,8 @@ function withGateway(): void {
   });
 }
 
-function expectReady(...names: string[]) {
-  for (const name of names) expect(accounts.get(made[name]!.id)!.cooldownUntil).toBeNull();
+async function expectReady(...names: string[]) {
+  for (const name of names) expect((await accounts.get(made[name]!.id))!.cooldownUntil).toBeNull();
 }
 
 describe('one account: every step runs on it', () => {
@@ -174,7 +175,7 @@ describe('one account: every step runs on it', () => {
       total_tokens: json.usage!.total_tokens,
     });
     expect(row.total_tokens).toBeGreaterThan(0);
-    expectReady('lone');
+    await expectReady('lone');
   });
 
   it('steps 1 and 2 fail: step 3 delivers 1536x1024 medium upscaled to the asked size', async () => {
@@ -195,7 +196,7 @@ describe('one account: every step runs on it', () => {
     const row = await usageRow(t, requestId);
     expect(row).toMatchObject({ status: 200, fallback_step: '3', images: 1 });
     expect(row.delivered_size).toBe('3840x2160');
-    expectReady('lone');
+    await expectReady('lone');
   });
 
   it('every step fails: 6 calls, a 502 with the upstream reason, one usage record', async () => {
@@ -225,7 +226,7 @@ describe('one account: every step runs on it', () => {
     });
     expect(usageCount(t.db, requestId)).toBe(1);
     // One request's failures are no evidence against the account: the next request is served.
-    expectReady('lone');
+    await expectReady('lone');
     await clearFaults(t.simUrl);
     expect((await post(key)).res.status).toBe(200);
   });
@@ -264,7 +265,7 @@ describe('two accounts', () => {
     ]);
     expect(calls.slice(2).map((c) => c.slice(1))).toEqual([['3840x2160', 'medium', 200]]);
     expect(await usageRow(t, requestId)).toMatchObject({ status: 200, fallback_step: '2' });
-    expectReady('first', 'second');
+    await expectReady('first', 'second');
   });
 
   it('steps 1 and 2 fail on both: step 3 delivers', async () => {
@@ -285,7 +286,7 @@ describe('two accounts', () => {
     expect(new Set(calls.slice(0, 2).map((c) => c[0]))).toEqual(new Set(['first', 'second']));
     expect(new Set(calls.slice(2, 4).map((c) => c[0]))).toEqual(new Set(['first', 'second']));
     expect(await usageRow(t, requestId)).toMatchObject({ status: 200, fallback_step: '3' });
-    expectReady('first', 'second');
+    await expectReady('first', 'second');
   });
 
   it('every step fails: 6 calls over both accounts, a 502 and its record', async () => {
@@ -303,7 +304,7 @@ describe('two accounts', () => {
     expect(new Set(row.upstream_account_id!.split(','))).toEqual(
       new Set([made.first!.id, made.second!.id]),
     );
-    expectReady('first', 'second');
+    await expectReady('first', 'second');
   });
 
   it('a usage limit at step 1 moves to the other account within the step', async () => {
@@ -319,7 +320,7 @@ describe('two accounts', () => {
       ['second', 'high', 200],
     ]);
     expect((await usageRow(t, requestId)).upstream_account_id).toBe(made.second!.id);
-    expect(accounts.get(made.first!.id)!.cooldownKind).toBe('usage_limit');
+    expect((await accounts.get(made.first!.id))!.cooldownKind).toBe('usage_limit');
   });
 
   it('without the ladder, the same outages are a 502 after 3 calls', async () => {

@@ -1,9 +1,10 @@
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
-  createAccountsRepository,
+  openAccountsRepository,
   type AccountsRepository,
 } from '../../src/gateway/accounts/repository';
+import { sqliteEngine } from '../../src/gateway/storage/sqliteEngine';
 import type { AccountRecord } from '../../src/gateway/core/domain';
 import type { AccountsResponse } from '../../src/shared/admin';
 import { runCliAsync } from '../support/cli';
@@ -59,7 +60,7 @@ const outages = (times: number) => [
  */
 async function freshAccount(): Promise<void> {
   const name = `single-${++groups}`;
-  only = accounts.create({
+  only = await accounts.create({
     name,
     kind: 'simulator',
     tier: 'pro',
@@ -80,7 +81,7 @@ async function freshAccount(): Promise<void> {
 beforeAll(async () => {
   // A rest long enough that a loaded machine cannot outlast it between two requests of a test.
   t = await startTestGateway({ cooldowns: { outageRestMs: 120_000 } });
-  accounts = createAccountsRepository(t.db);
+  accounts = await openAccountsRepository(sqliteEngine(t.db));
 });
 beforeEach(() => freshAccount());
 afterEach(async () => {
@@ -98,7 +99,7 @@ describe('one request cannot shut a group', () => {
     expect(failed.res.status).toBe(502);
     expect(failed.json.error!.code).toBe('upstream_http_error');
     expect(await simCallCount()).toBe(3);
-    expect(accounts.get(only.id)!.cooldownUntil).toBeNull();
+    expect((await accounts.get(only.id))!.cooldownUntil).toBeNull();
     const next = await post();
     expect(next.res.status).toBe(200);
   });
@@ -116,7 +117,7 @@ describe('outages seen by three requests rest the account briefly', () => {
     expect(third.json.error!.code).toBe('upstream_unavailable');
     expect(await simCallCount()).toBe(7);
 
-    const rested = accounts.get(only.id)!;
+    const rested = (await accounts.get(only.id))!;
     expect(rested.cooldownKind).toBe('outage');
     expect(rested.cooldownUntil! - Date.now()).toBeGreaterThan(60_000);
     expect(rested.cooldownUntil! - Date.now()).toBeLessThanOrEqual(120_000);
@@ -169,7 +170,7 @@ describe('outages seen by three requests rest the account briefly', () => {
     const second = await post();
     expect(second.res.status).toBe(429);
     expect(second.json.error!.code).toBe('usage_limit_reached');
-    expect(accounts.get(only.id)!.cooldownKind).toBe('usage_limit');
+    expect((await accounts.get(only.id))!.cooldownKind).toBe('usage_limit');
   });
 });
 
@@ -183,6 +184,6 @@ describe('evidence', () => {
     expect((await post()).res.status).toBe(200);
     await scriptFaults(t.simUrl, outages(3));
     expect((await post()).res.status).toBe(502);
-    expect(accounts.get(only.id)!.cooldownUntil).toBeNull();
+    expect((await accounts.get(only.id))!.cooldownUntil).toBeNull();
   });
 });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from '../../src/gateway';
-import { createAccountsRepository } from '../../src/gateway/accounts/repository';
+import { openAccountsRepository } from '../../src/gateway/accounts/repository';
 import { databasePath } from '../../src/gateway/core/dataDir';
 import { openSecretStore } from '../../src/gateway/secrets';
 import { readAccountSecret } from '../../src/gateway/secrets/accountSecret';
@@ -80,7 +80,7 @@ describe('subscription accounts', () => {
     const out = await cliLogin('my-sub');
     expect(out).toMatch(/Added subscription account acct_\w+ "my-sub" .*plan pro.*keychain/);
     db = openDatabase(databasePath(dataDir));
-    const [account] = createAccountsRepository(db).list();
+    const [account] = await (await openAccountsRepository(sqliteEngine(db))).list();
     expect(account).toMatchObject({ kind: 'subscription', tier: 'pro', maxPixels: 1_638_400 });
     expect(account!.upstreamAccountId).toBeTruthy();
     const secret = await readAccountSecret(
@@ -116,7 +116,7 @@ describe('subscription accounts', () => {
     });
     const image = await decodeB64(res.data![0]!.b64_json!);
     expect([image.width, image.height, image.format]).toEqual([1024, 1024, 'webp']);
-    const account = createAccountsRepository(db).list()[0]!;
+    const account = (await (await openAccountsRepository(sqliteEngine(db))).list())[0]!;
     expect(sim.calls.map((c) => [c.kind, c.accountId])).toEqual([
       ['native.generate', account.upstreamAccountId],
     ]);
@@ -174,7 +174,7 @@ describe('subscription accounts', () => {
   });
 
   it('a revoked sign-in takes the account out of service, with the reason in accounts list', async () => {
-    const account = createAccountsRepository(db).list()[0]!;
+    const account = (await (await openAccountsRepository(sqliteEngine(db))).list())[0]!;
     const secret = await readAccountSecret(
       await openSecretStore({ dataDir, env: process.env }),
       account.secretName!,
@@ -187,7 +187,7 @@ describe('subscription accounts', () => {
       .catch((e: unknown) => e);
     expect(err).toMatchObject({ status: 502 });
     expect((err as Error).message).toMatch(/credentials were rejected/);
-    const after = createAccountsRepository(db).get(account.id)!;
+    const after = (await (await openAccountsRepository(sqliteEngine(db))).get(account.id))!;
     expect(after.disabledReason).toMatch(/sign-in no longer valid.*atelier accounts login/);
     const listed = runCli(['accounts', 'list', '--data-dir', dataDir]);
     expect(listed.stdout).toMatch(/out_of_service/);
@@ -195,7 +195,9 @@ describe('subscription accounts', () => {
 
     // Signing in again puts it back in service.
     expect(await cliLogin('my-sub')).toMatch(/Signed in again to subscription account/);
-    expect(createAccountsRepository(db).get(account.id)!.disabledReason).toBeNull();
+    expect(
+      (await (await openAccountsRepository(sqliteEngine(db))).get(account.id))!.disabledReason,
+    ).toBeNull();
     const ok = await client.images.generate({
       model: 'image-model-2',
       prompt: 'back again',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createAccountsRepository } from '../../src/gateway/accounts/repository';
+import { openAccountsRepository } from '../../src/gateway/accounts/repository';
+import { sqliteEngine } from '../../src/gateway/storage/sqliteEngine';
 import { UpstreamError, type UpstreamFailure } from '../../src/gateway/core/upstreamError';
 import { tempDatabase } from '../../src/gateway/storage/testing';
 import type { ImageUpstream } from '../../src/gateway/upstream/types';
@@ -13,10 +14,10 @@ import { DEFAULT_TIMEOUTS } from '../../src/gateway/dispatch/sizeClass';
  * fails every call the way it is told. The adapter is the only stand-in: what it throws is what
  * `sendPost` and `failureFromThrown` produce for the same transport failure.
  */
-function setup(failure: UpstreamFailure) {
+async function setup(failure: UpstreamFailure) {
   const { db } = tempDatabase();
-  const accounts = createAccountsRepository(db);
-  const account = accounts.create({
+  const accounts = await openAccountsRepository(sqliteEngine(db));
+  const account = await accounts.create({
     name: 'Main',
     kind: 'api_key',
     tier: 'api',
@@ -69,7 +70,7 @@ function setup(failure: UpstreamFailure) {
 
 describe('dispatchCall: what reaches the upstream twice', () => {
   it('retries a request that never left at once, within the same budget; a refused address counts against the account', async () => {
-    const t = setup({
+    const t = await setup({
       kind: 'network',
       message: 'ECONNREFUSED: connect',
       unsent: true,
@@ -87,7 +88,7 @@ describe('dispatchCall: what reaches the upstream twice', () => {
   });
 
   it('a reused connection that dropped before the request went out says nothing about the account', async () => {
-    const t = setup({
+    const t = await setup({
       kind: 'network',
       message: 'UND_ERR_SOCKET: other side closed',
       unsent: true,
@@ -101,7 +102,7 @@ describe('dispatchCall: what reaches the upstream twice', () => {
   });
 
   it('a request that may have reached the upstream is retried with backoff and is outage evidence', async () => {
-    const t = setup({ kind: 'network', message: 'UND_ERR_SOCKET: other side closed' });
+    const t = await setup({ kind: 'network', message: 'UND_ERR_SOCKET: other side closed' });
     // The third request already finds the account resting (a 503 of every account resting).
     for (const request of ['a', 'b', 'c']) await expect(t.call(request)).rejects.toThrow();
     expect(t.calls()).toBeLessThanOrEqual(3 * (1 + DEFAULT_RETRIES.maxRetries));

@@ -26,7 +26,7 @@ export interface AccountOptions {
   maxPixels?: number;
 }
 
-function fresh(
+async function fresh(
   accounts: AccountsRepository,
   opts: AccountOptions,
   rest: Pick<NewAccount, 'kind' | 'baseUrl'> & {
@@ -34,10 +34,10 @@ function fresh(
     capacity: number;
     maxPixels: number;
   },
-): NewAccount {
+): Promise<NewAccount> {
   const name = opts.name.trim();
   if (!name) throw invalidParam('name', 'An account needs a name.');
-  if (accounts.find(name)) {
+  if (await accounts.find(name)) {
     throw invalidParam('name', `An account named '${name}' already exists; choose another name.`);
   }
   return {
@@ -57,12 +57,12 @@ function fresh(
   };
 }
 
-export function addSimulatorAccount(
+export async function addSimulatorAccount(
   accounts: AccountsRepository,
   opts: AccountOptions,
-): AccountRecord {
+): Promise<AccountRecord> {
   return accounts.create(
-    fresh(accounts, opts, {
+    await fresh(accounts, opts, {
       kind: 'simulator',
       baseUrl: BUILTIN,
       tier: 'pro',
@@ -87,8 +87,8 @@ export async function addApiKeyAccount(
   }
   // Open the store first: better to fail before anything is written.
   const secrets = await ctx.secrets();
-  const record = ctx.accounts.create(
-    fresh(ctx.accounts, opts, {
+  const record = await ctx.accounts.create(
+    await fresh(ctx.accounts, opts, {
       kind: 'api_key',
       baseUrl: opts.baseUrl,
       tier: 'api',
@@ -100,10 +100,10 @@ export async function addApiKeyAccount(
   try {
     await writeAccountSecret(secrets, secretName, { type: 'api_key', apiKey: opts.apiKey });
   } catch (error) {
-    ctx.accounts.remove(record.id);
+    await ctx.accounts.remove(record.id);
     throw error;
   }
-  return { record: ctx.accounts.update(record.id, { secretName })!, store: secrets.kind };
+  return { record: (await ctx.accounts.update(record.id, { secretName }))!, store: secrets.kind };
 }
 
 export interface SubscriptionOptions {
@@ -127,10 +127,10 @@ export async function saveSubscriptionLogin(
   opts: SubscriptionOptions,
 ): Promise<{ record: AccountRecord; again: boolean; store: SecretStore['kind'] }> {
   const secrets = await ctx.secrets();
-  const same = ctx.accounts
-    .list()
-    .find((a) => a.kind === 'subscription' && a.upstreamAccountId === result.accountId);
-  if (!same && ctx.accounts.find(opts.name)) {
+  const same = (await ctx.accounts.list()).find(
+    (a) => a.kind === 'subscription' && a.upstreamAccountId === result.accountId,
+  );
+  if (!same && (await ctx.accounts.find(opts.name))) {
     throw invalidParam(
       'name',
       `An account named '${opts.name}' already exists for another sign-in; choose another name.`,
@@ -138,7 +138,7 @@ export async function saveSubscriptionLogin(
   }
   const record =
     same ??
-    ctx.accounts.create({
+    (await ctx.accounts.create({
       name: opts.name,
       kind: 'subscription',
       tier: opts.tier ?? result.planType ?? 'free',
@@ -152,14 +152,14 @@ export async function saveSubscriptionLogin(
       bridgeModel: opts.bridgeModel ?? null,
       upstreamAccountId: result.accountId,
       secretName: null,
-    });
+    }));
   const secretName = secretNameFor(ctx.dataDir, record.id);
   await writeAccountSecret(secrets, secretName, toAccountSecret(result));
-  const updated = ctx.accounts.update(record.id, {
+  const updated = (await ctx.accounts.update(record.id, {
     secretName,
     disabledReason: null,
     tier: opts.tier ?? result.planType ?? record.tier,
-  })!;
+  }))!;
   return { record: updated, again: same !== undefined, store: secrets.kind };
 }
 
@@ -169,8 +169,8 @@ export async function removeAccount(
   id: string,
   log: (line: string) => void,
 ): Promise<boolean> {
-  const account = ctx.accounts.get(id);
-  if (!account || !ctx.accounts.remove(id)) return false;
+  const account = await ctx.accounts.get(id);
+  if (!account || !(await ctx.accounts.remove(id))) return false;
   if (account.secretName) {
     try {
       await (await ctx.secrets()).delete(account.secretName);

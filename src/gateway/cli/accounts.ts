@@ -1,10 +1,9 @@
-import { createAccountsRepository, type AccountsRepository } from '../accounts/repository';
+import { openAccountsRepository, type AccountsRepository } from '../accounts/repository';
 import { accountStatus } from '../accounts/status';
 import { addApiKeyAccount, addSimulatorAccount, type AccountOptions } from '../accounts/service';
 import type { AccountRecord } from '../core/domain';
-import { resolveDataDir, databasePath } from '../core/dataDir';
+import { resolveDataDir } from '../core/dataDir';
 import { openSecretStore } from '../secrets';
-import { openDatabase } from '../storage/db';
 import { ArgsError, parseArgs } from './args';
 import { login } from './accountsLogin';
 import {
@@ -13,6 +12,7 @@ import {
   formatTable,
   formatTime,
   runSubcommands,
+  withStorage,
   type CommandIo,
 } from './command';
 
@@ -53,32 +53,15 @@ export async function runAccountsCommand(argv: string[], io: CommandIo): Promise
   });
 }
 
-function open<T>(
-  dataDirFlag: string | undefined,
-  env: NodeJS.ProcessEnv,
-  use: (repo: AccountsRepository, dataDir: string) => T,
-): T {
-  const dataDir = resolveDataDir(dataDirFlag, env);
-  const db = openDatabase(databasePath(dataDir));
-  try {
-    return use(createAccountsRepository(db), dataDir);
-  } finally {
-    db.close();
-  }
-}
-
-async function openAsync<T>(
+async function open<T>(
   dataDirFlag: string | undefined,
   env: NodeJS.ProcessEnv,
   use: (repo: AccountsRepository, dataDir: string) => Promise<T>,
 ): Promise<T> {
   const dataDir = resolveDataDir(dataDirFlag, env);
-  const db = openDatabase(databasePath(dataDir));
-  try {
-    return await use(createAccountsRepository(db), dataDir);
-  } finally {
-    db.close();
-  }
+  return withStorage(dataDir, env, async (engine) =>
+    use(await openAccountsRepository(engine), dataDir),
+  );
 }
 
 function positiveInt(flag: string, value: string | undefined, fallback: number): number {
@@ -94,10 +77,10 @@ function required(flag: string, value: string | undefined): string {
   return value;
 }
 
-function list(argv: string[], io: CommandIo): number {
+async function list(argv: string[], io: CommandIo): Promise<number> {
   const { flags, positionals } = parseArgs(argv, { json: 'boolean', 'data-dir': 'string' });
   expectPositionals(positionals, []);
-  const records = open(flags['data-dir'], io.env, (repo) => repo.list());
+  const records = await open(flags['data-dir'], io.env, (repo) => repo.list());
   const now = Date.now();
   if (flags.json) {
     io.stdout(
@@ -166,7 +149,7 @@ async function addKey(argv: string[], io: CommandIo): Promise<number> {
   const options = accountOptions(flags);
   const apiKey = await readKey(io);
   const dataDir = resolveDataDir(flags['data-dir'], io.env);
-  const { record, store } = await openAsync(flags['data-dir'], io.env, (accounts) =>
+  const { record, store } = await open(flags['data-dir'], io.env, (accounts) =>
     addApiKeyAccount(
       { accounts, dataDir, secrets: () => openSecretStore({ dataDir, env: io.env }) },
       { ...options, baseUrl, apiKey },
@@ -178,11 +161,13 @@ async function addKey(argv: string[], io: CommandIo): Promise<number> {
   return 0;
 }
 
-function addSimulator(argv: string[], io: CommandIo): number {
+async function addSimulator(argv: string[], io: CommandIo): Promise<number> {
   const { flags, positionals } = parseArgs(argv, COMMON);
   expectPositionals(positionals, []);
   const options = accountOptions(flags);
-  const record = open(flags['data-dir'], io.env, (repo) => addSimulatorAccount(repo, options));
+  const record = await open(flags['data-dir'], io.env, (repo) =>
+    addSimulatorAccount(repo, options),
+  );
   io.stdout(`Added simulator account ${record.id} "${record.name}" (group ${record.groupName}).`);
   return 0;
 }
@@ -206,12 +191,12 @@ function accountOptions(flags: {
   };
 }
 
-function set(argv: string[], io: CommandIo): number {
+async function set(argv: string[], io: CommandIo): Promise<number> {
   const { flags, positionals } = parseArgs(argv, { ...COMMON, 'bridge-model': 'string' });
   const [ref = ''] = expectPositionals(positionals, ['ID']);
-  const updated = open(flags['data-dir'], io.env, (repo) => {
-    const account = find(repo, ref);
-    return repo.update(account.id, {
+  const updated = await open(flags['data-dir'], io.env, async (repo) => {
+    const account = await find(repo, ref);
+    return (await repo.update(account.id, {
       name: flags.name,
       tier: flags.tier,
       groupName: flags.group,
@@ -222,26 +207,26 @@ function set(argv: string[], io: CommandIo): number {
           ? undefined
           : positiveInt('max-pixels', flags['max-pixels'], 1),
       bridgeModel: flags['bridge-model'],
-    })!;
+    }))!;
   });
   io.stdout(`Updated account ${updated.id} "${updated.name}".`);
   return 0;
 }
 
-function toggle(
+async function toggle(
   argv: string[],
   io: CommandIo,
   action: 'enable' | 'disable' | 'remove' | 'clear-cooldown',
-): number {
+): Promise<number> {
   const { flags, positionals } = parseArgs(argv, { 'data-dir': 'string' });
   const [ref = ''] = expectPositionals(positionals, ['ID']);
-  const account = open(flags['data-dir'], io.env, (repo) => {
-    const found = find(repo, ref);
-    if (action === 'remove') repo.remove(found.id);
-    else if (action === 'clear-cooldown') repo.setCooldown(found.id, null, null);
+  const account = await open(flags['data-dir'], io.env, async (repo) => {
+    const found = await find(repo, ref);
+    if (action === 'remove') await repo.remove(found.id);
+    else if (action === 'clear-cooldown') await repo.setCooldown(found.id, null, null);
     // Enabling also clears an out-of-service reason: the user is saying "try it again".
     else
-      repo.update(
+      await repo.update(
         found.id,
         action === 'enable' ? { enabled: true, disabledReason: null } : { enabled: false },
       );
@@ -257,8 +242,8 @@ function toggle(
   return 0;
 }
 
-function find(repo: AccountsRepository, ref: string): AccountRecord {
-  const found = repo.find(ref);
+async function find(repo: AccountsRepository, ref: string): Promise<AccountRecord> {
+  const found = await repo.find(ref);
   if (!found) throw new CommandError(`no account '${ref}' (see: atelier accounts list)`);
   return found;
 }

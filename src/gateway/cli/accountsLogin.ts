@@ -1,13 +1,12 @@
 import { spawn } from 'node:child_process';
-import { createAccountsRepository } from '../accounts/repository';
+import { openAccountsRepository } from '../accounts/repository';
 import { saveSubscriptionLogin } from '../accounts/service';
-import { resolveDataDir, databasePath } from '../core/dataDir';
+import { resolveDataDir } from '../core/dataDir';
 import { DEFAULT_CLIENT_ID, DEFAULT_ISSUER } from '../oauth/constants';
 import { startLoopbackLogin } from '../oauth/loopbackLogin';
 import { openSecretStore } from '../secrets';
-import { openDatabase } from '../storage/db';
 import { ArgsError, parseArgs } from './args';
-import { expectPositionals, type CommandIo } from './command';
+import { expectPositionals, withStorage, type CommandIo } from './command';
 
 /** Opens the system browser; where none can be opened, the printed URL is the way. */
 function openInBrowser(url: string): void {
@@ -46,7 +45,8 @@ export async function login(argv: string[], io: CommandIo): Promise<number> {
     'data-dir': 'string',
   });
   expectPositionals(positionals, []);
-  if (!flags.name) throw new ArgsError('--name is required');
+  const name = flags.name;
+  if (!name) throw new ArgsError('--name is required');
   const port = flags.port === undefined ? undefined : Number(flags.port);
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536))
     throw new ArgsError('--port must be a port number');
@@ -68,13 +68,12 @@ export async function login(argv: string[], io: CommandIo): Promise<number> {
   io.stdout(`  ${session.authorizeUrl}`);
   const result = await session.result;
 
-  const db = openDatabase(databasePath(dataDir));
-  try {
-    const { record, again, store } = await saveSubscriptionLogin(
-      { accounts: createAccountsRepository(db), secrets: async () => secrets, dataDir },
+  const { record, again, store } = await withStorage(dataDir, io.env, async (engine) =>
+    saveSubscriptionLogin(
+      { accounts: await openAccountsRepository(engine), secrets: async () => secrets, dataDir },
       result,
       {
-        name: flags.name,
+        name,
         issuer,
         baseUrl: flags['base-url'],
         bridgeModel: flags['bridge-model'],
@@ -82,13 +81,11 @@ export async function login(argv: string[], io: CommandIo): Promise<number> {
         capacity,
         tier: flags.tier,
       },
-    );
-    io.stdout(
-      `${again ? 'Signed in again to' : 'Added'} subscription account ${record.id} "${record.name}"` +
-        ` (${result.email ?? 'unknown email'}, plan ${result.planType ?? 'unknown'}); tokens are in the ${store}.`,
-    );
-  } finally {
-    db.close();
-  }
+    ),
+  );
+  io.stdout(
+    `${again ? 'Signed in again to' : 'Added'} subscription account ${record.id} "${record.name}"` +
+      ` (${result.email ?? 'unknown email'}, plan ${result.planType ?? 'unknown'}); tokens are in the ${store}.`,
+  );
   return 0;
 }

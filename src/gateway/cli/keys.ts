@@ -92,12 +92,15 @@ async function list(argv: string[], io: CommandIo): Promise<number> {
   });
   expectPositionals(positionals, []);
   const now = Date.now();
-  const records = await withStorage(flags['data-dir'], io.env, async (engine, db) => {
-    const ledger = createUsageLedger(db);
-    return (await createKeysRepository(engine).list({ includeDeleted: flags.all })).map((r) => ({
-      ...r,
-      limitUse: keyLimitUse(ledger, { id: r.id, limits: limitsOf(r) }, now),
-    }));
+  const records = await withStorage(flags['data-dir'], io.env, async (engine) => {
+    const ledger = createUsageLedger(engine);
+    const keys = await createKeysRepository(engine).list({ includeDeleted: flags.all });
+    return Promise.all(
+      keys.map(async (r) => ({
+        ...r,
+        limitUse: await keyLimitUse(ledger, { id: r.id, limits: limitsOf(r) }, now),
+      })),
+    );
   });
   if (flags.json) {
     io.stdout(JSON.stringify(records, null, 2));
@@ -140,12 +143,12 @@ async function limit(argv: string[], io: CommandIo): Promise<number> {
       'give a limit to set (--budget, --rpm, --images-per-day, --expires) or --none',
     );
   const now = Date.now();
-  const { record, use } = await withStorage(flags['data-dir'], io.env, async (engine, db) => {
+  const { record, use } = await withStorage(flags['data-dir'], io.env, async (engine) => {
     const keys = createKeysRepository(engine);
     const current = await existing(keys, await resolveKey(keys, idOrName));
     const updated = (await keys.update(current.id, flags.none ? CLEAR_ALL_LIMITS : patch))!;
-    const use = keyLimitUse(
-      createUsageLedger(db),
+    const use = await keyLimitUse(
+      createUsageLedger(engine),
       { id: updated.id, limits: limitsOf(updated) },
       now,
     );

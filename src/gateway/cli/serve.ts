@@ -2,7 +2,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createGateway, savedListenAddress } from '../index';
-import { postgresRefusal } from '../storagePart';
 import { resolveDataDir } from '../core/dataDir';
 import { isLoopbackHost } from '../http/hostGuard';
 import { resolveCallbackPort } from '../oauth/callbackPort';
@@ -151,11 +150,6 @@ export async function runServeCommand(
     return 0;
   }
   const { dataDir } = args;
-  const refusal = args.databaseUrl === undefined ? null : postgresRefusal();
-  if (refusal) {
-    io.stderr(`atelier serve: ${refusal}`);
-    return 1;
-  }
   const saved =
     args.host === undefined || args.port === undefined
       ? await savedListenAddress(dataDir, args.databaseUrl)

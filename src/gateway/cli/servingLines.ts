@@ -3,7 +3,7 @@ import type { AccountRecord } from '../core/domain';
 
 export interface ServingInput {
   /** The accounts dispatch will use, as the pool sees them (the implicit one when none is stored). */
-  accounts: AccountRecord[];
+  accounts: readonly AccountRecord[];
   /** The built-in simulator's address, when it runs. */
   simulatorUrl: string | null;
   now: number;

@@ -8,6 +8,7 @@ import { failureToApiError } from './failureToApiError';
 import type { UpstreamPool } from './pool';
 import { backoffMs, nextStep, type RetryBudget, type RetrySettings } from './retryPolicy';
 import { QueueFullError, QueueTimeoutError, type Scheduler } from './scheduler';
+import type { SharedSlots } from './sharedSlots';
 import type { TimeoutSettings } from './sizeClass';
 
 /**
@@ -23,6 +24,11 @@ export interface Dispatch {
   sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Upstream timeouts by output size (settings: long images are normal, spec 7.1). */
   timeouts: () => TimeoutSettings;
+  /**
+   * A team gateway's slots shared by its instances (PostgreSQL); null for the embedded gateway,
+   * whose one process holds every slot in its scheduler.
+   */
+  slots: SharedSlots | null;
 }
 
 export interface CallTarget {
@@ -85,7 +91,11 @@ export async function dispatchCall<T>(
     let lease;
     try {
       lease = await d.scheduler.acquire({
-        candidates: () => d.pool.eligible(selection),
+        candidates: () => {
+          const eligible = d.pool.eligible(selection);
+          const { slots } = d;
+          return slots ? eligible.filter((a) => slots.open(a.id)) : eligible;
+        },
         weight: target.weight,
         signal: target.signal,
       });
@@ -97,6 +107,24 @@ export async function dispatchCall<T>(
       });
     }
     const accountId = lease.accountId;
+    let releaseShared: (() => void) | null = null;
+    if (d.slots) {
+      try {
+        releaseShared = await d.slots.claim(
+          accountId,
+          target.weight,
+          d.pool.record(accountId)?.capacity ?? 1,
+        );
+      } catch (error) {
+        lease.release();
+        throw error;
+      }
+      // Full across the instances: back to the queue, where it waits for a slot anywhere.
+      if (!releaseShared) {
+        lease.release();
+        continue;
+      }
+    }
     try {
       const upstream = await loadUpstream(d, accountId);
       if (target.calls) target.calls.left--;
@@ -128,6 +156,7 @@ export async function dispatchCall<T>(
         tried.delete(accountId);
     } finally {
       lease.release();
+      releaseShared?.();
     }
   }
 }

@@ -60,7 +60,7 @@ export interface UpstreamPool {
    * client request); returns the reason when the account was cooled or disabled.
    */
   failed(id: string, failure: UpstreamFailure, request: string): string | null;
-  list(): AccountRecord[];
+  list(): readonly AccountRecord[];
   /**
    * The account's latest calls did not reach it (no connection, a timeout, a 502-504), before any
    * cooldown took it out: shown as failing, not ready (issue 22). Null once it answers again.
@@ -71,7 +71,7 @@ export interface UpstreamPool {
 }
 
 export interface PoolDeps {
-  accounts: AccountsRepository;
+  accounts: Pick<AccountsRepository, 'cached' | 'version' | 'setCooldown' | 'update'>;
   /** The implicit account used while no account is configured (the in-process simulator). */
   fallback: AccountRecord | null;
   makeUpstream: (account: AccountRecord) => Promise<ImageUpstream>;
@@ -82,7 +82,7 @@ export interface PoolDeps {
 
 export function createUpstreamPool(deps: PoolDeps): UpstreamPool {
   let version = -1;
-  let records: AccountRecord[] = [];
+  let records: readonly AccountRecord[] = [];
   // Each account's tier rank, worked out when the list is re-read rather than on every request.
   let ranks = new Map<string, number>();
   const adapters = new Map<string, { key: string; upstream: Promise<ImageUpstream> }>();
@@ -95,11 +95,11 @@ export function createUpstreamPool(deps: PoolDeps): UpstreamPool {
       failures.set(id, { reason: failure.message, since: failures.get(id)?.since ?? deps.now() });
   };
 
-  const current = (): AccountRecord[] => {
+  const current = (): readonly AccountRecord[] => {
     const v = deps.accounts.version();
     if (v !== version) {
       version = v;
-      const stored = deps.accounts.list();
+      const stored = deps.accounts.cached();
       const anyEnabled = stored.some((a) => a.enabled);
       records = anyEnabled || !deps.fallback ? stored : [...stored, deps.fallback];
       ranks = new Map(records.map((a) => [a.id, tierRank(a.tier)]));
@@ -197,14 +197,24 @@ export function createUpstreamPool(deps: PoolDeps): UpstreamPool {
       const verdict = judgeFailure(failure, evidence, now, cooldowns);
       if (verdict.action === 'none' || id === deps.fallback?.id) return null;
       if (verdict.action === 'cooldown') {
-        deps.accounts.setCooldown(id, verdict.untilMs, verdict.reason, verdict.kind);
+        // The snapshot rests it at once (the next pick here skips it); the write tells the others.
+        deps.accounts
+          .setCooldown(id, verdict.untilMs, verdict.reason, verdict.kind)
+          .catch((error: Error) =>
+            deps.log(`account ${id}: its rest was not saved: ${error.message}`),
+          );
         deps.log(
           `account ${id} cooling down until ${new Date(verdict.untilMs).toISOString()}: ${verdict.reason}`,
         );
       } else {
         // A more specific reason may already be there (the token manager's "sign in again").
-        const existing = deps.accounts.get(id)?.disabledReason;
-        if (!existing) deps.accounts.update(id, { disabledReason: verdict.reason });
+        const existing = deps.accounts.cached().find((a) => a.id === id)?.disabledReason;
+        if (!existing)
+          deps.accounts
+            .update(id, { disabledReason: verdict.reason })
+            .catch((error: Error) =>
+              deps.log(`account ${id}: taking it out of service was not saved: ${error.message}`),
+            );
         deps.log(`account ${id} taken out of service: ${verdict.reason}`);
       }
       outages.reset(id);

@@ -23,7 +23,6 @@ export function keyLimitsGuard(limiter: KeyLimiter, now: () => number) {
       next();
       return;
     }
-    limiter.admit(scope.id, key, scope.startedAt, at);
-    next();
+    limiter.admit(scope.id, key, scope.startedAt, at).then(() => next(), next);
   };
 }

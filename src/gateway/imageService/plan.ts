@@ -20,12 +20,12 @@ export interface ImagePlanDeps {
  * Everything decided before any upstream work: the content pre-filter, the key's limits, what
  * the reply can carry, the upstream job, the first usage note and whether the ladder is on.
  */
-export function planImageRun(
+export async function planImageRun(
   deps: ImagePlanDeps,
   request: ImageRequest,
   caller: ImageCaller,
   can: { publishUrls: boolean },
-): ImagePlan {
+): Promise<ImagePlan> {
   const { settings } = deps;
   const { options } = request;
   // Before anything goes upstream: a refused prompt costs no tokens and is recorded with none.
@@ -44,7 +44,7 @@ export function planImageRun(
       inputImages: request.images,
     },
   });
-  deps.limits.reserveEstimate(caller.requestId, caller.key, admission, deps.now());
+  await deps.limits.reserveEstimate(caller.requestId, caller.key, admission, deps.now());
   if (options.responseFormat === 'url' && !can.publishUrls) {
     throw invalidParam(
       'response_format',

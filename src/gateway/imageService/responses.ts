@@ -42,11 +42,11 @@ export interface ResponsesPlan {
  * Everything decided before any upstream work: the content pre-filter, the key's limits against
  * the estimate, the `requested` note.
  */
-export function planResponses(
+export async function planResponses(
   deps: ResponsesServiceDeps,
   request: ResponsesRequest,
   caller: ImageCaller,
-): ResponsesPlan {
+): Promise<ResponsesPlan> {
   // The pre-filter reads what the caller wrote (the text parts of `input` and `instructions`).
   const prompt = inputText(request.body);
   const verdict = checkPrompt(prompt, deps.settings.contentFilter());
@@ -54,7 +54,7 @@ export function planResponses(
   // Priced before it is admitted (the usage notes keep the estimate and the prices it is billed
   // at), then reserved against the key's limits.
   const admission = caller.usage.admit(responsesDemand(request, prompt));
-  deps.limits.reserveEstimate(caller.requestId, caller.key, admission, deps.now());
+  await deps.limits.reserveEstimate(caller.requestId, caller.key, admission, deps.now());
   const tool = request.imageTool;
   caller.usage.requested({
     model: request.model,

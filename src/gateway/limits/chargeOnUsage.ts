@@ -9,10 +9,16 @@ export function chargeLimitsOnUsage(
   events: GatewayEvents,
   limiter: Pick<KeyLimiter, 'charge'>,
   now: () => number,
+  log: (line: string) => void,
 ): void {
   events.on('settled', (requestId, cost, recorded) => {
     // The row now holds what the request's limits reservation held (or it is lost anyway).
-    for (const alert of limiter.charge(requestId, recorded ? cost : null, now()))
-      events.emit('budget', alert);
+    limiter.charge(requestId, recorded ? cost : null, now()).then(
+      (alerts) => {
+        for (const alert of alerts) events.emit('budget', alert);
+      },
+      (error: Error) =>
+        log(`request ${requestId}: its limits reservation was not released: ${error.message}`),
+    );
   });
 }

@@ -1,4 +1,4 @@
-import type { Db } from '../storage/db';
+import type { SqlEngine, SqlQueries } from '../storage/engine';
 
 /**
  * The limit refusals the gateway itself answers with. Their usage rows hold no work, so they do
@@ -12,36 +12,142 @@ export const REFUSAL_CODES = [
   'INVALID_API_KEY',
 ] as const;
 
-/** What a key has used since a moment, read from the usage log. */
+/** What a key has used since a moment: charged (usage log) or reserved (requests in flight). */
 export interface RecordedUse {
   costMicros: number;
   images: number;
 }
 
-/**
- * Reads a key's recorded use from usage_records: the log is the only record of what a key used,
- * so limits hold across restarts and never drift from the usage page. The (api_key_id,
- * created_at) index serves every query.
- */
-export interface UsageLedger {
-  since(keyId: string, since: number): RecordedUse;
-  /** The requests counted against requests per minute that started after `since`. */
-  requestsSince(keyId: string, since: number): Array<{ requestId: string; createdAt: number }>;
+/** A request admitted under its key's limits, held in the database until its row is written. */
+export interface Reservation {
+  requestId: string;
+  keyId: string;
+  startedAt: number;
+  /** The instance that holds it (and renews it while the request runs). */
+  owner: string;
+  /** Until when it counts unless renewed: a dead instance's reservations lapse by themselves. */
+  heldUntil: number;
 }
 
-export function createUsageLedger(db: Db): UsageLedger {
-  const sums = db.prepare(
-    `SELECT COALESCE(SUM(cost_micros), 0) AS costMicros, COALESCE(SUM(images), 0) AS images
-     FROM usage_records WHERE api_key_id = ? AND created_at >= ?`,
-  );
-  const refusals = REFUSAL_CODES.map((code) => `'${code}'`).join(', ');
-  const requests = db.prepare(
-    `SELECT request_id AS requestId, created_at AS createdAt FROM usage_records
-     WHERE api_key_id = ? AND created_at > ? AND (error_code IS NULL OR error_code NOT IN (${refusals}))`,
-  );
+/**
+ * A key's use as one instance decides with it: inside `decide`, under a lock on the key (every
+ * instance's decisions about one key take turns), so a check and the reservation it leads to are
+ * one step across instances.
+ */
+export interface LedgerView {
+  /** Charged in the usage log since `since` (its created_at). */
+  recorded(keyId: string, since: number): Promise<RecordedUse>;
+  /** Reserved by requests (of any instance) that started since `since` and have no row yet. */
+  reserved(keyId: string, since: number, now: number): Promise<RecordedUse>;
+  /**
+   * Start times of the key's requests after `since` counted against requests per minute, each
+   * once: by its usage row once written, by its reservation until then.
+   */
+  requestTimes(keyId: string, since: number, now: number): Promise<number[]>;
+  /** Holds a reservation of `use` (more is added with `add`). */
+  hold(reservation: Reservation, use: RecordedUse): Promise<void>;
+  /** Adds to a held reservation what the request's estimate needs. */
+  add(requestId: string, use: RecordedUse): Promise<void>;
+}
+
+/**
+ * Reads a key's recorded use from usage_records and its reservations from limit_reservations:
+ * the log is the only record of what a key used, so limits hold across restarts and instances and
+ * never drift from the usage page; the reservations are every instance's requests in flight. The
+ * (api_key_id, created_at) and (api_key_id, started_at) indexes serve every query.
+ */
+export interface UsageLedger extends LedgerView {
+  /** Runs `fn` with the key locked: PostgreSQL's advisory lock, SQLite's write lock. */
+  decide<T>(keyId: string, fn: (view: LedgerView) => Promise<T>): Promise<T>;
+  /** The request's row is written (or lost): its reservation no longer counts. */
+  release(requestId: string): Promise<void>;
+  /**
+   * Extends the owner's reservations (its requests still run), and deletes every reservation
+   * that no longer counts: lapsed before `now` (a dead instance's), or whose request's row is
+   * written (a release that failed).
+   */
+  renew(owner: string, heldUntil: number, now: number): Promise<void>;
+}
+
+const REFUSALS = REFUSAL_CODES.map((code) => `'${code}'`).join(', ');
+/** A reservation counts while held and until its request's usage row exists (then the row does). */
+const OPEN_RESERVATION = `held_until > ? AND NOT EXISTS
+  (SELECT 1 FROM usage_records u WHERE u.request_id = r.request_id)`;
+
+function viewOn(q: SqlQueries): LedgerView {
   return {
-    since: (keyId, since) => sums.get(keyId, since) as RecordedUse,
-    requestsSince: (keyId, since) =>
-      requests.all(keyId, since) as Array<{ requestId: string; createdAt: number }>,
+    recorded: async (keyId, since) =>
+      (await q.get<RecordedUse>(
+        `SELECT COALESCE(SUM(cost_micros), 0) AS "costMicros", COALESCE(SUM(images), 0) AS images
+         FROM usage_records WHERE api_key_id = ? AND created_at >= ?`,
+        [keyId, since],
+      ))!,
+    reserved: async (keyId, since, now) =>
+      (await q.get<RecordedUse>(
+        `SELECT COALESCE(SUM(cost_micros), 0) AS "costMicros", COALESCE(SUM(images), 0) AS images
+         FROM limit_reservations r WHERE api_key_id = ? AND started_at >= ? AND ${OPEN_RESERVATION}`,
+        [keyId, since, now],
+      ))!,
+    async requestTimes(keyId, since, now) {
+      const rows = await q.all<{ at: number }>(
+        `SELECT created_at AS at FROM usage_records
+         WHERE api_key_id = ? AND created_at > ? AND (error_code IS NULL OR error_code NOT IN (${REFUSALS}))
+         UNION ALL
+         SELECT started_at AS at FROM limit_reservations r
+         WHERE api_key_id = ? AND started_at > ? AND ${OPEN_RESERVATION}`,
+        [keyId, since, keyId, since, now],
+      );
+      return rows.map((row) => row.at);
+    },
+    async hold(reservation, use) {
+      await q.run(
+        `INSERT INTO limit_reservations (request_id, api_key_id, started_at, cost_micros, images, owner, held_until)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        [
+          reservation.requestId,
+          reservation.keyId,
+          reservation.startedAt,
+          use.costMicros,
+          use.images,
+          reservation.owner,
+          reservation.heldUntil,
+        ],
+      );
+    },
+    async add(requestId, use) {
+      await q.run(
+        'UPDATE limit_reservations SET cost_micros = cost_micros + ?, images = images + ? WHERE request_id = ?',
+        [use.costMicros, use.images, requestId],
+      );
+    },
+  };
+}
+
+export function createUsageLedger(engine: SqlEngine): UsageLedger {
+  return {
+    ...viewOn(engine),
+    decide: (keyId, fn) =>
+      engine.transaction(async (tx) => {
+        // SQLite's BEGIN IMMEDIATE already holds the one write lock; PostgreSQL locks the key
+        // alone (a transaction-scoped advisory lock, released at commit), so keys do not wait on
+        // each other.
+        if (tx.kind === 'postgres')
+          await tx.get('SELECT pg_advisory_xact_lock(hashtext(?))', [keyId]);
+        return fn(viewOn(tx));
+      }),
+    async release(requestId) {
+      await engine.run('DELETE FROM limit_reservations WHERE request_id = ?', [requestId]);
+    },
+    async renew(owner, heldUntil, now) {
+      await engine.run('UPDATE limit_reservations SET held_until = ? WHERE owner = ?', [
+        heldUntil,
+        owner,
+      ]);
+      await engine.run(
+        `DELETE FROM limit_reservations WHERE held_until <= ? OR EXISTS
+           (SELECT 1 FROM usage_records u WHERE u.request_id = limit_reservations.request_id)`,
+        [now],
+      );
+    },
   };
 }

@@ -2,7 +2,7 @@ import type { BudgetAlert } from '../../shared/admin';
 import { budgetAlerts } from './budgetAlerts';
 import type { Demand } from './demand';
 import type { KeyLimits } from './keyLimits';
-import type { UsageLedger } from './ledger';
+import type { LedgerView, RecordedUse, UsageLedger } from './ledger';
 import {
   budgetExceeded,
   imagesPerDayExceeded,
@@ -23,9 +23,8 @@ interface Ticket {
   /** The key's limits when it was admitted (the charged cost is checked against its budget). */
   limits: KeyLimits;
   startedAt: number;
-  /** Reserved against the budget and the images per day; 0 until `reserve`. */
-  costMicros: number;
-  images: number;
+  /** Whether its reservation row exists (made at admission for a per-minute limit, else at the estimate). */
+  held: boolean;
 }
 
 /** A key's use against each of its limits, reservations included (for `keys list` and /keys). */
@@ -39,19 +38,40 @@ export interface KeyLimitUse {
 }
 
 /**
- * Enforces a key's limits before any upstream work, exactly, across concurrent requests.
+ * How long a reservation counts without renewal. The instance that holds it renews its own every
+ * third of this while its requests run, so only a dead instance's reservations lapse: by then
+ * another instance has recorded its requests from their pending rows, or they cost nothing.
+ */
+export const RESERVATION_HOLD_MS = 60_000;
+
+export interface KeyLimiterOptions {
+  /** This instance, as the owner of its reservations. */
+  owner: string;
+  now: () => number;
+  log: (line: string) => void;
+}
+
+/**
+ * Enforces a key's limits before any upstream work, exactly, across concurrent requests and
+ * across instances that share the database.
  *
- * What is charged comes from the usage log (ledger.ts); what is in flight lives here, one ticket
- * per admitted request, holding the request's estimate until its usage row is written. A check
- * and its reservation run in one synchronous step, so no two requests can both take the last of a
- * budget; and since `charge` drops the ticket in the same step that wrote the row, a request is
- * never counted twice nor missed. The real cost then replaces the estimate, so concurrent
- * requests overshoot a budget by at most what their estimates fell short of the real cost.
+ * What is charged comes from the usage log; what is in flight is a reservation row per admitted
+ * request (ledger.ts), holding the request's estimate until its usage row is written. A check and
+ * its reservation run in one transaction under a lock on the key, so no two requests, on any
+ * instance, can both take the last of a budget; and a reservation stops counting the moment its
+ * request's row exists, so a request is never counted twice nor missed. The real cost then
+ * replaces the estimate, so concurrent requests overshoot a budget by at most what their
+ * estimates fell short of the real cost.
  */
 export class KeyLimiter {
+  /** This instance's admitted requests: what their charge needs to know (the key's limits). */
   private readonly tickets = new Map<string, Ticket>();
+  private renewal: NodeJS.Timeout | null = null;
 
-  constructor(private readonly ledger: UsageLedger) {}
+  constructor(
+    private readonly ledger: UsageLedger,
+    private readonly options: KeyLimiterOptions,
+  ) {}
 
   /** Expiry (any request). Throws the 401 that says so. */
   checkExpiry(key: LimitedKey, now: number): void {
@@ -60,65 +80,89 @@ export class KeyLimiter {
   }
 
   /**
-   * Requests per minute, then a ticket: from here the request counts as in flight until `charge`.
-   * Throws a LimitError (nothing is taken) when the key is at its limit.
+   * Requests per minute, then a reservation: from here the request counts as in flight until
+   * `charge`. Throws a LimitError (nothing is taken) when the key is at its limit. A key without
+   * a per-minute limit writes nothing yet: its reservation is made with the estimate (one write
+   * instead of two on the request path).
    */
-  admit(requestId: string, key: LimitedKey, startedAt: number, now: number): void {
+  async admit(requestId: string, key: LimitedKey, startedAt: number, now: number): Promise<void> {
     const { rpmLimit } = key.limits;
-    if (rpmLimit !== null) {
-      const since = now - RPM_WINDOW_MS;
-      const times = this.requestTimes(key.id, since);
+    if (rpmLimit === null) {
+      this.tickets.set(requestId, { keyId: key.id, limits: key.limits, startedAt, held: false });
+      return;
+    }
+    await this.ledger.decide(key.id, async (view) => {
+      const times = await view.requestTimes(key.id, now - RPM_WINDOW_MS, now);
       if (times.length >= rpmLimit) {
         times.sort((a, b) => a - b);
         // The window frees a place once the oldest request of the last `rpmLimit` leaves it.
         const freedAt = times[times.length - rpmLimit]! + RPM_WINDOW_MS;
         throw requestsPerMinuteExceeded(rpmLimit, times.length, freedAt, now);
       }
-    }
-    this.tickets.set(requestId, {
-      keyId: key.id,
-      limits: key.limits,
-      startedAt,
-      costMicros: 0,
-      images: 0,
+      await view.hold(
+        {
+          requestId,
+          keyId: key.id,
+          startedAt,
+          owner: this.options.owner,
+          heldUntil: now + RESERVATION_HOLD_MS,
+        },
+        { costMicros: 0, images: 0 },
+      );
     });
+    this.tickets.set(requestId, { keyId: key.id, limits: key.limits, startedAt, held: true });
+    this.keepRenewing();
   }
 
   /**
    * The budget and images per day against what the request needs; on success the need is
-   * reserved on the request's ticket. Throws a LimitError and reserves nothing otherwise.
+   * reserved on the request's reservation. Throws a LimitError and reserves nothing otherwise.
    */
-  reserve(requestId: string, key: LimitedKey, demand: Demand, now: number): void {
+  async reserve(requestId: string, key: LimitedKey, demand: Demand, now: number): Promise<void> {
     const ticket = this.tickets.get(requestId);
     if (!ticket) return; // not admitted through the limits (a key without any)
     const { budgetMicros, budgetPeriod, imagesPerDay } = key.limits;
-    if (budgetMicros !== null && budgetPeriod !== null) {
-      const period = periodBounds(budgetPeriod, now);
-      const used =
-        this.ledger.since(key.id, period.start).costMicros +
-        this.reserved(key.id, period.start, 'costMicros');
-      if (used >= budgetMicros || used + demand.costMicros > budgetMicros) {
-        throw budgetExceeded(
-          budgetPeriod,
-          budgetMicros,
-          used,
-          demand.costMicros,
-          period.resetsAt,
-          now,
+    // Nothing of the estimate is limited (requests per minute or an expiry only).
+    if (budgetMicros === null && imagesPerDay === null) return;
+    await this.ledger.decide(key.id, async (view) => {
+      const used = (since: number) => usedSince(view, key.id, since, now);
+      if (budgetMicros !== null && budgetPeriod !== null) {
+        const period = periodBounds(budgetPeriod, now);
+        const spent = (await used(period.start)).costMicros;
+        if (spent >= budgetMicros || spent + demand.costMicros > budgetMicros) {
+          throw budgetExceeded(
+            budgetPeriod,
+            budgetMicros,
+            spent,
+            demand.costMicros,
+            period.resetsAt,
+            now,
+          );
+        }
+      }
+      // A request that asks for no image (a Responses call without the image tool) is not one.
+      if (imagesPerDay !== null && demand.images > 0) {
+        const day = periodBounds('day', now);
+        const images = (await used(day.start)).images;
+        if (images + demand.images > imagesPerDay) {
+          throw imagesPerDayExceeded(imagesPerDay, images, demand.images, day.resetsAt!, now);
+        }
+      }
+      if (ticket.held) await view.add(requestId, demand);
+      else
+        await view.hold(
+          {
+            requestId,
+            keyId: key.id,
+            startedAt: ticket.startedAt,
+            owner: this.options.owner,
+            heldUntil: now + RESERVATION_HOLD_MS,
+          },
+          demand,
         );
-      }
-    }
-    // A request that asks for no image (a Responses call without the image tool) is not one.
-    if (imagesPerDay !== null && demand.images > 0) {
-      const day = periodBounds('day', now);
-      const used =
-        this.ledger.since(key.id, day.start).images + this.reserved(key.id, day.start, 'images');
-      if (used + demand.images > imagesPerDay) {
-        throw imagesPerDayExceeded(imagesPerDay, used, demand.images, day.resetsAt!, now);
-      }
-    }
-    ticket.costMicros += demand.costMicros;
-    ticket.images += demand.images;
+    });
+    ticket.held = true;
+    this.keepRenewing();
   }
 
   /**
@@ -126,94 +170,112 @@ export class KeyLimiter {
    * any upstream call: throws the 429 of the limit its estimate would pass, else reserves it.
    * Nothing for a request that was not admitted through the limits (a key without any).
    */
-  reserveEstimate(requestId: string, key: LimitedKey, demand: Demand, now: number): void {
-    if (!this.tickets.has(requestId)) return;
-    this.reserve(requestId, key, demand, now);
+  async reserveEstimate(
+    requestId: string,
+    key: LimitedKey,
+    demand: Demand,
+    now: number,
+  ): Promise<void> {
+    await this.reserve(requestId, key, demand, now);
   }
 
   /**
    * The request's usage row is written (with `chargedMicros`; null when writing it failed): the
-   * row now holds what the ticket reserved. Returns the budget alerts its cost raised.
+   * row now holds what the reservation held. Returns the budget alerts its cost raised.
    */
-  charge(requestId: string, chargedMicros: number | null, now: number): BudgetAlert[] {
+  async charge(
+    requestId: string,
+    chargedMicros: number | null,
+    now: number,
+  ): Promise<BudgetAlert[]> {
     const ticket = this.tickets.get(requestId);
     if (!ticket) return [];
     this.tickets.delete(requestId);
-    if (chargedMicros === null) return [];
+    this.keepRenewing();
+    // Released once the row is written (the 'settled' event, after the reply): from the row's
+    // commit on, the row counts and the reservation does not (ledger.ts), so the moment between
+    // them counts the request once. Deleting it now keeps the key's open reservations as few as
+    // its requests in flight, which each decision sums.
+    if (ticket.held) await this.ledger.release(requestId);
+    const { budgetMicros, budgetPeriod } = ticket.limits;
+    if (chargedMicros === null || budgetMicros === null || budgetPeriod === null) return [];
+    // The request counts in the period it started in (as its usage row does).
+    const period = periodBounds(budgetPeriod, ticket.startedAt);
+    const spent = (await this.ledger.recorded(ticket.keyId, period.start)).costMicros;
     return budgetAlerts(
       { id: ticket.keyId, limits: ticket.limits },
       chargedMicros,
-      (since) => this.ledger.since(ticket.keyId, since).costMicros,
+      () => spent,
       ticket.startedAt,
       now,
     );
   }
 
-  /** What a key has used against its limits now (charged and reserved). */
-  use(key: LimitedKey, now: number): KeyLimitUse {
-    return keyLimitUse(this.ledger, key, now, {
-      reserved: (since, field) => this.reserved(key.id, since, field),
-      requestTimes: (since) => this.requestTimes(key.id, since),
-    });
+  /** What a key has used against its limits now (charged, and reserved by every instance). */
+  use(key: LimitedKey, now: number): Promise<KeyLimitUse> {
+    return keyLimitUse(this.ledger, key, now);
   }
 
-  /** Requests admitted and not yet charged (tests, shutdown checks). */
+  /** Requests admitted here and not yet charged (tests, shutdown checks). */
   get inFlight(): number {
     return this.tickets.size;
   }
 
-  /**
-   * Start times of the key's requests after `since`, each counted once: by its usage row once
-   * written, by its ticket until then (a row that exists while its ticket does, such as a pending
-   * one, is the ticket's).
-   */
-  private requestTimes(keyId: string, since: number): number[] {
-    const times = this.ledger
-      .requestsSince(keyId, since)
-      .filter((row) => !this.tickets.has(row.requestId))
-      .map((row) => row.createdAt);
-    for (const ticket of this.tickets.values()) {
-      if (ticket.keyId === keyId && ticket.startedAt > since) times.push(ticket.startedAt);
-    }
-    return times;
+  /** Stops renewing (the gateway is closing: its requests are over). */
+  close(): void {
+    if (this.renewal) clearInterval(this.renewal);
+    this.renewal = null;
   }
 
-  private reserved(keyId: string, since: number, field: 'costMicros' | 'images'): number {
-    let sum = 0;
-    for (const ticket of this.tickets.values()) {
-      if (ticket.keyId === keyId && ticket.startedAt >= since) sum += ticket[field];
-    }
-    return sum;
+  /** Renews this instance's reservations while it holds any. */
+  private keepRenewing(): void {
+    if (this.tickets.size === 0) return this.close();
+    if (this.renewal) return;
+    this.renewal = setInterval(() => {
+      const now = this.options.now();
+      this.ledger
+        .renew(this.options.owner, now + RESERVATION_HOLD_MS, now)
+        .catch((error: Error) =>
+          this.options.log(`limit reservations could not be renewed: ${error.message}`),
+        );
+    }, RESERVATION_HOLD_MS / 3);
+    this.renewal.unref();
   }
 }
 
 /**
- * A key's use from the usage log alone, plus what `reserved` adds (the CLI, a process of its own,
- * sees no reservations: only what is charged).
+ * A key's use: charged in the usage log, plus what requests in flight reserved (every instance's,
+ * and the gateway's seen from the CLI, a process of its own).
  */
-export function keyLimitUse(
-  ledger: UsageLedger,
+export async function keyLimitUse(
+  ledger: LedgerView,
   key: LimitedKey,
   now: number,
-  inFlight: {
-    reserved: (since: number, field: 'costMicros' | 'images') => number;
-    requestTimes: (since: number) => number[];
-  } = {
-    reserved: () => 0,
-    requestTimes: (since) => ledger.requestsSince(key.id, since).map((row) => row.createdAt),
-  },
-): KeyLimitUse {
-  const { reserved } = inFlight;
+): Promise<KeyLimitUse> {
   const { budgetMicros, budgetPeriod } = key.limits;
   const day = periodBounds('day', now);
   const budget =
     budgetMicros !== null && budgetPeriod !== null ? periodBounds(budgetPeriod, now) : null;
+  const used = (since: number) => usedSince(ledger, key.id, since, now);
   return {
-    budgetUsedMicros: budget
-      ? ledger.since(key.id, budget.start).costMicros + reserved(budget.start, 'costMicros')
-      : null,
+    budgetUsedMicros: budget ? (await used(budget.start)).costMicros : null,
     budgetResetsAt: budget?.resetsAt ?? null,
-    imagesToday: ledger.since(key.id, day.start).images + reserved(day.start, 'images'),
-    requestsLastMinute: inFlight.requestTimes(now - RPM_WINDOW_MS).length,
+    imagesToday: (await used(day.start)).images,
+    requestsLastMinute: (await ledger.requestTimes(key.id, now - RPM_WINDOW_MS, now)).length,
+  };
+}
+
+/** Charged since `since`, plus reserved by requests that started since then and have no row yet. */
+async function usedSince(
+  view: LedgerView,
+  keyId: string,
+  since: number,
+  now: number,
+): Promise<RecordedUse> {
+  const recorded = await view.recorded(keyId, since);
+  const reserved = await view.reserved(keyId, since, now);
+  return {
+    costMicros: recorded.costMicros + reserved.costMicros,
+    images: recorded.images + reserved.images,
   };
 }

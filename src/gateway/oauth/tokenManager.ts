@@ -28,6 +28,12 @@ export interface TokenManagerOptions {
   refreshMarginMs?: number;
   /** Problems that do not fail the call (a keychain write that will be retried). */
   log?: (line: string) => void;
+  /**
+   * Runs a refresh while no other instance of a team gateway refreshes this account (a database
+   * lock, accounts/refreshLock.ts). Within one process the manager already shares one refresh;
+   * without this, two instances would each spend the same rotating refresh token.
+   */
+  exclusive?: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
 /** What a login stores under the account's secret name (the CLI's `accounts login`). */
@@ -148,7 +154,20 @@ export function createTokenManager(opts: TokenManagerOptions): TokenSource {
   }
 
   async function doRefresh(): Promise<string> {
-    const secret = await load();
+    const held = await load();
+    if (!opts.exclusive) return refreshFrom(held);
+    return opts.exclusive(async () => {
+      // Another instance may have refreshed while this one waited for the lock: its tokens are
+      // in the shared store, and its refresh token is the only one still good.
+      const stored = await readStored();
+      if (!stored || stored.refreshToken === held.refreshToken) return refreshFrom(held);
+      current = stored;
+      if (stored.expiresAt === null || stored.expiresAt - now() > margin) return stored.accessToken;
+      return refreshFrom(stored);
+    });
+  }
+
+  async function refreshFrom(secret: OAuthSecret): Promise<string> {
     try {
       return await refreshWith(secret);
     } catch (error) {

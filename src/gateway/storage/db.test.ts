@@ -68,11 +68,13 @@ describe('openDatabase', () => {
         .pluck()
         .all();
       expect(tables).toEqual([
+        'account_leases',
         'accounts',
         'api_keys',
         'board_images',
         'boards',
         'images',
+        'limit_reservations',
         'prices',
         'response_job_events',
         'response_jobs',

@@ -345,6 +345,48 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 13,
+    name: 'limit reservations',
+    up(db) {
+      // Key-limit reservations of requests in flight (limits/ledger.ts), shared by every process
+      // on the database: a row per admitted request until its usage row is written. The owning
+      // process renews held_until while the request runs, so a dead one's rows lapse.
+      db.exec(`
+        CREATE TABLE limit_reservations (
+          request_id TEXT PRIMARY KEY,
+          api_key_id TEXT NOT NULL,
+          started_at INTEGER NOT NULL,
+          cost_micros INTEGER NOT NULL DEFAULT 0,
+          images INTEGER NOT NULL DEFAULT 0,
+          owner TEXT NOT NULL,
+          held_until INTEGER NOT NULL
+        ) STRICT;
+        CREATE INDEX limit_reservations_started ON limit_reservations (api_key_id, started_at);
+        CREATE INDEX limit_reservations_owner ON limit_reservations (owner);
+      `);
+    },
+  },
+  {
+    version: 14,
+    name: 'account slot leases',
+    up(db) {
+      // Per-account concurrency slots held by the instances of a team gateway (accounts/
+      // slotLeases.ts): a row per upstream call in flight, renewed by its instance while it runs.
+      // The embedded gateway keeps its slots in memory and leaves this table empty.
+      db.exec(`
+        CREATE TABLE account_leases (
+          id TEXT PRIMARY KEY,
+          account_id TEXT NOT NULL,
+          weight INTEGER NOT NULL CHECK (weight > 0),
+          owner TEXT NOT NULL,
+          held_until INTEGER NOT NULL
+        ) STRICT;
+        CREATE INDEX account_leases_account ON account_leases (account_id);
+        CREATE INDEX account_leases_owner ON account_leases (owner);
+      `);
+    },
+  },
+  {
+    version: 15,
     name: 'usage pending lease',
     up(db) {
       // Until when a pending row's run vouches for it (ms; 0 for rows written before this step).
@@ -354,7 +396,7 @@ export const MIGRATIONS: readonly Migration[] = [
     },
   },
   {
-    version: 14,
+    version: 16,
     name: 'studio sessions',
     up(db) {
       // The studio's login tokens and sessions, as SHA-256 digests (hex): in the database so any
@@ -371,7 +413,7 @@ export const MIGRATIONS: readonly Migration[] = [
     },
   },
   {
-    version: 15,
+    version: 17,
     name: 'shared keys',
     up(db) {
       // Keys every instance of a team gateway must share (issue 21): the signing key of
@@ -386,9 +428,7 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
-];
-
-/**
+]; /**
  * Brings a database up to the latest schema and returns the versions it applied. Each migration
  * runs in its own IMMEDIATE transaction that re-checks whether it is applied, so two processes
  * opening the same file at once (the app and `atelier keys`) cannot both apply it.

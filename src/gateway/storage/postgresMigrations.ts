@@ -303,13 +303,49 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   },
   {
     version: 13,
+    name: 'limit reservations',
+    async up(tx) {
+      await tx.exec(`
+        CREATE TABLE limit_reservations (
+          request_id TEXT PRIMARY KEY,
+          api_key_id TEXT NOT NULL,
+          started_at BIGINT NOT NULL,
+          cost_micros BIGINT NOT NULL DEFAULT 0,
+          images INTEGER NOT NULL DEFAULT 0,
+          owner TEXT NOT NULL,
+          held_until BIGINT NOT NULL
+        );
+        CREATE INDEX limit_reservations_started ON limit_reservations (api_key_id, started_at);
+        CREATE INDEX limit_reservations_owner ON limit_reservations (owner);
+      `);
+    },
+  },
+  {
+    version: 14,
+    name: 'account slot leases',
+    async up(tx) {
+      await tx.exec(`
+        CREATE TABLE account_leases (
+          id TEXT PRIMARY KEY,
+          account_id TEXT NOT NULL,
+          weight INTEGER NOT NULL CHECK (weight > 0),
+          owner TEXT NOT NULL,
+          held_until BIGINT NOT NULL
+        );
+        CREATE INDEX account_leases_account ON account_leases (account_id);
+        CREATE INDEX account_leases_owner ON account_leases (owner);
+      `);
+    },
+  },
+  {
+    version: 15,
     name: 'usage pending lease',
     async up(tx) {
       await tx.exec(`ALTER TABLE usage_pending ADD COLUMN lease_until BIGINT NOT NULL DEFAULT 0;`);
     },
   },
   {
-    version: 14,
+    version: 16,
     name: 'studio sessions',
     async up(tx) {
       await tx.exec(`
@@ -323,7 +359,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
     },
   },
   {
-    version: 15,
+    version: 17,
     name: 'shared keys',
     async up(tx) {
       await tx.exec(`

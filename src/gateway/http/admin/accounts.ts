@@ -49,14 +49,14 @@ export function accountsAdmin(deps: AccountsAdminDeps): Router {
       load: deps.loadOf(record.id),
     };
   };
-  const existing = (id: string) => {
-    const record = accounts.get(id);
+  const existing = async (id: string) => {
+    const record = await accounts.get(id);
     if (!record) throw notFound('account');
     return record;
   };
 
-  router.get('/accounts', (_req, res) => {
-    res.json({ accounts: accounts.list().map(view), simulatorOnly: deps.simulatorOnly() });
+  router.get('/accounts', async (_req, res) => {
+    res.json({ accounts: (await accounts.list()).map(view), simulatorOnly: deps.simulatorOnly() });
   });
 
   router.post('/accounts', async (req, res) => {
@@ -64,14 +64,14 @@ export function accountsAdmin(deps: AccountsAdminDeps): Router {
     const { kind, group, ...options } = body;
     const record =
       kind === 'simulator'
-        ? addSimulatorAccount(accounts, { ...options, group })
+        ? await addSimulatorAccount(accounts, { ...options, group })
         : (await withSecrets(() => addApiKeyAccount(deps.ctx, { ...body, group }))).record;
     res.json({ account: view(record) });
   });
 
-  router.patch('/accounts/:id', (req, res) => {
+  router.patch('/accounts/:id', async (req, res) => {
     const body = parse(patchAccountBodySchema, req.body);
-    const { id } = existing(req.params.id);
+    const { id } = await existing(req.params.id);
     const patch: AccountPatch = {
       capacity: body.capacity,
       tier: body.tier,
@@ -85,19 +85,19 @@ export function accountsAdmin(deps: AccountsAdminDeps): Router {
         patch,
         body.enabled ? { enabled: true, disabledReason: null } : { enabled: false },
       );
-    accounts.update(id, patch);
-    if (body.clearCooldown) accounts.setCooldown(id, null, null);
-    res.json({ account: view(existing(id)) });
+    await accounts.update(id, patch);
+    if (body.clearCooldown) await accounts.setCooldown(id, null, null);
+    res.json({ account: view(await existing(id)) });
   });
 
   router.post('/accounts/:id/test', async (req, res) => {
-    const { id, baseUrl } = existing(req.params.id);
+    const { id, baseUrl } = await existing(req.params.id);
     const result = await deps.testConnection(id, baseUrl);
-    res.json({ ...result, account: view(existing(id)) });
+    res.json({ ...result, account: view(await existing(id)) });
   });
 
   router.delete('/accounts/:id', async (req, res) => {
-    const { id } = existing(req.params.id);
+    const { id } = await existing(req.params.id);
     await removeAccount(deps.ctx, id, deps.log);
     res.json({ ok: true });
   });

@@ -13,7 +13,7 @@ export interface KeysAdminDeps {
   usage: UsageRepository;
   studioKey: StudioKey;
   /** What a key has used against its limits now, reservations of requests in flight included. */
-  keyLimitUse: (record: ApiKeyRecord) => KeyLimitUse;
+  keyLimitUse: (record: ApiKeyRecord) => Promise<KeyLimitUse>;
 }
 
 /** /api/admin/keys: the /keys page. The plaintext of a key is answered once, at creation. */
@@ -21,14 +21,17 @@ export function keysAdmin(deps: KeysAdminDeps): Router {
   const router = Router();
   const spend = async () =>
     new Map((await deps.usage.totals({ groupBy: 'key' })).map((row) => [row.key, row] as const));
-  const view = (record: ApiKeyRecord, totals: Map<string | null, UsageTotal>): KeyView => {
+  const view = async (
+    record: ApiKeyRecord,
+    totals: Map<string | null, UsageTotal>,
+  ): Promise<KeyView> => {
     const row = totals.get(record.id);
     return {
       ...record,
       requests: row?.requests ?? 0,
       costMicros: row?.costMicros ?? 0,
       builtIn: deps.studioKey.is(record.id),
-      limitUse: deps.keyLimitUse(record),
+      limitUse: await deps.keyLimitUse(record),
     };
   };
   const existing = async (id: string) => {
@@ -44,7 +47,7 @@ export function keysAdmin(deps: KeysAdminDeps): Router {
   router.get('/keys', async (_req, res) => {
     const records = await deps.keys.list();
     const totals = await spend();
-    res.json({ keys: records.map((record) => view(record, totals)) });
+    res.json({ keys: await Promise.all(records.map((record) => view(record, totals))) });
   });
 
   /**
@@ -61,14 +64,16 @@ export function keysAdmin(deps: KeysAdminDeps): Router {
     }
     // This key's spend only (its index), not every key's: the studio reads it after each request.
     const own = await deps.usage.totals({ groupBy: 'key', apiKeyId: record.id });
-    res.json({ record: view(record, new Map(own.map((row) => [row.key, row] as const))) });
+    res.json({
+      record: await view(record, new Map(own.map((row) => [row.key, row] as const))),
+    });
   });
 
   router.post('/keys', async (req, res) => {
     const body = parse(createKeyBodySchema, req.body);
     const { key, record } = await deps.keys.create(body);
     res.setHeader('cache-control', 'no-store');
-    res.json({ key, record: view(record, await spend()) });
+    res.json({ key, record: await view(record, await spend()) });
   });
 
   router.patch('/keys/:id', async (req, res) => {
@@ -78,7 +83,7 @@ export function keysAdmin(deps: KeysAdminDeps): Router {
     const { status, ...labels } = body;
     if (Object.keys(labels).length > 0) await deps.keys.update(id, labels);
     if (status) await deps.keys.setStatus(id, status);
-    res.json({ record: view(await existing(id), await spend()) });
+    res.json({ record: await view(await existing(id), await spend()) });
   });
 
   router.delete('/keys/:id', async (req, res) => {

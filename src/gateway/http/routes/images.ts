@@ -55,7 +55,7 @@ export function imagesRouter(deps: ImagesRouteDeps): Router {
 
 /** The service plans and runs the request; the reply turns the run into bytes. */
 async function planRunReply(res: Response, deps: ImagesRouteDeps, request: ImageRequest) {
-  const plan = planImageRun(deps, request, imageCaller(res), {
+  const plan = await planImageRun(deps, request, imageCaller(res), {
     publishUrls: deps.urlImages !== undefined,
   });
   const { notices } = request.options;

@@ -41,7 +41,7 @@ export function responsesRouter(deps: ResponsesDeps): Router {
       await startInBackground(deps, deps.jobs, request, res);
       return;
     }
-    const plan = planResponses(deps, request, imageCaller(res));
+    const plan = await planResponses(deps, request, imageCaller(res));
     await scope.work(runResponses(deps, plan, responsesRelayReply(res)));
   });
   if (deps.jobs) jobRoutes(router, deps.jobs);
@@ -80,9 +80,9 @@ async function startInBackground(
   // it "client closed" when the caller leaves a background stream.
   scope.runsInBackground();
   const caller = { ...imageCaller(res), connected: () => false };
-  let plan: ReturnType<typeof planResponses>;
+  let plan: Awaited<ReturnType<typeof planResponses>>;
   try {
-    plan = planResponses(deps, streamed, caller);
+    plan = await planResponses(deps, streamed, caller);
   } catch (error) {
     // Refused before any work (a key limit, the content filter): answered as usual, and the job,
     // which will never run, is over.

@@ -1,0 +1,106 @@
+import { randomBytes } from 'node:crypto';
+import type { SqlEngine } from '../storage/engine';
+
+/**
+ * How long a slot lease holds without renewal. Its instance renews every lease it holds each
+ * third of this while the calls run, so only a dead instance's leases lapse, and their slots come
+ * back within this long.
+ */
+export const SLOT_LEASE_MS = 30_000;
+
+/** A claimed share of an account's capacity; `release` gives it back (once). */
+export interface SlotLease {
+  readonly id: string;
+  release(): Promise<void>;
+}
+
+/**
+ * Per-account concurrency slots shared by every instance on one database: a lease row per call in
+ * flight, weighted by its output size (dispatch/sizeClass.ts), so an account's capacity holds
+ * across instances. The scheduler still chooses and queues in memory (fast, and fair within the
+ * instance); a claim is the database's yes or no for the account it chose.
+ */
+export interface SlotLeases {
+  /**
+   * A slot of `weight` on the account, or null when the leases of all instances leave no room.
+   * As in the scheduler, an account with nothing in flight takes a call heavier than its whole
+   * capacity (a 4K image on a small account).
+   */
+  claim(accountId: string, weight: number, capacity: number): Promise<SlotLease | null>;
+  /** Leases this instance holds now. */
+  readonly held: number;
+  /** Stops renewing (the gateway is closing). */
+  close(): void;
+}
+
+export function createSlotLeases(
+  engine: SqlEngine,
+  options: { owner: string; now: () => number; log: (line: string) => void },
+): SlotLeases {
+  const held = new Set<string>();
+  let renewal: NodeJS.Timeout | null = null;
+  const stopRenewing = () => {
+    if (renewal) clearInterval(renewal);
+    renewal = null;
+  };
+  const keepRenewing = () => {
+    if (held.size === 0) return stopRenewing();
+    if (renewal) return;
+    renewal = setInterval(() => {
+      engine
+        .run('UPDATE account_leases SET held_until = ? WHERE owner = ?', [
+          options.now() + SLOT_LEASE_MS,
+          options.owner,
+        ])
+        .catch((error: Error) =>
+          options.log(`account slot leases could not be renewed: ${error.message}`),
+        );
+    }, SLOT_LEASE_MS / 3);
+    renewal.unref();
+  };
+
+  return {
+    async claim(accountId, weight, capacity) {
+      const now = options.now();
+      const id = `lease_${randomBytes(8).toString('hex')}`;
+      const granted = await engine.transaction(async (tx) => {
+        // One decision per account at a time, on any instance (SQLite: the write lock).
+        if (tx.kind === 'postgres')
+          await tx.get('SELECT pg_advisory_xact_lock(hashtext(?))', [`slots:${accountId}`]);
+        // A dead instance's leases lapse: their slots come back.
+        await tx.run('DELETE FROM account_leases WHERE account_id = ? AND held_until <= ?', [
+          accountId,
+          now,
+        ]);
+        const { load } = (await tx.get<{ load: number }>(
+          'SELECT COALESCE(SUM(weight), 0) AS load FROM account_leases WHERE account_id = ?',
+          [accountId],
+        ))!;
+        if (load > 0 && load + weight > capacity) return false;
+        await tx.run(
+          'INSERT INTO account_leases (id, account_id, weight, owner, held_until) VALUES (?, ?, ?, ?, ?)',
+          [id, accountId, weight, options.owner, now + SLOT_LEASE_MS],
+        );
+        return true;
+      });
+      if (!granted) return null;
+      held.add(id);
+      keepRenewing();
+      let released = false;
+      return {
+        id,
+        async release() {
+          if (released) return;
+          released = true;
+          held.delete(id);
+          keepRenewing();
+          await engine.run('DELETE FROM account_leases WHERE id = ?', [id]);
+        },
+      };
+    },
+    get held() {
+      return held.size;
+    },
+    close: stopRenewing,
+  };
+}

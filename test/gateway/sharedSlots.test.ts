@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import { openAccountsRepository } from '../../src/gateway/accounts/repository';
+import { createSlotLeases } from '../../src/gateway/accounts/slotLeases';
+import { composeDispatch } from '../../src/gateway/dispatch/compose';
+import { dispatchCall } from '../../src/gateway/dispatch/dispatchCall';
+import { DEFAULT_TIMEOUTS, WEIGHT_CLASSES } from '../../src/gateway/dispatch/sizeClass';
+import type { SqlEngine } from '../../src/gateway/storage/engine';
+import { testStorage } from '../../src/gateway/storage/testing';
+import { UpstreamError } from '../../src/gateway/core/upstreamError';
+import type { ImageUpstream } from '../../src/gateway/upstream/types';
+
+/** A 3840x2160 image: the 4K class. */
+const FOUR_K_PIXELS = 3840 * 2160;
+
+/** One instance of a team gateway's dispatch: its own connection, accounts, leases and queue. */
+async function instance(engine: SqlEngine, name: string) {
+  const accounts = await openAccountsRepository(engine);
+  const slotLeases = createSlotLeases(engine, { owner: name, now: Date.now, log: () => {} });
+  const dispatch = composeDispatch({
+    accounts,
+    slotLeases,
+    fallback: null,
+    // The adapter is the only stand-in: the calls below never reach it (they run `call`).
+    makeUpstream: (account) => Promise.resolve({ account } as unknown as ImageUpstream),
+    now: Date.now,
+    log: () => {},
+    timeouts: () => DEFAULT_TIMEOUTS,
+  });
+  return { dispatch, slotLeases, accounts };
+}
+
+describe('dispatch with slots shared across instances (PostgreSQL)', () => {
+  it('one account with capacity for two 4K images: never more than two upstream at once across two instances', async () => {
+    const { engine, connect } = await testStorage('postgres');
+    const weight = WEIGHT_CLASSES.find((c) => FOUR_K_PIXELS <= c.maxPixels)!.weight;
+    const accounts = await openAccountsRepository(engine);
+    await accounts.create({
+      name: 'shared',
+      kind: 'api_key',
+      tier: 'api',
+      groupName: 'default',
+      capacity: 2 * weight,
+      enabled: true,
+      modelMap: {},
+      maxPixels: 8_294_400,
+      baseUrl: 'http://127.0.0.1:9/v1',
+      issuer: null,
+      bridgeModel: null,
+      upstreamAccountId: null,
+      secretName: null,
+    });
+    const instances = [await instance(engine, 'a'), await instance(await connect(), 'b')];
+
+    let partner: (() => void) | null = null;
+    const meet = () =>
+      new Promise<void>((resolve) => {
+        if (!partner) return void (partner = resolve);
+        partner();
+        partner = null;
+        resolve();
+      });
+    let upstreamNow = 0;
+    let most = 0;
+    const served: string[] = [];
+    await Promise.all(
+      Array.from({ length: 8 }, (_, n) =>
+        dispatchCall(
+          instances[n % 2]!.dispatch,
+          {
+            group: 'default',
+            pixels: FOUR_K_PIXELS,
+            weight,
+            signal: new AbortController().signal,
+          },
+          async () => {
+            upstreamNow += 1;
+            most = Math.max(most, upstreamNow);
+            // Each call stays upstream until a second one is there with it: calls go in pairs
+            // while at most two fit, and a third at once would show in `most`.
+            await meet();
+            upstreamNow -= 1;
+            served.push(`${n}`);
+          },
+        ),
+      ),
+    );
+    expect(served).toHaveLength(8);
+    expect(most).toBe(2);
+    // Every lease was given back (its row's delete is sent off the request's path).
+    for (const { slotLeases } of instances) {
+      expect(slotLeases.held).toBe(0);
+      slotLeases.close();
+    }
+  });
+
+  it('an account rested by a 429 on one instance is not used by the other until its reset', async () => {
+    const { engine, connect } = await testStorage('postgres');
+    const accounts = await openAccountsRepository(engine);
+    const { id } = await accounts.create({
+      name: 'limited',
+      kind: 'api_key',
+      tier: 'api',
+      groupName: 'default',
+      capacity: 4,
+      enabled: true,
+      modelMap: {},
+      maxPixels: 8_294_400,
+      baseUrl: 'http://127.0.0.1:9/v1',
+      issuer: null,
+      bridgeModel: null,
+      upstreamAccountId: null,
+      secretName: null,
+    });
+    const otherEngine = await connect();
+    const [a, b] = [await instance(engine, 'a'), await instance(otherEngine, 'b')];
+    const target = {
+      group: 'default',
+      pixels: 1024 * 1024,
+      weight: 1,
+      maxRetries: 0,
+      signal: new AbortController().signal,
+    };
+    // The other instance hears the rest's change notice (PostgreSQL NOTIFY) and reads it.
+    const heard = new Promise<void>((resolve) => {
+      const undo = otherEngine.onChange(() => {
+        undo();
+        resolve();
+      });
+    });
+    const rateLimited = await dispatchCall(a!.dispatch, target, () => {
+      throw new UpstreamError({ kind: 'rate_limited', retryAfterMs: 60_000, message: 'HTTP 429' });
+    }).catch((error: unknown) => error);
+    expect(rateLimited).toBeInstanceOf(UpstreamError);
+    await heard;
+    await b!.accounts.refresh();
+    const rest = b!.accounts.cached().find((account) => account.id === id)!;
+    expect(rest.cooldownKind).toBe('rate_limit');
+    expect(rest.cooldownUntil).toBeGreaterThan(Date.now() + 50_000);
+    // Instance b has never seen a failure of its own, and still does not call the account.
+    let called = 0;
+    const refused = await dispatchCall(b!.dispatch, target, () => {
+      called += 1;
+      return Promise.resolve();
+    }).catch((error: unknown) => error);
+    expect(called).toBe(0);
+    expect(refused).toMatchObject({ status: 429 });
+    for (const { slotLeases } of [a!, b!]) slotLeases.close();
+  });
+});
