@@ -80,6 +80,8 @@ describe('openDatabase', () => {
         'response_jobs',
         'schema_migrations',
         'settings',
+        'shared_keys',
+        'studio_sessions',
         'studio_state',
         'usage_pending',
         'usage_records',
