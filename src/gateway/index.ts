@@ -72,8 +72,19 @@ export async function createGateway(
     const urlImages = createUrlImages({ root: path.join(config.dataDir, 'url-images'), now });
     parts.started({ stop: () => urlImages.close() });
     const address = serverAddress(config.host, config.port);
+    // Background responses and studio runs a stopped gateway left unfinished are failed now,
+    // saying why; their usage rows were finished like any request's (pending rows become
+    // "interrupted"). Its stop waits for the jobs' last writes, before the database closes.
+    const responseJobs = new ResponseJobs(storage.jobs, now, log);
+    parts.started({ stop: () => responseJobs.close() });
+    const abandoned = await responseJobs.failUnfinished();
+    if (abandoned.responses > 0)
+      log(`${abandoned.responses} background response(s) left unfinished by the last run: failed`);
+    if (abandoned.studioRuns > 0)
+      log(`${abandoned.studioRuns} studio run(s) left unfinished by the last run: failed`);
     const studioSide = parts.started(
       composeStudioSide({
+        jobs: responseJobs,
         config,
         address,
         db: storage.db,
@@ -130,13 +141,6 @@ export async function createGateway(
     // The MCP sessions' open streams: their tool calls' /v1 requests drained like any before.
     parts.started({ stop: () => mcp.closeAll() });
 
-    // Background responses a stopped gateway left unfinished are failed now, saying why; their
-    // usage rows were finished like any request's (pending rows become "interrupted").
-    const responseJobs = new ResponseJobs(storage.jobs, now);
-    const abandonedJobs = responseJobs.failUnfinished();
-    if (abandonedJobs > 0)
-      log(`${abandonedJobs} background response(s) left unfinished by the last run: failed`);
-
     const imageService = {
       dispatch,
       settings: live.imageSettings,
@@ -161,7 +165,7 @@ export async function createGateway(
             limits: usage.limiter,
             now,
           },
-          images: { ...imageService, urlImages },
+          images: { ...imageService, urlImages, jobs: responseJobs },
           responses: {
             ...imageService,
             textModels: () => DEFAULT_TEXT_MODELS,

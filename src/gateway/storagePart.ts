@@ -49,7 +49,7 @@ export async function composeStorage(config: Pick<GatewayConfig, 'dataDir'>): Pr
       accounts: createAccountsRepository(db),
       settings: await openSettingsRepository(engine),
       usageLedger: createUsageLedger(db),
-      jobs: createJobsRepository(db),
+      jobs: createJobsRepository(engine),
       health: storageHealth(db),
       stop: () => {
         db.close();

@@ -1,3 +1,4 @@
+import type { ResponseJobs } from './responseJobs/jobs';
 import path from 'node:path';
 import { createLoginFlows, type LoginFlows } from './accounts/loginFlows';
 import type { AccountsRepository } from './accounts/repository';
@@ -49,6 +50,8 @@ export interface StudioSide {
  */
 export function composeStudioSide(deps: {
   db: Db;
+  /** The studio's runs run as jobs, so a closed page can find them again (responseJobs/). */
+  jobs: ResponseJobs;
   config: Pick<GatewayConfig, 'dataDir' | 'host' | 'oauthCallbackPort'>;
   /** Where the gateway listens (its URL, port and own origins follow the bound port). */
   address: Pick<ServerAddress, 'url' | 'port' | 'origins'>;
@@ -113,6 +116,7 @@ export function composeStudioSide(deps: {
       runs,
       admin: {
         runs,
+        jobs: deps.jobs,
         keys: deps.keys,
         usage: deps.usage,
         rejected: deps.rejected,

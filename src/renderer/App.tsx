@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { AppShell } from './features/shell/AppShell';
 import { LoginScreen } from './features/shell/LoginScreen';
 import { watchSession } from './lib/api/session';
+import { resumeLiveRuns } from './stores/run';
 import { useSessionStore } from './stores/session';
 import { useStatusStore } from './stores/status';
 
@@ -27,6 +28,11 @@ export function App() {
   // A session that ends under a running studio (idle too long, the gateway restarted) shows the
   // login screen instead of pages full of 401s.
   useEffect(() => watchSession(() => void verifySession()), [verifySession]);
+  // The studio's runs outlive the page: a run still going when it was closed or reloaded is
+  // taken up again once the session is known.
+  useEffect(() => {
+    if (session === 'ok') void resumeLiveRuns();
+  }, [session]);
 
   const settled = (statusPhase === 'ready' || statusPhase === 'error') && session !== 'checking';
   const retry = () => {

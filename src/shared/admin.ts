@@ -51,6 +51,36 @@ export type Ok = z.infer<typeof okSchema>;
 export const cancelRunResponseSchema = z.object({ cancelled: z.boolean() });
 export type CancelRunResponse = z.infer<typeof cancelRunResponseSchema>;
 
+/**
+ * GET /api/admin/runs/live: the studio's runs still going, oldest first. Each runs as a job the
+ * gateway keeps (docs/api.md, "Long jobs"), so a page that was closed or reloaded finds it here
+ * and follows it with GET /api/admin/runs/:runId/events?starting_after=N: its image events, each
+ * with its `sequence_number`, from the one after N.
+ */
+export const liveRunSchema = z.object({
+  runId: z.string(),
+  requestId: z.string(),
+  endpoint: z.enum(['generations', 'edits']),
+  model: z.string(),
+  prompt: z.string(),
+  size: z.string(),
+  quality: z.string(),
+  n: z.number().int(),
+  parentImageId: z.string().nullable(),
+  createdAt: z.number(),
+  status: z.enum(['queued', 'in_progress']),
+});
+export type LiveRun = z.infer<typeof liveRunSchema>;
+export const liveRunsResponseSchema = z.object({ runs: z.array(liveRunSchema) });
+/** GET /api/admin/runs/:runId/events: from the event after `starting_after` (-1 or none: all). */
+export const runEventsQuerySchema = z.strictObject({
+  starting_after: z
+    .string()
+    .regex(/^-?\d{1,15}$/, 'starting_after must be a sequence number (an integer >= 0)')
+    .optional(),
+});
+export type LiveRunsResponse = z.infer<typeof liveRunsResponseSchema>;
+
 // --- keys -----------------------------------------------------------------------------------
 
 export const BUDGET_PERIODS = ['day', 'month', 'total'] as const;

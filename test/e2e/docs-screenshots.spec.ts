@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { createKey, generate, settled } from './support/api';
-import { EditPage, GalleryPage, KeysPage, open } from './support/pages';
+import { choose, EditPage, GalleryPage, KeysPage, open } from './support/pages';
 import { ARTIFACTS, useStudio } from './support/studio';
 
 /**
@@ -113,5 +113,73 @@ test('issue 22: a 1536x1024 result on Generate and the gallery detail at 1440x90
   await expect(gallery.detail()).toHaveAttribute('data-ready', 'true');
   await expect(gallery.detail().getByTestId('detail-image')).toHaveJSProperty('complete', true);
   await shoot(page, 'gallery-detail-2560x1440', 2560, 1440);
+  await page.setViewportSize({ width: 1440, height: 900 });
+});
+
+test('issue 22: an outpaint and a layer stack on Edit, and the gallery’s tiles, at 1440x900 and 2560x1440', async () => {
+  const { page } = studio;
+  const { images } = await studio.admin<{ images: Array<{ id: string }> }>(
+    'GET',
+    '/api/admin/images?q=lighthouse',
+  );
+  const lighthouse = await studio.adminBytes(`/api/admin/images/${images.at(-1)!.id}/file`);
+  await open(page, 'edit');
+  const edit = new EditPage(page);
+  for (let n = await edit.references().count(); n > 0; n--) {
+    await page.getByTestId('remove-reference').first().click();
+    await expect(edit.references()).toHaveCount(n - 1);
+  }
+  await edit
+    .fileInput()
+    .setInputFiles({ name: 'lighthouse.png', mimeType: 'image/png', buffer: lighthouse });
+  await expect(edit.canvas()).toBeVisible();
+
+  // The square picture widened to 1536x1024, kept at the left: the new area is the mask.
+  await page.getByTestId('outpaint-open').locator('summary').click();
+  await page.getByTestId('outpaint-width').fill('1536');
+  await page.getByTestId('outpaint-height').fill('1024');
+  await expect(page.getByTestId('outpaint-size')).toHaveAttribute('data-rule', '');
+  await page.locator('[data-testid="outpaint-anchor"][data-anchor="0,0.5"]').click();
+  await edit.prompt().fill('Extend the cliff and the evening sea to the right');
+  await page.getByTestId('outpaint-send').click();
+  // The outpaint's own run (the status still reads done from the first test's): its image is kept.
+  await settled(studio, 'images', 4);
+  await expect(page.getByTestId('run-status')).toHaveAttribute('data-phase', 'done', {
+    timeout: 30_000,
+  });
+  // The result over the widened source, with the wipe between them.
+  await choose(page, 'edit-view', 'result');
+  await expect(page.getByTestId('compare-after')).toHaveJSProperty('complete', true);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await shoot(page, 'edit-outpaint-1440x900', 1440, 900);
+  await shoot(page, 'edit-outpaint-2560x1440', 2560, 1440);
+
+  // Each result over its source: a stack of three (the widened canvas, the outpaint, an edit of
+  // it), the top one at 60 % over the others.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.getByTestId('edit-result').first().click();
+  await page.getByTestId('mask-keep').click();
+  await edit.prompt().fill('A warm beam from the lighthouse across the water');
+  await edit.submit().click();
+  await settled(studio, 'images', 5);
+  await expect(page.getByTestId('run-status')).toHaveAttribute('data-phase', 'done', {
+    timeout: 30_000,
+  });
+  await page.getByTestId('edit-result').first().click();
+  await page.getByTestId('mask-start-clean').click();
+  const layers = page.getByTestId('layer');
+  await expect(layers).toHaveCount(3);
+  await layers.first().getByTestId('layer-opacity').fill('60');
+  await expect(page.getByTestId('layer-view')).toBeVisible();
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await shoot(page, 'edit-layers-1440x900', 1440, 900);
+  await shoot(page, 'edit-layers-2560x1440', 2560, 1440);
+
+  // Every tile says its size, cost and day under the prompt.
+  await open(page, 'gallery');
+  const gallery = new GalleryPage(page);
+  await expect(gallery.tiles().first()).toHaveAttribute('data-loaded', 'true');
+  await shoot(page, 'gallery-1440x900', 1440, 900);
+  await shoot(page, 'gallery-2560x1440', 2560, 1440);
   await page.setViewportSize({ width: 1440, height: 900 });
 });

@@ -137,6 +137,34 @@ test('"Edit this result" asks about the carried mask; a rectangle added and a la
 
   await page.getByTestId('overlay-colour').fill('#00c8ff');
   await choose(page, 'mask-tool', 'rect');
+  // While dragged, the marching ants sit exactly where the pointer drew them over the image
+  // (drawn in the viewport's pixels, outside the zoomed stage).
+  const box = (await edit.canvas().boundingBox())!;
+  await page.mouse.move(box.x + 0.1 * box.width, box.y + 0.1 * box.height);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 0.6 * box.width, box.y + 0.7 * box.height, { steps: 4 });
+  // The outline's geometry in page pixels (a box from layout would add the stroke's miter).
+  const ants = await page
+    .getByTestId('selection-outline')
+    .locator('polygon.ants')
+    .evaluate((polygon: SVGPolygonElement) => {
+      const m = polygon.getScreenCTM()!;
+      const b = polygon.getBBox();
+      return {
+        x: m.e + b.x * m.a,
+        y: m.f + b.y * m.d,
+        width: b.width * m.a,
+        height: b.height * m.d,
+      };
+    });
+  expect(Math.abs(ants.x - (box.x + 0.1 * box.width))).toBeLessThan(1);
+  expect(Math.abs(ants.y - (box.y + 0.1 * box.height))).toBeLessThan(1);
+  expect(Math.abs(ants.x + ants.width - (box.x + 0.6 * box.width))).toBeLessThan(1);
+  expect(Math.abs(ants.y + ants.height - (box.y + 0.7 * box.height))).toBeLessThan(1);
+  await page.mouse.up();
+  await expect(page.getByTestId('selection-outline')).toHaveCount(0);
+  await page.getByTestId('mask-undo').click();
+  await expect(edit.share()).toContainText('Nothing painted');
   await drag(page, edit.canvas(), [
     [0.1, 0.1],
     [0.6, 0.7],

@@ -129,6 +129,26 @@ describe('background responses with the official openai client', () => {
     await clearFaults(t.simUrl);
   });
 
+  it('is refused as any request when a key limit says no, and leaves no job running', async () => {
+    const { key, id } = await t.newKey('background-budget', {
+      budgetMicros: 1,
+      budgetPeriod: 'total',
+    });
+    const poor = new OpenAI({ apiKey: key, baseURL: `${t.url}/v1`, maxRetries: 0 });
+    await expect(
+      poor.responses.create({
+        model: 'agent-model-1',
+        input: 'Draw an expensive harbour.',
+        tools: [tool],
+        background: true,
+      }),
+    ).rejects.toMatchObject({ status: 429, code: 'budget_exceeded' });
+    // Its job's end is written just after the answer.
+    const jobsOf = () =>
+      t.db.prepare('SELECT status FROM response_jobs WHERE api_key_id = ?').pluck().all(id);
+    await expect.poll(jobsOf).toEqual(['failed']);
+  });
+
   it('belongs to the key that made it: another key gets 404', async () => {
     const created = await t.client.responses.create({
       model: 'agent-model-1-mini',

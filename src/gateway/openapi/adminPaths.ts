@@ -15,6 +15,8 @@ import {
   imagesQuerySchema,
   keyResponseSchema,
   keysResponseSchema,
+  liveRunsResponseSchema,
+  runEventsQuerySchema,
   okSchema,
   accountTestResponseSchema,
   addBoardImagesBodySchema,
@@ -184,6 +186,19 @@ const ROUTES: AdminRoute[] = [
     path: '/runs/{runId}/cancel',
     summary: 'Cancel a studio run',
     answer: cancelRunResponseSchema,
+  },
+  {
+    method: 'get',
+    path: '/runs/live',
+    summary: "The studio's runs still going",
+    answer: liveRunsResponseSchema,
+  },
+  {
+    method: 'get',
+    path: '/runs/{runId}/events',
+    summary: "A studio run's image events after starting_after, then until it ends",
+    query: runEventsQuerySchema,
+    answer: 'text/event-stream',
   },
   { method: 'get', path: '/boards', summary: 'Boards', answer: boardsResponseSchema },
   {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { emptyUsage } from '../../shared/imageParams';
 import { GatewayError } from '../lib/api/errors';
+import type { LiveRun } from '../../shared/admin';
 import type { ImageCall, ImageCallHandlers } from '../lib/api/imageCall';
-import { createRunStore, type RunDeps, type RunRequest } from './run';
+import { createRunStore, resumeLiveRuns, type RunDeps, type RunRequest } from './run';
 
 const REQUEST: RunRequest = {
   call: { endpoint: 'generations', body: { prompt: 'p', n: 2 } },
@@ -21,7 +22,16 @@ function harness() {
   let call: ImageCall | null = null;
   let settle: { resolve: (v: unknown) => void; reject: (e: unknown) => void } | null = null;
   const cancelled: string[] = [];
+  const follows: Array<{ runId: string; after: number; requestId: string | null }> = [];
   let runs = 0;
+  /** Every call (the request or a follow) waits here until the test settles it. */
+  const pending = (signal: AbortSignal | undefined) =>
+    new Promise((resolve, reject) => {
+      settle = { resolve: resolve as (v: unknown) => void, reject };
+      signal?.addEventListener('abort', () =>
+        reject(new DOMException('The operation was aborted.', 'AbortError')),
+      );
+    });
   const deps: RunDeps = {
     newRunId: () => `run-${++runs}`,
     cancelUpstream: (runId) => {
@@ -38,18 +48,19 @@ function harness() {
     run: (c, h) => {
       call = c;
       handlers = h;
-      return new Promise((resolve, reject) => {
-        settle = { resolve: resolve as (v: unknown) => void, reject };
-        c.signal?.addEventListener('abort', () =>
-          reject(new DOMException('The operation was aborted.', 'AbortError')),
-        );
-      });
+      return pending(c.signal) as ReturnType<RunDeps['run']>;
+    },
+    follow: (runId, after, requestId, h, signal) => {
+      follows.push({ runId, after, requestId });
+      handlers = h;
+      return pending(signal) as ReturnType<RunDeps['follow']>;
     },
   };
   return {
     store: createRunStore(deps),
     live,
     cancelled,
+    follows,
     tick: (ms: number) => (clock += ms),
     handlers: () => handlers!,
     call: () => call!,
@@ -164,5 +175,141 @@ describe('run store', () => {
     h.store.getState().clear();
     await second;
     expect(h.store.getState().phase).toBe('idle');
+  });
+
+  it('takes a dropped stream up again after its last event, without sending the run again', async () => {
+    const h = harness();
+    const done = h.store.getState().start({ ...REQUEST, n: 1 });
+    h.handlers().onPartial?.({ imageIndex: 0, partialIndex: 0, blob: blob('p0') });
+    h.handlers().onSequence?.(0);
+    h.handlers().onSequence?.(1);
+    // The connection drops mid-way (a fetch body that breaks off rejects with a TypeError).
+    h.settle().reject(new TypeError('network error'));
+    await expect.poll(() => h.follows.length).toBe(1);
+    expect(h.follows).toEqual([{ runId: 'run-1', after: 1, requestId: null }]);
+    expect(h.store.getState().phase).toBe('running');
+    h.handlers().onImage({
+      imageIndex: 0,
+      blob: blob('final'),
+      size: '1024x1024',
+      quality: 'high',
+      background: 'opaque',
+      outputFormat: 'png',
+      usage: emptyUsage(),
+      revisedPrompt: null,
+    });
+    // The resumed part's own total would count only what came after the drop.
+    h.settle().resolve({ requestId: 'req_7', usage: null, images: 1 });
+    await done;
+    expect(h.store.getState()).toMatchObject({ phase: 'done', requestId: 'req_7' });
+    expect(h.store.getState().usage).toEqual(emptyUsage());
+    // Sent once: the second part was a follow of the same run.
+    expect(h.call().runId).toBe('run-1');
+  });
+
+  it('gives up on a stream that keeps dropping, and never resumes after a gateway answer', async () => {
+    const h = harness();
+    const done = h.store.getState().start(REQUEST);
+    for (let i = 0; i < 4; i += 1) {
+      await expect.poll(() => h.follows.length).toBe(i);
+      h.settle().reject(new TypeError('network error'));
+    }
+    await done;
+    expect(h.follows).toHaveLength(3);
+    expect(h.store.getState()).toMatchObject({
+      phase: 'error',
+      error: { message: 'network error' },
+    });
+    const again = h.store.getState().start(REQUEST);
+    h.settle().reject(new GatewayError('over budget', 429, null, 'budget_exceeded'));
+    await again;
+    expect(h.follows).toHaveLength(3);
+    expect(h.store.getState().error?.status).toBe(429);
+  });
+
+  it('takes up a run the gateway is still making: from its first event, cancellable by its id', async () => {
+    const h = harness();
+    const live: LiveRun = {
+      runId: 'run-fromlastpage',
+      requestId: 'req_live',
+      endpoint: 'generations',
+      model: 'image-model-2',
+      prompt: 'a harbour',
+      size: '1536x1024',
+      quality: 'high',
+      n: 1,
+      parentImageId: null,
+      createdAt: 400,
+      status: 'in_progress',
+    };
+    const attached = h.store.getState().attach(live);
+    expect(h.follows).toEqual([{ runId: 'run-fromlastpage', after: -1, requestId: 'req_live' }]);
+    expect(h.store.getState()).toMatchObject({
+      phase: 'running',
+      runId: 'run-fromlastpage',
+      startedAt: 400,
+      request: { prompt: 'a harbour', requestedSize: '1536x1024', n: 1 },
+    });
+    // A second attach (the session checked again) leaves the run as it is.
+    await h.store.getState().attach({ ...live, runId: 'run-another-one' });
+    expect(h.follows).toHaveLength(1);
+    h.store.getState().cancel();
+    await attached;
+    expect(h.cancelled).toEqual(['run-fromlastpage']);
+    expect(h.store.getState().phase).toBe('cancelled');
+  });
+
+  it("takes up each page's newest live run when the studio opens", async () => {
+    const generate = harness();
+    const edit = harness();
+    const live = (runId: string, endpoint: LiveRun['endpoint'], createdAt: number): LiveRun => ({
+      runId,
+      requestId: `req_${runId}`,
+      endpoint,
+      model: 'image-model-2',
+      prompt: 'p',
+      size: '1024x1024',
+      quality: 'low',
+      n: 1,
+      parentImageId: null,
+      createdAt,
+      status: 'in_progress',
+    });
+    await resumeLiveRuns(
+      () =>
+        Promise.resolve([
+          live('run-generate-old', 'generations', 1),
+          live('run-edit-only-one', 'edits', 2),
+          live('run-generate-new', 'generations', 3),
+        ]),
+      { generations: generate.store, edits: edit.store },
+    );
+    expect(generate.follows.map((f) => f.runId)).toEqual(['run-generate-new']);
+    expect(edit.follows.map((f) => f.runId)).toEqual(['run-edit-only-one']);
+    // An edit's images are not kept with the run: it cannot be sent again as it was.
+    expect(edit.store.getState().request).toBeNull();
+    // A gateway that does not answer leaves the pages idle.
+    const idle = harness();
+    await resumeLiveRuns(() => Promise.reject(new Error('down')), {
+      generations: idle.store,
+      edits: idle.store,
+    });
+    expect(idle.store.getState().phase).toBe('idle');
+  });
+
+  it('reads a run cancelled from another page as cancelled, not as a failure', async () => {
+    const h = harness();
+    const done = h.store.getState().start(REQUEST);
+    h.settle().reject(
+      new GatewayError('The run was cancelled from the studio.', 0, null, 'client_cancelled'),
+    );
+    await done;
+    expect(h.store.getState()).toMatchObject({
+      phase: 'cancelled',
+      upstreamStopped: true,
+      error: null,
+    });
+    // This page did not ask for it.
+    expect(h.cancelled).toEqual([]);
   });
 });

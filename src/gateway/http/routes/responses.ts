@@ -7,10 +7,10 @@ import {
   runResponses,
   type ResponsesServiceDeps,
 } from '../../imageService/responses';
-import type { ResponseJobs } from '../../responseJobs/jobs';
+import { RESPONSE_JOB_PREFIX, type ResponseJobs } from '../../responseJobs/jobs';
 import { parseResponsesRequest, type ResponsesRequest } from '../../validation/responsesRequest';
 import { responsesRelayReply } from '../replies/responsesRelay';
-import { openSse } from '../replies/sse';
+import { startingAfter, streamJob } from '../replies/jobStream';
 import { imageCaller } from '../requestContext';
 import { scopeOf } from '../requestScope';
 
@@ -38,7 +38,7 @@ export function responsesRouter(deps: ResponsesDeps): Router {
     const body = fromAgent && deps.injectImageTool() ? withImageTool(raw) : raw;
     const request = parseResponsesRequest(body, deps.textModels());
     if (deps.jobs && readBackground(raw.background)) {
-      startInBackground(deps, deps.jobs, request, res);
+      await startInBackground(deps, deps.jobs, request, res);
       return;
     }
     const plan = planResponses(deps, request, imageCaller(res));
@@ -60,12 +60,12 @@ function readBackground(value: unknown): boolean {
  * job. The caller gets the job at once (`queued`), or with `stream: true` the job's events as
  * they come; leaving does not stop it.
  */
-function startInBackground(
+async function startInBackground(
   deps: ResponsesDeps,
   jobs: ResponseJobs,
   request: ResponsesRequest,
   res: Response,
-): void {
+): Promise<void> {
   const scope = scopeOf(res);
   const { background: _background, ...upstreamBody } = request.body;
   void _background;
@@ -74,13 +74,24 @@ function startInBackground(
     stream: true,
     body: { ...upstreamBody, stream: true },
   };
-  const job = jobs.create(scope.key.id, scope.id, request.body);
+  const job = await jobs.create(scope.key.id, scope.id, request.body);
   scope.stopOn(job.signal);
   // The job, not this connection, is what the caller is owed: the usage record must not call
   // it "client closed" when the caller leaves a background stream.
   scope.runsInBackground();
   const caller = { ...imageCaller(res), connected: () => false };
-  const plan = planResponses(deps, streamed, caller);
+  let plan: ReturnType<typeof planResponses>;
+  try {
+    plan = planResponses(deps, streamed, caller);
+  } catch (error) {
+    // Refused before any work (a key limit, the content filter): answered as usual, and the job,
+    // which will never run, is over.
+    jobs.fail(job.id, {
+      code: error instanceof ApiError ? error.code : null,
+      message: error instanceof Error ? error.message : String(error),
+    });
+    throw error;
+  }
   void scope.work(
     runResponses(deps, plan, jobs.reply(job.id)).catch((error: unknown) => {
       const apiError = error instanceof ApiError ? error : null;
@@ -97,19 +108,6 @@ function startInBackground(
   else res.json(job.response);
 }
 
-/** The job's events after `after`, as an event stream, until it ends or the caller leaves. */
-function streamJob(jobs: ResponseJobs, id: string, after: number, res: Response): void {
-  const sse = openSse(res);
-  const stop = jobs.follow(id, after, (event) => {
-    if (!event) {
-      sse.end();
-      return;
-    }
-    sse.event(event.type, [event.data]);
-  });
-  res.once('close', stop);
-}
-
 const notFound = (id: string) =>
   new ApiError(
     404,
@@ -121,30 +119,31 @@ const notFound = (id: string) =>
     },
   );
 
+/** A background response of the key's; the studio's runs are jobs too, but not responses. */
+function responseJob(jobs: ResponseJobs, keyId: string, id: string) {
+  return id.startsWith(RESPONSE_JOB_PREFIX) ? jobs.get(keyId, id) : Promise.resolve(null);
+}
+
 function jobRoutes(router: Router, jobs: ResponseJobs): void {
-  router.get('/responses/:id', (req, res) => {
+  router.get('/responses/:id', async (req, res) => {
     const id = req.params.id;
-    const row = jobs.get(scopeOf(res).key.id, id);
+    const row = await responseJob(jobs, scopeOf(res).key.id, id);
     if (!row) throw notFound(id);
     const stream = req.query.stream === 'true';
     if (!stream) {
       res.type('application/json').send(row.response);
       return;
     }
-    const after = req.query.starting_after === undefined ? -1 : Number(req.query.starting_after);
-    if (!Number.isInteger(after) || after < -1) {
-      throw invalidParam(
-        'starting_after',
-        'starting_after must be a sequence number (an integer >= 0)',
-      );
-    }
-    streamJob(jobs, id, after, res);
+    streamJob(jobs, id, startingAfter(req.query.starting_after), res);
   });
-  router.post('/responses/:id/cancel', (req, res) => {
+  router.post('/responses/:id/cancel', async (req, res) => {
     const id = req.params.id;
-    const row = jobs.get(scopeOf(res).key.id, id);
+    const row = await responseJob(jobs, scopeOf(res).key.id, id);
     if (!row) throw notFound(id);
-    const cancelled = jobs.cancel(row);
+    const cancelled = await jobs.cancel(
+      row,
+      'cancelled by the client (POST /v1/responses/{id}/cancel)',
+    );
     if (!cancelled) {
       throw invalidParam(
         'response_id',

@@ -1,76 +1,55 @@
-import { useEffect, useId, useState } from 'react';
-import { describedBy, CheckboxField, Segmented } from '../../components/fields';
+import { useState } from 'react';
 import { Page } from '../../components/Page';
 import { isImplicitSubmit } from '../../lib/implicitSubmit';
 import { useEditStore } from '../../stores/edit';
 import { useMaskStore } from '../../stores/mask';
-import { useEditRun, type ImageSlot } from '../../stores/run';
+import { useEditRun } from '../../stores/run';
 import { promptProblem } from '../generate/composePrompt';
 import { requestFields } from '../generate/params';
-import { ParamsPanel } from '../generate/ParamsPanel';
-import { SendBar, slotFileName } from '../generate/SendParts';
+import { SendBar } from '../generate/SendParts';
 import { ResultsViewer } from '../generate/ResultsViewer';
 import { useImagePricing } from '../generate/useImagePricing';
 import { useSpendGuard } from '../budget/SpendConfirm';
 import { useShortcuts } from '../shell/useShortcuts';
-import { ChainTrail } from './ChainTrail';
+import { EditCanvasPanel } from './EditCanvasPanel';
+import { EditOptions } from './EditOptions';
+import { EditPromptField } from './EditPromptField';
 import { buildEditForm } from './editRequest';
-import { EDIT_PREFIX, EditResults } from './EditResults';
+import { EditResults } from './EditResults';
+import { EditViewSwitch, type EditView } from './EditViewSwitch';
 import { GalleryPicker } from './GalleryPicker';
-import { keepEditWork } from './editWork';
-import { EMPTY_MASK_MESSAGE, exportMaskCached } from './mask/exportMask';
-import { MaskEditor } from './MaskEditor';
+import { exportMaskCached } from './mask/exportMask';
 import { MaskPreview } from './MaskPreview';
-import { MaskToolbar } from './MaskToolbar';
-import { LayerPanel } from './LayerPanel';
-import { OutpaintPanel } from './outpaint/OutpaintPanel';
+import { MaskSendChoice } from './MaskSendChoice';
 import { useOutpaint } from './outpaint/useOutpaint';
+import { useEditResult } from './useEditResult';
 import { useReferenceIntake } from './useReferenceIntake';
-import { ReferenceList } from './ReferenceList';
-import { linkToGallery, toReference } from './references';
+import { EditSources } from './EditSources';
+import { useEditSource, useMaskRefusal } from './useEditSource';
 import { RunNote } from './RunNote';
-import './edit.css';
-import './canvas.css';
-import './editFrame.css';
+import './editStyles';
 
 export function EditPage() {
-  const references = useEditStore((s) => s.references);
+  const { references, source } = useEditSource();
   const prompt = useEditStore((s) => s.prompt);
   const params = useEditStore((s) => s.params);
   const sendMask = useEditStore((s) => s.sendMask);
-  const chain = useEditStore((s) => s.chain);
   const runSource = useEditStore((s) => s.runSource);
   const edit = useEditStore.getState;
   const setParams = useEditStore((s) => s.setParams);
 
   const maskSourceId = useMaskStore((s) => s.sourceId);
-  const maskDoc = useMaskStore((s) => s.doc);
-  const maskVersion = useMaskStore((s) => s.version);
-  const attach = useMaskStore((s) => s.attach);
 
   const run = useEditRun();
   const [tried, setTried] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
-  /** The mask (and its version) that was refused as empty: the refusal lasts until it changes. */
-  const [refusedMask, setRefusedMask] = useState<{ doc: unknown; version: number } | null>(null);
-  const maskRefused = refusedMask?.doc === maskDoc && refusedMask.version === maskVersion;
+  const refusal = useMaskRefusal();
   const [preparing, setPreparing] = useState(false);
   const [selected, setSelected] = useState(0);
   /** The main column shows the mask canvas or the run's result, each within the window. */
-  const [view, setView] = useState<'mask' | 'result'>('mask');
+  const [view, setView] = useState<EditView>('mask');
   /** The result open in the full-window viewer (its slot index). */
   const [viewing, setViewing] = useState<number | null>(null);
-  const promptId = useId();
-
-  // The work kept from before a reload comes back, and what is done here is kept from now on.
-  useEffect(() => {
-    void keepEditWork();
-  }, []);
-
-  const source = references[0] ?? null;
-  useEffect(() => {
-    attach(source?.id ?? null, source?.width ?? 0, source?.height ?? 0);
-  }, [attach, source?.id, source?.width, source?.height]);
 
   const problem = promptProblem(prompt);
   const pricing = useImagePricing(params, prompt, references);
@@ -83,13 +62,13 @@ export function EditPage() {
   const send = async (withMask = sendMask) => {
     if (running) return;
     setTried(true);
-    setRefusedMask(null);
+    refusal.clear();
     if (!source || problem || !check.ok || !check.size || !estimate || spend.blocker) return;
     const doc = useMaskStore.getState().doc;
     let mask: Blob | null = null;
     if (withMask) {
       if (!doc || maskSourceId !== source.id || doc.isEmpty()) {
-        setRefusedMask({ doc, version: doc?.version ?? 0 });
+        refusal.refuse({ doc, version: doc?.version ?? 0 });
         return;
       }
       mask = await exportMaskCached(doc, useMaskStore.getState().feather);
@@ -140,21 +119,12 @@ export function EditPage() {
   // Escape stops a run only while one is going: otherwise it stays with dialogs and fields.
   useShortcuts(run.phase === 'running' ? { send: sendNow, cancel: run.cancel } : { send: sendNow });
 
-  const editResult = async (slot: ImageSlot) => {
-    if (!slot.blob) return;
-    try {
-      const reference = await toReference(slot.blob, slotFileName(slot.blob, slot, EDIT_PREFIX));
-      // A refinement of the same area: the mask carries over when the result has the same size.
-      useMaskStore.getState().carryTo(reference.id, reference.width, reference.height);
-      edit().continueWith(reference, run.request?.prompt ?? null);
-      linkToGallery(reference.id, run.requestId, slot.index);
-      // The next step starts on the canvas, at the top of the page where the tools are.
-      setView('mask');
-      window.scrollTo({ top: 0 });
-    } catch (error) {
-      setNotice(error instanceof Error ? error.message : String(error));
-    }
-  };
+  const editResult = useEditResult({
+    prompt: run.request?.prompt ?? null,
+    requestId: run.requestId,
+    onCanvas: () => setView('mask'),
+    onError: setNotice,
+  });
 
   const doneSlots = run.slots.filter((s) => s.state === 'done');
   const compared = run.slots[selected]?.state === 'done' ? run.slots[selected] : doneSlots[0];
@@ -189,84 +159,28 @@ export function EditPage() {
             void send();
           }}
         >
-          <ReferenceList
+          <EditSources
+            source={source}
+            notice={notice}
             onAddFiles={(f) => void intake.addFiles(f)}
             onOpenGallery={() => intake.setGalleryOpen(true)}
           />
-          {notice && (
-            <p className="notice notice-error" role="alert" data-testid="edit-notice">
-              {notice}
-            </p>
-          )}
-          {chain.length > 0 && <ChainTrail />}
-          {source && <LayerPanel source={source} />}
-
-          <div className={`field ${tried && problem ? 'field-invalid' : ''}`}>
-            <label htmlFor={promptId}>What should change?</label>
-            <textarea
-              id={promptId}
-              rows={3}
-              value={prompt}
-              placeholder="Replace the sky with a starry night"
-              onChange={(e) => edit().setPrompt(e.target.value)}
-              aria-invalid={tried && problem ? true : undefined}
-              aria-describedby={describedBy(promptId, null, tried ? problem : null)}
-              data-testid="edit-prompt"
-            />
-            <p className="field-error" id={`${promptId}-error`} aria-live="polite">
-              {tried ? (problem ?? '') : ''}
-            </p>
-          </div>
-
-          <CheckboxField
-            label="Send the painted mask"
-            checked={sendMask}
-            onChange={(v) => {
-              edit().setSendMask(v);
-              setRefusedMask(null);
-            }}
-            hint={
-              sendMask
-                ? 'Only the painted area changes.'
-                : 'Without a mask the model may change the whole image.'
-            }
-            testId="send-mask"
+          <EditPromptField problem={problem} tried={tried} />
+          <MaskSendChoice
+            refused={refusal.refused}
+            onChange={refusal.clear}
+            onSendWithout={() => void send(false)}
           />
-          {maskRefused && (
-            <div className="notice notice-error" role="alert" data-testid="mask-empty-error">
-              <p>{EMPTY_MASK_MESSAGE}</p>
-              <button
-                type="button"
-                onClick={() => void send(false)}
-                data-testid="send-without-mask"
-              >
-                Send without a mask
-              </button>
-            </div>
-          )}
           {sendMask && source && maskSourceId === source.id && <MaskPreview source={source} />}
-          {source && (
-            <details className="edit-outpaint" data-testid="outpaint-open">
-              <summary>Expand the canvas (outpaint)</summary>
-              <OutpaintPanel
-                key={source.id}
-                original={source}
-                busy={running}
-                onExpand={(plan) => void expand(plan)}
-              />
-            </details>
-          )}
-
-          <details className="edit-params">
-            <summary>Parameters</summary>
-            <ParamsPanel
-              params={params}
-              check={check}
-              onChange={setParams}
-              serverError={run.phase === 'error' ? run.error : null}
-              autoHint="Auto keeps the first image's size."
-            />
-          </details>
+          <EditOptions
+            source={source}
+            busy={running}
+            onExpand={(plan) => void expand(plan)}
+            params={params}
+            check={check}
+            onParams={setParams}
+            serverError={run.phase === 'error' ? run.error : null}
+          />
 
           <SendBar
             estimate={estimate}
@@ -291,45 +205,9 @@ export function EditPage() {
 
         <div className="edit-main" data-view={view}>
           {run.phase !== 'idle' && (
-            <div className="edit-views">
-              <Segmented
-                label="Show"
-                value={view}
-                options={[
-                  { value: 'mask', label: 'Mask' },
-                  {
-                    value: 'result',
-                    label: run.phase === 'running' ? 'Result (working…)' : 'Result',
-                  },
-                ]}
-                onChange={setView}
-                hideLabel
-                testId="edit-view"
-              />
-            </div>
+            <EditViewSwitch view={view} working={run.phase === 'running'} onChange={setView} />
           )}
-          <section className="panel canvas-panel" aria-label="Mask" hidden={view !== 'mask'}>
-            {source ? (
-              <>
-                <MaskToolbar />
-                {maskSourceId === source.id ? (
-                  <MaskEditor source={source} />
-                ) : (
-                  <div className="mask-viewport" />
-                )}
-              </>
-            ) : (
-              <div className="drop-target" data-testid="drop-target">
-                <p>
-                  <strong>Drop an image here</strong>, paste one, or use <em>Add files</em> or{' '}
-                  <em>From gallery</em>.
-                </p>
-                <p className="muted">
-                  PNG, JPEG or WebP under 50 MB. Then paint the area to change.
-                </p>
-              </div>
-            )}
-          </section>
+          <EditCanvasPanel source={source} hidden={view !== 'mask'} />
 
           {run.phase !== 'idle' && (
             <EditResults

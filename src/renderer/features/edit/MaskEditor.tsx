@@ -1,13 +1,14 @@
-import { useEffect, useEffectEvent, useRef, useState, type PointerEvent } from 'react';
+import { useRef, useState, type PointerEvent } from 'react';
 import type { ReferenceImage } from '../../stores/edit';
 import { useMaskStore } from '../../stores/mask';
 import { useShortcuts } from '../shell/useShortcuts';
 import { CarriedMaskChoice } from './CarriedMaskChoice';
-import { fitView, zoomAround, type View } from './canvasView';
+import type { View } from './canvasView';
 import { extendLasso, type Point, type SelectionMode, type SelectionShape } from './mask/selection';
 import { LayerImages } from './LayerImages';
 import { MaskStatusBar } from './MaskStatusBar';
 import { SelectionOutline, type OutlineHandle } from './SelectionOutline';
+import { useCanvasView } from './useCanvasView';
 import { useMaskCanvas, type StrokePoint } from './useMaskCanvas';
 import { useSpaceHeld } from './useSpaceHeld';
 
@@ -58,52 +59,10 @@ export function MaskEditor({ source }: { source: ReferenceImage }) {
   const [outline, setOutline] = useState<{ shape: SelectionShape; mode: SelectionMode } | null>(
     null,
   );
-  const [viewportSize, setViewportSize] = useState<{ width: number; height: number } | null>(null);
-  const [userView, setUserView] = useState<View | null>(null);
   const spaceHeld = useSpaceHeld();
   const [panning, setPanning] = useState(false);
-
-  const fitted = doc && viewportSize ? fitView(doc, viewportSize) : null;
-  const view = userView && userView.doc === doc ? userView : fitted;
+  const { view, setView: setUserView, zoomBy, zoomTo, fit } = useCanvasView(viewportRef, doc);
   const canvas = useMaskCanvas(canvasRef, view !== null);
-
-  useEffect(() => {
-    const viewport = viewportRef.current;
-    if (!viewport) return;
-    const observer = new ResizeObserver(([entry]) => {
-      if (entry)
-        setViewportSize({ width: entry.contentRect.width, height: entry.contentRect.height });
-    });
-    observer.observe(viewport);
-    return () => observer.disconnect();
-  }, []);
-
-  // The wheel zooms around the pointer; React's wheel listener is passive, so add our own.
-  const onWheel = useEffectEvent((e: WheelEvent) => {
-    const viewport = viewportRef.current;
-    if (!view || !viewport) return;
-    e.preventDefault();
-    const box = viewport.getBoundingClientRect();
-    const factor = Math.exp(-e.deltaY * (e.deltaMode === 1 ? 0.05 : 0.0015));
-    setUserView(zoomAround(view, view.zoom * factor, e.clientX - box.left, e.clientY - box.top));
-  });
-  useEffect(() => {
-    const viewport = viewportRef.current;
-    if (!viewport) return;
-    const listener = (e: WheelEvent) => onWheel(e);
-    viewport.addEventListener('wheel', listener, { passive: false });
-    return () => viewport.removeEventListener('wheel', listener);
-  }, []);
-
-  const zoomBy = (factor: number) => {
-    if (!view || !viewportSize) return;
-    const { width, height } = viewportSize;
-    setUserView(zoomAround(view, view.zoom * factor, width / 2, height / 2));
-  };
-  const zoomTo = (zoom: number) => {
-    if (!view || !viewportSize) return;
-    setUserView(zoomAround(view, zoom, viewportSize.width / 2, viewportSize.height / 2));
-  };
 
   useShortcuts({
     brush: () => state().setTool('brush'),
@@ -118,7 +77,7 @@ export function MaskEditor({ source }: { source: ReferenceImage }) {
     overlay: () => state().setOverlay(!state().overlay),
     zoomIn: () => zoomBy(1.25),
     zoomOut: () => zoomBy(1 / 1.25),
-    zoomFit: () => setUserView(null),
+    zoomFit: fit,
     zoomActual: () => zoomTo(1),
   });
 
@@ -254,16 +213,15 @@ export function MaskEditor({ source }: { source: ReferenceImage }) {
               style={{ visibility: overlay ? 'visible' : 'hidden' }}
               data-testid="mask-canvas"
             />
-            {outline && (
-              <SelectionOutline
-                ref={outlineRef}
-                initial={outline.shape}
-                mode={outline.mode}
-                width={doc.width}
-                height={doc.height}
-              />
-            )}
           </div>
+        )}
+        {doc && view && outline && (
+          <SelectionOutline
+            ref={outlineRef}
+            initial={outline.shape}
+            mode={outline.mode}
+            view={view}
+          />
         )}
         {!selectionTool && (
           <div
@@ -284,7 +242,7 @@ export function MaskEditor({ source }: { source: ReferenceImage }) {
         changedShare={changedShare}
         zoomBy={zoomBy}
         zoomTo={zoomTo}
-        fit={() => setUserView(null)}
+        fit={fit}
       />
     </div>
   );

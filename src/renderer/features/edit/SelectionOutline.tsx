@@ -17,13 +17,15 @@ const pointsAttribute = (shape: SelectionShape) =>
     .join(' ');
 
 /**
- * The selection being dragged, drawn over the image in image pixels (the stage's scale applies)
- * as marching ants: a dashed outline in black and white that reads on any picture.
+ * The selection being dragged, as marching ants: a dashed outline in black and white that reads
+ * on any picture. Drawn in the viewport's own pixels (the group carries the image's zoom and
+ * pan), not inside the zoomed stage: there the outline's layer was image-sized, and redrawing
+ * the marching dashes over a 4K image every frame took longer than a frame (issue 22).
  */
 export const SelectionOutline = forwardRef<
   OutlineHandle,
-  { initial: SelectionShape; mode: SelectionMode; width: number; height: number }
->(function SelectionOutline({ initial, mode, width, height }, ref) {
+  { initial: SelectionShape; mode: SelectionMode; view: { x: number; y: number; zoom: number } }
+>(function SelectionOutline({ initial, mode, view }, ref) {
   const under = useRef<SVGPolygonElement>(null);
   const ants = useRef<SVGPolygonElement>(null);
   useImperativeHandle(ref, () => ({
@@ -37,15 +39,16 @@ export const SelectionOutline = forwardRef<
   return (
     <svg
       className="selection-outline"
-      viewBox={`0 0 ${width} ${height}`}
-      width={width}
-      height={height}
+      width="100%"
+      height="100%"
       data-testid="selection-outline"
       data-mode={mode}
       aria-hidden="true"
     >
-      <polygon ref={under} points={points} className="ants-under" />
-      <polygon ref={ants} points={points} className="ants" />
+      <g transform={`translate(${view.x} ${view.y}) scale(${view.zoom})`}>
+        <polygon ref={under} points={points} className="ants-under" />
+        <polygon ref={ants} points={points} className="ants" />
+      </g>
     </svg>
   );
 });

@@ -17,6 +17,24 @@ export interface StrokePoint {
   pressure: number;
 }
 
+/** The most pixels drawn in one frame when a selection lands: a few milliseconds of work. */
+const BAND_PIXELS = 1 << 20;
+
+/** `rect` as bands of whole rows of at most `pixels` pixels each (at least one row a band). */
+function splitRows(rect: Rect, pixels: number): Rect[] {
+  const rows = Math.max(1, Math.floor(pixels / Math.max(1, rect.width)));
+  const bands: Rect[] = [];
+  for (let y = rect.y; y < rect.y + rect.height; y += rows) {
+    bands.push({
+      x: rect.x,
+      y,
+      width: rect.width,
+      height: Math.min(rows, rect.y + rect.height - y),
+    });
+  }
+  return bands;
+}
+
 /**
  * Draws the mask document onto the overlay canvas (image-sized; CSS scales it) and paints
  * strokes into it: a full redraw only after undo, invert, load, feather, a colour change or a
@@ -92,19 +110,25 @@ export function useMaskCanvas(canvasRef: RefObject<HTMLCanvasElement | null>, st
     if (dirty && canvasRef.current) announce(canvasRef.current, doc, -1);
   };
 
-  /** After a whole-document change made here (a stroke's end, a selection): the canvas is current. */
-  const settled = (d: MaskDocument) => {
+  /**
+   * After a whole-document change made here (a stroke's end, a selection): the canvas is (or,
+   * with `announceLater`, is being made) current, so the version change redraws nothing more.
+   * The preview hears of it from `announce`, once the canvas shows it.
+   */
+  const settled = (d: MaskDocument, announceLater = false) => {
+    const canvas = canvasRef.current;
     if (feather === 0) {
-      drawnRef.current = {
-        canvas: canvasRef.current,
-        doc: d,
-        version: d.version,
-        feather,
-        tint: tintHex,
-      };
-      if (canvasRef.current) announce(canvasRef.current, d, d.version);
+      drawnRef.current = { canvas, doc: d, version: d.version, feather, tint: tintHex };
+      if (canvas && !announceLater) announce(canvas, d, d.version);
     }
     useMaskStore.getState().commit();
+    return () => {
+      // A change since (a stroke) told the preview already, perhaps before this band landed.
+      const now = drawnRef.current;
+      if (canvas && now.canvas === canvas && now.doc === d && now.version === d.version) {
+        announce(canvas, d, d.version);
+      }
+    };
   };
 
   return {
@@ -131,11 +155,23 @@ export function useMaskCanvas(canvasRef: RefObject<HTMLCanvasElement | null>, st
       doc.endStroke();
       settled(doc);
     },
-    /** A finished selection: the rectangle it changed is redrawn, the rest stays. */
+    /**
+     * A finished selection: the rectangle it changed is redrawn, the rest stays. A big one (a 4K
+     * rectangle is five million pixels) is drawn in bands, one a frame, so the pointer's release
+     * never holds a frame; the preview hears of it once the last band is drawn.
+     */
     selected(rect: Rect | null) {
       if (!doc) return;
-      drawRect(doc, rect);
-      settled(doc);
+      const bands = rect ? splitRows(rect, BAND_PIXELS) : [];
+      const d = doc;
+      drawRect(d, bands.shift() ?? null);
+      const drawn = settled(d, bands.length > 0);
+      const drawNext = () => {
+        drawRect(d, bands.shift() ?? null);
+        if (bands.length > 0) requestAnimationFrame(drawNext);
+        else drawn();
+      };
+      if (bands.length > 0) requestAnimationFrame(drawNext);
     },
   };
 }

@@ -40,6 +40,11 @@ export interface DeliveredImage {
 export interface ImageCallHandlers {
   onPartial?: (partial: PartialImage) => void;
   onImage: (image: DeliveredImage) => void;
+  /**
+   * A studio run's events carry their `sequence_number` (the gateway keeps the run as a job):
+   * told after each such event is handled, so a dropped stream resumes after the last one.
+   */
+  onSequence?: (sequenceNumber: number) => void;
 }
 
 export interface ImageCallResult {

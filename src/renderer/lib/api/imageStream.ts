@@ -27,7 +27,10 @@ export async function readImageStream(
   const streamError = (message: string) =>
     new GatewayError(message, 0, null, null, null, requestId);
 
+  /** The `sequence_number` of the event being handled, when it has one. */
+  let numbered: number | null = null;
   const handle = (event: SseEvent): void => {
+    numbered = null;
     if (event.data === '[DONE]') return;
     let payload: unknown;
     try {
@@ -38,6 +41,10 @@ export async function readImageStream(
     if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
       throw streamError(`The image stream sent a '${event.event}' event that is not an object`);
     }
+    numbered =
+      'sequence_number' in payload && Number.isSafeInteger(payload.sequence_number)
+        ? (payload.sequence_number as number)
+        : null;
     const named = 'type' in payload && typeof payload.type === 'string' ? payload.type : null;
     const type = event.event === 'error' ? 'error' : (named ?? event.event);
     const kind = imageStreamEventKind(type);
@@ -76,13 +83,19 @@ export async function readImageStream(
     });
   };
 
+  /** Handles the event, then says which of the run's events it was (when it is numbered). */
+  const handleNumbered = (event: SseEvent): void => {
+    handle(event);
+    if (numbered !== null) handlers.onSequence?.(numbered);
+  };
+
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      for (const event of parser.push(value)) handle(event);
+      for (const event of parser.push(value)) handleNumbered(event);
     }
-    for (const event of parser.end()) handle(event);
+    for (const event of parser.end()) handleNumbered(event);
   } catch (error) {
     // Nothing more of this stream will be read: stop its download.
     await reader.cancel().catch(() => undefined);

@@ -308,6 +308,38 @@ describe('gateway client', () => {
     expect(await finals[0]?.blob.text()).toBe('final');
   });
 
+  it('follows a kept studio run after an event, telling each numbered event handled', async () => {
+    const stream =
+      event('image_generation.partial_image', {
+        b64_json: b64('p1'),
+        partial_image_index: 1,
+        sequence_number: 2,
+      }) +
+      event('image_generation.completed', {
+        b64_json: b64('final'),
+        usage: usage(10),
+        sequence_number: 3,
+      });
+    const net = fakeFetch(() => sse(stream));
+    const numbers: number[] = [];
+    const partials: PartialImage[] = [];
+    const result = await createImagesClient(net.fetch).followRun('run-0123456789', 1, 'req_9', {
+      onPartial: (p) => partials.push(p),
+      onImage: () => undefined,
+      onSequence: (n) => numbers.push(n),
+    });
+    expect(net.calls[0]?.url).toBe('/api/admin/runs/run-0123456789/events?starting_after=1');
+    expect(new Headers(net.calls[0]?.init.headers).get('accept')).toBe('text/event-stream');
+    expect(numbers).toEqual([2, 3]);
+    expect(partials.map((p) => p.partialIndex)).toEqual([1]);
+    expect(result).toMatchObject({ requestId: 'req_9', images: 1 });
+    // From the start: no starting_after at all.
+    await createImagesClient(net.fetch).followRun('run-0123456789', -1, null, {
+      onImage: () => undefined,
+    });
+    expect(net.calls[1]?.url).toBe('/api/admin/runs/run-0123456789/events');
+  });
+
   it('passes the abort signal to fetch so a request can be cancelled', async () => {
     const controller = new AbortController();
     const net = fakeFetch(({ init }) => {

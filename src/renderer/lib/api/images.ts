@@ -6,16 +6,20 @@ import { PARENT_IMAGE_HEADER, STUDIO_RUN_HEADER } from '../../../shared/admin';
 import { imagesResponseSchema } from '../../../shared/imagesApi';
 import { base64ToBlob } from '../base64';
 import { subscribeAdminEvents, type SubscribeAdminEvents } from './adminEvents';
+import { GatewayError } from './errors';
 import { galleryApi } from './gallery';
 import type { ImageCall, ImageCallHandlers, ImageCallResult } from './imageCall';
 import { readImageStream } from './imageStream';
 import { pricesApi } from './prices';
-import { createRequest, readJson, type FetchLike, type Requester } from './request';
+import { createRequest, queryString, readJson, type FetchLike, type Requester } from './request';
 import { doubtSession } from './session';
 import { statusApi } from './status';
 import { studioSessionApi } from './studioSession';
 
-/** POST /v1/images/{generations,edits} as the studio, answered as JSON or as an event stream. */
+/**
+ * POST /v1/images/{generations,edits} as the studio, answered as JSON or as an event stream; and
+ * following a run the gateway keeps, from any of its events.
+ */
 function v1ImagesApi(request: Requester) {
   return {
     async runImages(call: ImageCall, handlers: ImageCallHandlers): Promise<ImageCallResult> {
@@ -49,6 +53,29 @@ function v1ImagesApi(request: Requester) {
         });
       });
       return { requestId, usage: reply.usage, images: reply.data.length };
+    },
+
+    /**
+     * Follows a studio run the gateway keeps as a job (GET /api/admin/runs/:runId/events): its
+     * image events after `after` (-1: all of them), to the run's end, read as `runImages` reads
+     * its own stream.
+     */
+    async followRun(
+      runId: string,
+      after: number,
+      requestId: string | null,
+      handlers: ImageCallHandlers,
+      signal?: AbortSignal,
+    ): Promise<ImageCallResult> {
+      const path = `/api/admin/runs/${encodeURIComponent(runId)}/events${queryString({
+        starting_after: after >= 0 ? after : undefined,
+      })}`;
+      const response = await request.send(path, {
+        headers: { accept: 'text/event-stream' },
+        signal,
+      });
+      if (!response.body) throw new GatewayError(`GET ${path} sent no body`, 0, null, null, null);
+      return readImageStream(response.body, requestId, handlers);
     },
   };
 }

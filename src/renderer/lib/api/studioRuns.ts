@@ -1,5 +1,12 @@
-/** The studio's runs (/api/admin/studio/runs) and their Cancel (/api/admin/runs/{id}/cancel). */
-import { cancelRunResponseSchema, studioRunsResponseSchema } from '../../../shared/admin';
+/**
+ * The studio's runs (/api/admin/studio/runs), those still going (/api/admin/runs/live) and their
+ * Cancel (/api/admin/runs/{id}/cancel).
+ */
+import {
+  cancelRunResponseSchema,
+  liveRunsResponseSchema,
+  studioRunsResponseSchema,
+} from '../../../shared/admin';
 import { queryString, type Requester } from './request';
 
 export function studioRunsApi(request: Requester) {
@@ -12,6 +19,9 @@ export function studioRunsApi(request: Requester) {
       request.json(studioRunsResponseSchema, `/api/admin/studio/runs${queryString({ ...query })}`, {
         signal,
       }),
+    /** The studio's runs still going at the gateway (a closed or reloaded page comes back to them). */
+    liveRuns: async (signal?: AbortSignal) =>
+      (await request.json(liveRunsResponseSchema, '/api/admin/runs/live', { signal })).runs,
     /** Stops the upstream work of a studio run; false when it had already ended. */
     cancelRun: async (runId: string) =>
       (

@@ -5,6 +5,7 @@
  */
 import { STUDIO_HEADER, studioWorkListSchema } from '../../../shared/admin';
 import type { FetchLike } from './request';
+import { putInWorker, putOnThisThread, type PutBytes } from './studioWorkUpload';
 
 const BASE = '/api/admin/studio/work';
 
@@ -13,12 +14,14 @@ export interface StudioWorkClient {
   keys(): Promise<Set<string> | null>;
   /** The bytes under the key, or null when none are kept. */
   get(key: string): Promise<Blob | null>;
+  /** Sends the bytes; an array given here is transferred to the sender (unusable after). */
   put(key: string, bytes: Blob | Uint8Array<ArrayBuffer>): Promise<void>;
   remove(key: string): Promise<void>;
 }
 
 export function createStudioWorkClient(
   fetchImpl: FetchLike = (input, init) => fetch(input, init),
+  putBytes: PutBytes = putOnThisThread(fetchImpl),
 ): StudioWorkClient {
   const call = (key: string | null, init: RequestInit = {}) =>
     fetchImpl(key === null ? BASE : `${BASE}/${encodeURIComponent(key)}`, {
@@ -43,12 +46,12 @@ export function createStudioWorkClient(
       return res.blob();
     },
     async put(key, bytes) {
-      const res = await call(key, {
-        method: 'PUT',
-        headers: { 'content-type': 'application/octet-stream' },
-        body: bytes,
-      });
-      if (!res.ok) throw await failed(res, `PUT ${key}`);
+      const { status, text } = await putBytes(
+        `${BASE}/${encodeURIComponent(key)}`,
+        { [STUDIO_HEADER]: '1', 'content-type': 'application/octet-stream' },
+        bytes,
+      );
+      if (status < 200 || status >= 300) throw new Error(`PUT ${key} answered ${status}: ${text}`);
     },
     async remove(key) {
       const res = await call(key, { method: 'DELETE' });
@@ -57,4 +60,8 @@ export function createStudioWorkClient(
   };
 }
 
-export const studioWork = createStudioWorkClient();
+const pageFetch: FetchLike = (input, init) => fetch(input, init);
+export const studioWork = createStudioWorkClient(
+  pageFetch,
+  putInWorker(putOnThisThread(pageFetch)),
+);

@@ -12,7 +12,9 @@
  */
 import { fillShape, shapeBounds, type SelectionMode, type SelectionShape } from './selection';
 import { capsuleBounds, paintCapsule } from './brush';
-import { TILE, copyTile, writeTile } from './tiles';
+import { coverageIsEmpty, countChanged, invertCoverage } from './coverage';
+import { reapply, revert, type Entry } from './history';
+import { TILE, copyTile, tileEquals } from './tiles';
 import type { Rect } from './rect';
 
 export type MaskTool = 'brush' | 'eraser';
@@ -23,15 +25,10 @@ export type MaskTool = 'brush' | 'eraser';
  */
 export type PressureUse = 'off' | 'size' | 'opacity';
 
-export type { Rect } from './rect';
+export { unionRect, type Rect } from './rect';
 
 /** Undo steps kept; the oldest are dropped beyond this. */
 export const MAX_HISTORY = 100;
-
-type Entry =
-  | { kind: 'tiles'; before: Map<number, Uint8Array>; after: Map<number, Uint8Array> | null }
-  | { kind: 'invert' }
-  | { kind: 'replace'; before: Uint8Array | null; after: Uint8Array | null };
 
 interface Stroke {
   brush: boolean;
@@ -41,19 +38,6 @@ interface Stroke {
   x: number;
   y: number;
   saved: Map<number, Uint8Array>;
-}
-
-export function unionRect(a: Rect | null, b: Rect | null): Rect | null {
-  if (!a) return b;
-  if (!b) return a;
-  const x = Math.min(a.x, b.x);
-  const y = Math.min(a.y, b.y);
-  return {
-    x,
-    y,
-    width: Math.max(a.x + a.width, b.x + b.width) - x,
-    height: Math.max(a.y + a.height, b.y + b.height) - y,
-  };
 }
 
 export class MaskDocument {
@@ -136,7 +120,7 @@ export class MaskDocument {
     this.stroke = null;
     if (!stroke || stroke.saved.size === 0) return false;
     const changed = [...stroke.saved].some(
-      ([index, before]) => !equal(before, this.copyTile(index)),
+      ([index, before]) => !tileEquals(this.coverage, this.width, this.height, index, before),
     );
     if (!changed) return false;
     this.record({ kind: 'tiles', before: stroke.saved, after: null });
@@ -154,7 +138,9 @@ export class MaskDocument {
     const saved = new Map<number, Uint8Array>();
     this.saveTiles(box, saved);
     fillShape(this.coverage, this.width, this.height, shape, mode === 'add' ? 255 : 0);
-    const changed = [...saved].some(([index, before]) => !equal(before, this.copyTile(index)));
+    const changed = [...saved].some(
+      ([index, before]) => !tileEquals(this.coverage, this.width, this.height, index, before),
+    );
     if (changed) this.record({ kind: 'tiles', before: saved, after: null });
     return box;
   }
@@ -162,7 +148,7 @@ export class MaskDocument {
   /** Change becomes keep and keep becomes change. */
   invert(): Rect {
     this.endStroke();
-    this.applyInvert();
+    invertCoverage(this.coverage);
     this.record({ kind: 'invert' });
     return this.full;
   }
@@ -190,7 +176,7 @@ export class MaskDocument {
     this.endStroke();
     const entry = this.undoStack.pop();
     if (!entry) return null;
-    const rect = this.revert(entry);
+    const rect = revert(entry, this);
     this.redoStack.push(entry);
     this.version += 1;
     return rect;
@@ -200,25 +186,19 @@ export class MaskDocument {
     this.endStroke();
     const entry = this.redoStack.pop();
     if (!entry) return null;
-    const rect = this.reapply(entry);
+    const rect = reapply(entry, this);
     this.undoStack.push(entry);
     this.version += 1;
     return rect;
   }
 
   isEmpty(): boolean {
-    const { coverage } = this;
-    const words = new Uint32Array(coverage.buffer, coverage.byteOffset, coverage.length >> 2);
-    for (let i = 0; i < words.length; i++) if (words[i] !== 0) return false;
-    for (let i = words.length << 2; i < coverage.length; i++) if (coverage[i] !== 0) return false;
-    return true;
+    return coverageIsEmpty(this.coverage);
   }
 
   /** Pixels with any change, for "12% of the image will change". */
   changedPixels(): number {
-    let count = 0;
-    for (let i = 0; i < this.coverage.length; i++) if (this.coverage[i] !== 0) count += 1;
-    return count;
+    return countChanged(this.coverage);
   }
 
   private record(entry: Entry): void {
@@ -228,67 +208,14 @@ export class MaskDocument {
     this.version += 1;
   }
 
-  private revert(entry: Entry): Rect {
-    switch (entry.kind) {
-      case 'invert':
-        this.applyInvert();
-        return this.full;
-      case 'replace':
-        if (entry.before) this.coverage.set(entry.before);
-        else this.coverage.fill(0);
-        return this.full;
-      case 'tiles': {
-        const after = new Map<number, Uint8Array>();
-        let rect: Rect | null = null;
-        for (const [index, data] of entry.before) {
-          after.set(index, this.copyTile(index));
-          rect = unionRect(rect, this.writeTile(index, data));
-        }
-        entry.after = after;
-        return rect ?? this.full;
-      }
-    }
-  }
-
-  private reapply(entry: Entry): Rect {
-    switch (entry.kind) {
-      case 'invert':
-        this.applyInvert();
-        return this.full;
-      case 'replace':
-        if (entry.after) this.coverage.set(entry.after);
-        else this.coverage.fill(0);
-        return this.full;
-      case 'tiles': {
-        let rect: Rect | null = null;
-        for (const [index, data] of entry.after ?? []) {
-          rect = unionRect(rect, this.writeTile(index, data));
-        }
-        return rect ?? this.full;
-      }
-    }
-  }
-
-  private applyInvert(): void {
-    const { coverage } = this;
-    for (let i = 0; i < coverage.length; i++) coverage[i] = 255 - coverage[i]!;
-  }
-
-  private copyTile(index: number): Uint8Array {
-    return copyTile(this.coverage, this.width, this.height, index);
-  }
-
-  private writeTile(index: number, data: Uint8Array): Rect {
-    return writeTile(this.coverage, this.width, this.height, index, data);
-  }
-
   /** Copies every tile `rect` touches that `saved` does not hold yet (the undo step's before). */
   private saveTiles(rect: Rect, saved: Map<number, Uint8Array>): void {
     const { x, y, width, height } = rect;
     for (let ty = Math.floor(y / TILE); ty <= Math.floor((y + height - 1) / TILE); ty++) {
       for (let tx = Math.floor(x / TILE); tx <= Math.floor((x + width - 1) / TILE); tx++) {
         const index = ty * this.tilesX + tx;
-        if (!saved.has(index)) saved.set(index, this.copyTile(index));
+        if (!saved.has(index))
+          saved.set(index, copyTile(this.coverage, this.width, this.height, index));
       }
     }
   }
@@ -318,10 +245,4 @@ export class MaskDocument {
     paintCapsule(this.coverage, this.width, box, segment);
     return box;
   }
-}
-
-function equal(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }

