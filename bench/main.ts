@@ -91,6 +91,8 @@ async function main(): Promise<number> {
   }
   const startedAt = new Date();
   const info = machine();
+  // Taken at the start: the tree measured is the one the run began with, whatever lands meanwhile.
+  const identity = identityOf(info, plan.mode);
   const loadAtStart = os.loadavg()[0]!;
   if (loadAtStart > 0.5) {
     process.stderr.write(
@@ -154,7 +156,6 @@ async function main(): Promise<number> {
 
   const durationMs = Date.now() - startedAt.getTime();
   // A verdict needs two full runs of the same tree on the same machine that reach it.
-  const identity = identityOf(info, plan.mode);
   const stamp = `${startedAt.toISOString().replace(/[:.]/g, '-')}.json`;
   const prior = findPrior(RESULTS_DIR, identity, stamp);
   const agreements = rows.map((r) => agree(r.id, r.pass, prior, identity));
@@ -190,7 +191,8 @@ async function main(): Promise<number> {
   const failed = decided.filter((a) => a.kind === 'agrees' && !a.pass).length;
   const judged = agreements.filter((a) => a.kind !== 'info').length;
   process.stdout.write(
-    `${decided.length - failed} of ${judged} targets met and ${failed} missed by two agreeing runs` +
+    `${judged} targets: ${decided.length - failed} met and ${failed} missed by two agreeing runs, ` +
+      `${judged - decided.length} without a verdict` +
       (prior
         ? ` (with ${path.basename(prior.file)})`
         : ' (no earlier full run of this tree here)') +

@@ -14,6 +14,23 @@ const bridgeUpstream = process.argv[3] ?? upstream;
 const FORWARDED = ['authorization', 'content-type', 'accept', 'chatgpt-account-id'];
 const agent = new Agent({ keepAliveTimeout: 60_000, headersTimeout: 0, bodyTimeout: 0 });
 
+/**
+ * Waits for the reply to drain or close, then removes the listener of the one that did not happen:
+ * a bare race of two `once` calls leaves the loser's listeners on the response, one more per pause
+ * (a 4K bridge stream pauses a dozen times: Node warned of a listener leak).
+ */
+async function drainOrClose(res: http.ServerResponse): Promise<void> {
+  const done = new AbortController();
+  try {
+    await Promise.race([
+      once(res, 'drain', { signal: done.signal }),
+      once(res, 'close', { signal: done.signal }),
+    ]);
+  } finally {
+    done.abort();
+  }
+}
+
 const server = http.createServer((req, res) => {
   void (async () => {
     const [, mode, ...rest] = (req.url ?? '').split('/');
@@ -38,9 +55,9 @@ const server = http.createServer((req, res) => {
       // the floor is not slowed by a drain round trip per 16 KB that the gateway does not make.
       res.writeHead(answer.statusCode, { 'content-type': type });
       for await (const chunk of answer.body as AsyncIterable<Buffer>) {
+        if (res.destroyed) break;
         res.write(chunk);
-        if (res.writableLength > 4 * 1024 * 1024)
-          await Promise.race([once(res, 'drain'), once(res, 'close')]);
+        if (res.writableLength > 4 * 1024 * 1024) await drainOrClose(res);
       }
       res.end();
       return;

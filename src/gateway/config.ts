@@ -8,6 +8,11 @@ export interface GatewayConfig {
   /** 0 picks a free port. */
   port: number;
   dataDir: string;
+  /**
+   * A PostgreSQL server's URL (`postgres://...`): the database of a team gateway, shared by its
+   * instances (docs/team.md). Omitted: the SQLite file in `dataDir`, as the desktop app uses.
+   */
+  databaseUrl?: string;
   /** Built studio to serve at `/`; omitted where no build exists. */
   staticDir?: string;
   /** Extra origins allowed to call `/v1` from a browser (the studio's own origin always is). */

@@ -23,7 +23,7 @@ export interface Gateway {
    * A fresh one-time studio login URL (`/login?token=...`, 10 minutes, single use). `atelier
    * serve` prints one; the Electron window loads one.
    */
-  createStudioLogin(): string;
+  createStudioLogin(): Promise<string>;
   /**
    * The authorize URL of an OAuth sign-in the studio started and that still waits for the
    * browser; null for an unknown, finished or failed one. The desktop shell opens only these.

@@ -7,6 +7,7 @@ import { signInIssuers } from './accounts/signInIssuers';
 import type { GatewayConfig } from './config';
 import type { GatewayEventMap, GatewayEvents } from './core/events';
 import { createUrlImages } from './gallery/urlImages';
+import { sharedKey } from './storage/sharedKeys';
 import type { Gateway, GatewayDeps } from './gatewayApi';
 import { serverAddress } from './http/address';
 import { mcpRoute } from './http/mcpRoute';
@@ -67,7 +68,7 @@ export async function createGateway(
     const liveEvents = relayLiveEvents({ events, engine: storage.engine, log });
     parts.started({ stop: () => liveEvents.close() });
     const usage = parts.started(
-      composeUsage({
+      await composeUsage({
         usage: storage.usage,
         usageLedger: storage.usageLedger,
         instance: storage.instance,
@@ -77,7 +78,15 @@ export async function createGateway(
         log,
       }),
     );
-    const urlImages = createUrlImages({ root: path.join(config.dataDir, 'url-images'), now });
+    const urlImages = createUrlImages({
+      root: path.join(config.dataDir, 'url-images'),
+      now,
+      // A team gateway's instances answer each other's URLs; the desktop's die with its run.
+      sharedKey:
+        storage.engine.kind === 'postgres'
+          ? await sharedKey(storage.engine, 'url_images', now())
+          : undefined,
+    });
     parts.started({ stop: () => urlImages.close() });
     const address = serverAddress(config.host, config.port);
     // Background responses and studio runs a stopped gateway left unfinished are failed now,
@@ -95,7 +104,7 @@ export async function createGateway(
         jobs: responseJobs,
         config,
         address,
-        db: storage.db,
+        engine: storage.engine,
         keys,
         usage: storage.usage,
         rejected: usage.rejected,
@@ -137,7 +146,7 @@ export async function createGateway(
           // The session's key may have been deleted since it opened the session.
           const record = await keys.get(keyId);
           if (!record) throw invalidApiKey('This key no longer exists.');
-          const [spent] = storage.usage.totals({ apiKeyId: keyId });
+          const [spent] = await storage.usage.totals({ apiKeyId: keyId });
           return spendReport(
             record,
             spent ?? { requests: 0, costMicros: 0, images: 0 },
@@ -205,7 +214,7 @@ export async function createGateway(
       },
       simulator,
       events,
-      createStudioLogin: () => `${address.url()}${studioSide.loginPath()}`,
+      createStudioLogin: async () => `${address.url()}${await studioSide.loginPath()}`,
       signInUrl: (loginId) => studioSide.logins.authorizeUrl(loginId),
       signInIssuers: () => signInIssuers(accounts.cached(), simulator?.url ?? null),
       servingAccounts: () => pool.list(),

@@ -2,6 +2,7 @@ import { databasePath } from './core/dataDir';
 import { SETTINGS } from './storage/settings';
 import { openDatabase } from './storage/db';
 import { openSettingsRepository } from './storage/settingsRepository';
+import { openPostgresDatabase } from './storage/postgresEngine';
 import { sqliteEngine } from './storage/sqliteEngine';
 
 export interface ListenAddress {
@@ -11,10 +12,17 @@ export interface ListenAddress {
 
 /**
  * The address saved in Settings for the gateway's next start (127.0.0.1:8787 until one is
- * saved). Read before the gateway starts, so the desktop app and `atelier serve` agree on it.
+ * saved). Read before the gateway starts, so the desktop app and `atelier serve` agree on it;
+ * with a PostgreSQL URL (a team gateway), from that database's Settings.
  */
-export async function savedListenAddress(dataDir: string): Promise<ListenAddress> {
-  const engine = sqliteEngine(openDatabase(databasePath(dataDir)));
+export async function savedListenAddress(
+  dataDir: string,
+  databaseUrl?: string,
+): Promise<ListenAddress> {
+  const engine =
+    databaseUrl === undefined
+      ? sqliteEngine(openDatabase(databasePath(dataDir)))
+      : await openPostgresDatabase({ url: databaseUrl, max: 1 });
   try {
     const settings = await openSettingsRepository(engine);
     return { host: settings.get(SETTINGS.serverHost), port: settings.get(SETTINGS.serverPort) };

@@ -13,12 +13,14 @@ import type { SqlEngine } from './storage/engine';
 import { storageHealth, type StorageHealth } from './storage/health';
 import { openPricesRepository, type PricesRepository } from './storage/pricesRepository';
 import { openSettingsRepository, type SettingsRepository } from './storage/settingsRepository';
+import { openPostgresDatabase } from './storage/postgresEngine';
 import { sqliteEngine } from './storage/sqliteEngine';
 import { createUsageRepository, type UsageRepository } from './usage/repository';
 
 /** The storage part's piece: the database and the repositories over it. */
 export interface StoragePart {
-  db: Db;
+  /** better-sqlite3's synchronous handle on the SQLite file; null on PostgreSQL. */
+  db: Db | null;
   engine: SqlEngine;
   keys: KeysRepository;
   usage: UsageRepository;
@@ -37,24 +39,41 @@ export interface StoragePart {
   usageLedger: UsageLedger;
   jobs: JobsRepository;
   /** The database's answer to GET /healthz. */
-  health: () => StorageHealth;
-  stop(): void;
+  health: () => Promise<StorageHealth>;
+  stop(): Promise<void>;
+}
+
+/** The database a gateway opens: the data folder's SQLite file, or a PostgreSQL server. */
+interface OpenedDatabase {
+  engine: SqlEngine;
+  /** better-sqlite3's synchronous handle on the same file; null on PostgreSQL. */
+  db: Db | null;
+}
+
+async function openGatewayDatabase(
+  config: Pick<GatewayConfig, 'dataDir' | 'databaseUrl'>,
+  log: (line: string) => void,
+): Promise<OpenedDatabase> {
+  if (config.databaseUrl !== undefined) {
+    // Migrated when opened, one instance at a time (an advisory lock).
+    return { engine: await openPostgresDatabase({ url: config.databaseUrl, log }), db: null };
+  }
+  const db = openDatabase(databasePath(config.dataDir));
+  return { engine: sqliteEngine(db), db };
 }
 
 /**
  * The storage part, the first to start and the last to stop: the data folder made private, the
- * database, and the repositories over it.
+ * database (`databaseUrl`: PostgreSQL; else the folder's SQLite file), and the repositories over
+ * it.
  */
 export async function composeStorage(
-  config: Pick<GatewayConfig, 'dataDir'>,
+  config: Pick<GatewayConfig, 'dataDir' | 'databaseUrl'>,
   log: (line: string) => void,
 ): Promise<StoragePart> {
   makeDataDirPrivate(config.dataDir);
-  const db = openDatabase(databasePath(config.dataDir));
+  const { engine, db } = await openGatewayDatabase(config, log);
   try {
-    // The storage port over the same connection: the repositories converted to it so far (issue
-    // 21) use `engine`, the others still the synchronous `db`.
-    const engine = sqliteEngine(db);
     const instance = `instance_${randomBytes(8).toString('hex')}`;
     const slotLeases =
       engine.kind === 'postgres'
@@ -64,7 +83,7 @@ export async function composeStorage(
       db,
       engine,
       keys: createKeysRepository(engine),
-      usage: createUsageRepository(db),
+      usage: createUsageRepository(engine),
       prices: await openPricesRepository(engine),
       accounts: await openAccountsRepository(engine, { log }),
       slotLeases,
@@ -73,14 +92,14 @@ export async function composeStorage(
       settings: await openSettingsRepository(engine),
       usageLedger: createUsageLedger(engine),
       jobs: createJobsRepository(engine),
-      health: storageHealth(db),
-      stop: () => {
+      health: storageHealth(engine),
+      stop: async () => {
         slotLeases?.close();
-        db.close();
+        await engine.close();
       },
     };
   } catch (error) {
-    db.close();
+    await engine.close();
     throw error;
   }
 }

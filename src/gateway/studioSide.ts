@@ -19,7 +19,7 @@ import { createWorkFiles } from './gallery/workFiles';
 import { MAX_STUDIO_WORK_BYTES, type ServerInfo } from '../shared/admin';
 import { studioKey, type StudioKey } from './keys/studioKey';
 import type { SecretStore } from './secrets/types';
-import type { Db } from './storage/db';
+import type { SqlEngine } from './storage/engine';
 import { createImagesRepository } from './gallery/repository';
 import type { KeysRepository } from './keys/repository';
 import type { PricesRepository } from './storage/pricesRepository';
@@ -35,7 +35,7 @@ export interface StudioSide {
   /** The built-in key the studio's /v1 calls are recorded under. */
   studioKey: StudioKey;
   /** A fresh one-time login link path (`/login?token=...`). */
-  loginPath(): string;
+  loginPath(): Promise<string>;
   /** The gallery's store (drained on close). */
   galleryStore: ImageStore;
   logins: LoginFlows;
@@ -50,7 +50,8 @@ export interface StudioSide {
  * the gallery's store, OAuth sign-ins started from the studio, and the admin API's dependencies.
  */
 export function composeStudioSide(deps: {
-  db: Db;
+  /** The storage port (the same database): the repositories converted to it. */
+  engine: SqlEngine;
   /** The studio's runs run as jobs, so a closed page can find them again (responseJobs/). */
   jobs: ResponseJobs;
   config: Pick<GatewayConfig, 'dataDir' | 'host' | 'oauthCallbackPort'>;
@@ -87,10 +88,10 @@ export function composeStudioSide(deps: {
     port: deps.address.port,
     dataDir,
   });
-  const sessions = createStudioSessions(deps.now);
+  const sessions = createStudioSessions(deps.engine, deps.now);
   const sessionGate = studioSessionGate(sessions, deps.address.origins);
   const builtInKey = studioKey(deps.keys, deps.settings);
-  const imagesRepo = createImagesRepository(deps.db);
+  const imagesRepo = createImagesRepository(deps.engine);
   const images = createImageStore({
     dir: path.join(dataDir, 'images'),
     repo: imagesRepo,
@@ -131,9 +132,9 @@ export function composeStudioSide(deps: {
         settings: deps.settings,
         server,
         prices: deps.prices,
-        studioState: createStudioStateRepository(deps.db),
+        studioState: createStudioStateRepository(deps.engine),
         workFiles: createWorkFiles(path.join(dataDir, 'studio-work'), MAX_STUDIO_WORK_BYTES),
-        boards: createBoardsRepository(deps.db),
+        boards: createBoardsRepository(deps.engine),
         now: deps.now,
         accounts: {
           ctx,
@@ -148,7 +149,7 @@ export function composeStudioSide(deps: {
       },
     },
     studioKey: builtInKey,
-    loginPath: () => `/login?token=${sessions.issueLoginToken()}`,
+    loginPath: async () => `/login?token=${await sessions.issueLoginToken()}`,
     galleryStore: images,
     runs,
     logins,

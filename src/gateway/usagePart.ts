@@ -16,7 +16,7 @@ import { openUsageWriter } from './usage/writer';
  * studio's side, so a request's reservation is charged before its images are written, and
  * stopped after it, so the gallery's last writes still find the writer's run open.
  */
-export function composeUsage(deps: {
+export async function composeUsage(deps: {
   usage: UsageRepository;
   usageLedger: UsageLedger;
   /** This gateway instance (the owner of its limit reservations). */
@@ -35,7 +35,7 @@ export function composeUsage(deps: {
   // Heard before the gallery: a request's reservation is charged before its images are written.
   chargeLimitsOnUsage(events, limiter, now, deps.log);
   const rejected = createRejectedCounter(now);
-  const writer = openUsageWriter({
+  const writer = await openUsageWriter({
     repository: deps.usage,
     priceFor: deps.prices.get,
     events,

@@ -25,12 +25,32 @@ let tray: AppTray | undefined;
 /** What a failed start is explained with (failureDialog.ts), filled in as startup learns it. */
 const failureContext: FailureContext = { dataDir: '' };
 
+/** The window being opened (its login link is being issued): a second ask waits for it. */
+let opening: Promise<void> | null = null;
+
 /** Each new window signs in with a fresh one-time link: the session cookie is the studio's key. */
-function openWindow(): void {
-  if (window && !window.isDestroyed()) return focusWindow(window);
-  if (!gateway) return;
-  window = createMainWindow(gateway.createStudioLogin(), PRELOAD);
-  window.on('closed', () => (window = undefined));
+function openWindow(): Promise<void> {
+  if (window && !window.isDestroyed()) {
+    focusWindow(window);
+    return Promise.resolve();
+  }
+  if (!gateway) return Promise.resolve();
+  if (opening) return opening;
+  opening = gateway
+    .createStudioLogin()
+    .then((loginUrl) => {
+      window = createMainWindow(loginUrl, PRELOAD);
+      window.on('closed', () => (window = undefined));
+    })
+    .finally(() => {
+      opening = null;
+    });
+  return opening;
+}
+
+/** A window opened from the tray or the dock: a failure is reported, not thrown into Electron. */
+function openWindowLater(): void {
+  openWindow().catch((error: unknown) => console.error('Atelier: the window did not open', error));
 }
 
 async function start(): Promise<void> {
@@ -71,12 +91,12 @@ async function start(): Promise<void> {
     signInUrl: (loginId) => gateway?.signInUrl(loginId) ?? null,
     issuers: () => gateway?.signInIssuers() ?? [],
   });
-  openWindow();
+  await openWindow();
   tray = createAppTray(
     { state: 'running', url, portTaken },
-    { open: () => openWindow(), quit: () => app.quit() },
+    { open: openWindowLater, quit: () => app.quit() },
   );
-  app.on('activate', () => openWindow());
+  app.on('activate', openWindowLater);
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });

@@ -154,6 +154,27 @@ describe('images kept', () => {
     expect([meta.format, meta.width, meta.height]).toEqual(['png', 1024, 1024]);
   });
 
+  it('answers 404, not 500, for an image whose file is gone (another instance removed it)', async () => {
+    // An API image: its thumbnail is made only when first asked, so none is made meanwhile.
+    const app = await t.newKey('gallery-gone');
+    const { requestId } = await generate({ prompt: 'a vanished file' }, { key: app.key });
+    const [id] = await keptImages(t, requestId);
+    const { image: record } = await image(id!);
+    const month = new Date(record.createdAt);
+    const folder = path.join(
+      t.dataDir,
+      'images',
+      String(month.getFullYear()),
+      String(month.getMonth() + 1).padStart(2, '0'),
+    );
+    fs.rmSync(path.join(folder, `${id}.png`));
+    for (const part of ['file', 'thumb']) {
+      const res = await studio.fetch(`/api/admin/images/${id}/${part}`);
+      expect(res.status, part).toBe(404);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe('not_found');
+    }
+  });
+
   it('keeps API images by default, each with its share of the request', async () => {
     const app = await t.newKey('gallery-app');
     const { requestId } = await generate({ prompt: 'three pebbles', n: 3 }, { key: app.key });

@@ -54,15 +54,15 @@ const codeOf = (body: string) => (JSON.parse(body) as { error: { code: string } 
 const tokenOf = (url: string) => new URL(url).searchParams.get('token')!;
 
 describe('the studio login link', () => {
-  it('is a one-time link on the gateway with 32 random bytes', () => {
-    const url = t.gateway.createStudioLogin();
+  it('is a one-time link on the gateway with 32 random bytes', async () => {
+    const url = await t.gateway.createStudioLogin();
     expect(url.startsWith(`${t.url}/login?token=`)).toBe(true);
     expect(Buffer.from(tokenOf(url), 'base64url')).toHaveLength(32);
-    expect(tokenOf(t.gateway.createStudioLogin())).not.toBe(tokenOf(url));
+    expect(tokenOf(await t.gateway.createStudioLogin())).not.toBe(tokenOf(url));
   });
 
   it('sets an HttpOnly, SameSite=Strict session cookie for / and sends the browser to the studio', async () => {
-    const res = await raw(`/login?token=${tokenOf(t.gateway.createStudioLogin())}`, {});
+    const res = await raw(`/login?token=${tokenOf(await t.gateway.createStudioLogin())}`, {});
     expect(res.status).toBe(303);
     expect(res.headers.location).toBe('/');
     expect(res.headers['cache-control']).toBe('no-store');
@@ -73,7 +73,7 @@ describe('the studio login link', () => {
   });
 
   it('works once', async () => {
-    const path = `/login?token=${tokenOf(t.gateway.createStudioLogin())}`;
+    const path = `/login?token=${tokenOf(await t.gateway.createStudioLogin())}`;
     expect((await raw(path, {})).status).toBe(303);
     const again = await raw(path, {});
     expect(again.status).toBe(401);

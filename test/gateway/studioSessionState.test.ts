@@ -34,7 +34,7 @@ function hostJar() {
   const cookies = new Map<string, string>();
   return {
     async login(t: TestGateway): Promise<void> {
-      const res = await fetch(t.gateway.createStudioLogin(), { redirect: 'manual' });
+      const res = await fetch(await t.gateway.createStudioLogin(), { redirect: 'manual' });
       const [name, value] = res.headers.get('set-cookie')!.split(';')[0]!.split('=') as [
         string,
         string,

@@ -8,6 +8,7 @@ import type {
 } from '../../src/shared/admin';
 import { createUsageRepository } from '../../src/gateway/usage/repository';
 import { usagePerformance } from '../../src/gateway/usage/performance';
+import { sqliteEngine } from '../../src/gateway/storage/sqliteEngine';
 import {
   startTestGateway,
   studioLogin,
@@ -157,33 +158,33 @@ describe('latency percentiles and success rate over time', () => {
   it('computes exact percentiles over a seeded history of 1,000 requests across two days', async () => {
     // History as an earlier run of the gateway left it in the same SQLite file: one key, one
     // account, latencies 1..500 ms on each of two UTC days, every tenth of day two failed.
-    const repo = createUsageRepository(t.db);
-    const template = repo.get(requestIds.account[0]!)!;
+    const repo = createUsageRepository(sqliteEngine(t.db));
+    const template = (await repo.get(requestIds.account[0]!))!;
     const { id: _id, ...record } = template;
     const day1 = Date.UTC(2025, 0, 10, 12);
     const day2 = Date.UTC(2025, 0, 11, 12);
-    const seed = t.db.transaction(() => {
-      for (let i = 1; i <= 500; i++) {
-        for (const [day, at] of [
-          [1, day1],
-          [2, day2],
-        ] as const) {
-          const failed = day === 2 && i % 10 === 0;
-          repo.insert({
-            ...record,
-            requestId: `req_seed_${day}_${i}`,
-            createdAt: at + i,
-            apiKeyId: 'key_seeded',
-            upstreamAccountId: 'acct_seeded',
-            upstreamAccountName: 'seeded',
-            latencyMs: i,
-            status: failed ? 502 : 200,
-            errorCode: failed ? 'upstream_error' : null,
-          });
-        }
+    // One transaction on the gateway's own connection (nothing else writes meanwhile).
+    t.db.exec('BEGIN');
+    for (let i = 1; i <= 500; i++) {
+      for (const [day, at] of [
+        [1, day1],
+        [2, day2],
+      ] as const) {
+        const failed = day === 2 && i % 10 === 0;
+        await repo.insert({
+          ...record,
+          requestId: `req_seed_${day}_${i}`,
+          createdAt: at + i,
+          apiKeyId: 'key_seeded',
+          upstreamAccountId: 'acct_seeded',
+          upstreamAccountName: 'seeded',
+          latencyMs: i,
+          status: failed ? 502 : 200,
+          errorCode: failed ? 'upstream_error' : null,
+        });
       }
-    });
-    seed();
+    }
+    t.db.exec('COMMIT');
     const range = `since=${Date.UTC(2025, 0, 10)}&until=${Date.UTC(2025, 0, 12)}`;
     const { rows } = await performance(`groupBy=account&bucket=day&${range}`);
     const pick = (bucket: string) => rows.find((r) => r.bucket === bucket) as UsagePerformanceRow;
@@ -218,8 +219,12 @@ describe('latency percentiles and success rate over time', () => {
     ]);
   });
 
-  it('answers at most the rows asked for, and says when it left some out', () => {
-    const few = usagePerformance(t.db, { groupBy: 'key', bucket: 'hour', limit: 1 });
+  it('answers at most the rows asked for, and says when it left some out', async () => {
+    const few = await usagePerformance(sqliteEngine(t.db), {
+      groupBy: 'key',
+      bucket: 'hour',
+      limit: 1,
+    });
     expect(few.rows).toHaveLength(1);
     expect(few.truncated).toBe(true);
   });

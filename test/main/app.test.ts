@@ -36,7 +36,7 @@ beforeEach(() => {
   createGateway = vi.fn(async () => ({
     url: GATEWAY_URL,
     listen: vi.fn(async () => GATEWAY_URL),
-    createStudioLogin: vi.fn(() => loginUrl(++logins)),
+    createStudioLogin: vi.fn(async () => loginUrl(++logins)),
     signInUrl: vi.fn((loginId: string) => (loginId === PENDING_LOGIN ? AUTHORIZE_URL : null)),
     signInIssuers: vi.fn(() => ['https://auth.example']),
     close: closeGateway,
@@ -143,6 +143,12 @@ describe('single instance', () => {
     first.destroyed = true;
     first.emit('closed');
     electron.app.emit('activate');
+    // The window opens once its login link is issued (the gateway writes it to its database):
+    // awaiting the same issue runs after main's own continuation.
+    const gateway = (await createGateway.mock.results[0]!.value) as {
+      createStudioLogin: ReturnType<typeof vi.fn>;
+    };
+    await gateway.createStudioLogin.mock.results[1]!.value;
     expect(electron.windows).toHaveLength(2);
     expect(electron.windows[1]!.loadURL).toHaveBeenCalledWith(loginUrl(2));
   });
@@ -193,7 +199,7 @@ describe('quitting', () => {
     createGateway.mockImplementationOnce(async () => ({
       url: moved,
       listen: vi.fn(async () => moved),
-      createStudioLogin: vi.fn(() => `${moved}/login?token=t1`),
+      createStudioLogin: vi.fn(async () => `${moved}/login?token=t1`),
       signInUrl: vi.fn(() => null),
       close: closeGateway,
     }));

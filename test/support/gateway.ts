@@ -119,7 +119,7 @@ export interface StudioClient {
 
 /** Signs in as the studio does: a one-time login link, then the cookie it sets. */
 export async function studioLogin(t: TestGateway): Promise<StudioClient> {
-  const res = await fetch(t.gateway.createStudioLogin(), { redirect: 'manual' });
+  const res = await fetch(await t.gateway.createStudioLogin(), { redirect: 'manual' });
   if (res.status !== 303) throw new Error(`studio login answered ${res.status}`);
   const cookie = res.headers.get('set-cookie')!.split(';')[0]!;
   const studioFetch = (path: string, init: RequestInit = {}) => {

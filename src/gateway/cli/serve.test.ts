@@ -19,6 +19,7 @@ describe('atelier serve flags', () => {
       host: undefined,
       port: undefined,
       dataDir: path.resolve('/data/atelier'),
+      databaseUrl: undefined,
       allowedOrigins: [],
       upstreamUrl: undefined,
       simulatorSpeed: undefined,
@@ -47,18 +48,36 @@ describe('atelier serve flags', () => {
         '1456',
         '--drain-seconds',
         '2.5',
+        '--database',
+        'postgres://atelier@db.internal:5432/atelier',
       ]),
     ).toEqual({
       help: false,
       host: '::1',
       port: 0,
       dataDir: path.resolve('/tmp/d'),
+      databaseUrl: 'postgres://atelier@db.internal:5432/atelier',
       allowedOrigins: ['http://localhost:3000', 'http://localhost:5173'],
       upstreamUrl: 'https://api.example.com/v1',
       simulatorSpeed: 0.5,
       oauthCallbackPort: 1456,
       drainNoticeMs: 2500,
     });
+  });
+
+  it('takes the database from ATELIER_DATABASE_URL, the flag over it, and only PostgreSQL', () => {
+    const env = { ...ENV, ATELIER_DATABASE_URL: 'postgresql://a@h/team' };
+    expect(parsed([], env).databaseUrl).toBe('postgresql://a@h/team');
+    expect(parsed(['--database=postgres://b@h/other'], env).databaseUrl).toBe(
+      'postgres://b@h/other',
+    );
+    expect(parsed([], { ...ENV, ATELIER_DATABASE_URL: '' }).databaseUrl).toBeUndefined();
+    expect(() => parseServeArgs(['--database', 'mysql://h/db'], ENV)).toThrow(
+      "--database must be a PostgreSQL URL (postgres:// or postgresql://), got 'mysql:'",
+    );
+    expect(() => parseServeArgs(['--database', 'atelier.db'], ENV)).toThrow(
+      /^--database must be a PostgreSQL URL/,
+    );
   });
 
   it('takes the callback port from ATELIER_OAUTH_CALLBACK_PORT, and the flag over it', () => {

@@ -12,12 +12,15 @@ import { servingLines } from './servingLines';
 import { ensureStudio, type StudioBuildDeps } from './studioBuild';
 
 const USAGE = `usage: atelier serve [--host HOST] [--port PORT] [--data-dir DIR]
-                     [--upstream-url URL] [--simulator-speed 1] [--allow-origin ORIGIN ...]
-                     [--oauth-callback-port 1455] [--drain-seconds 0]
+                     [--database postgres://...] [--upstream-url URL] [--simulator-speed 1]
+                     [--allow-origin ORIGIN ...] [--oauth-callback-port 1455] [--drain-seconds 0]
 
   --host and --port default to the address saved in the studio's Settings (127.0.0.1 and 8787
   until one is saved); --port 0 picks a free port. Without --upstream-url the built-in offline
   simulator serves images.
+  --database URL (or ATELIER_DATABASE_URL): keep everything in this PostgreSQL database instead
+  of the SQLite file in the data folder, so several instances serve as one team gateway
+  (docs/team.md). Without it nothing changes: the data folder's atelier.db, as the desktop app.
   The upstream key for --upstream-url is read from ATELIER_UPSTREAM_API_KEY.
   --oauth-callback-port (or ATELIER_OAUTH_CALLBACK_PORT): where account sign-ins started from the
   studio wait for the browser, http://localhost:PORT/auth/callback. The default 1455 is the
@@ -60,6 +63,8 @@ export type ServeArgs =
       host: string | undefined;
       port: number | undefined;
       dataDir: string;
+      /** A PostgreSQL URL; undefined: the SQLite file in the data folder. */
+      databaseUrl: string | undefined;
       allowedOrigins: string[];
       upstreamUrl: string | undefined;
       simulatorSpeed: number | undefined;
@@ -78,6 +83,7 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv): ServeArg
         host: { type: 'string' },
         port: { type: 'string' },
         'data-dir': { type: 'string' },
+        database: { type: 'string' },
         'upstream-url': { type: 'string' },
         'simulator-speed': { type: 'string' },
         'allow-origin': { type: 'string', multiple: true },
@@ -117,12 +123,30 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv): ServeArg
     host: values.host,
     port,
     dataDir: resolveDataDir(values['data-dir'], env),
+    databaseUrl: databaseUrlOf(values.database ?? (env.ATELIER_DATABASE_URL || undefined)),
     allowedOrigins: values['allow-origin'] ?? [],
     upstreamUrl: values['upstream-url'],
     simulatorSpeed: speed,
     oauthCallbackPort,
     drainNoticeMs: drainSeconds === undefined ? undefined : Math.round(drainSeconds * 1000),
   };
+}
+
+/** A PostgreSQL URL, checked for its scheme only (the server says the rest when it connects). */
+function databaseUrlOf(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ArgsError('--database must be a PostgreSQL URL, postgres://user@host:5432/name');
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    throw new ArgsError(
+      `--database must be a PostgreSQL URL (postgres:// or postgresql://), got '${url.protocol}'`,
+    );
+  }
+  return value;
 }
 
 export async function runServeCommand(
@@ -145,7 +169,9 @@ export async function runServeCommand(
   }
   const { dataDir } = args;
   const saved =
-    args.host === undefined || args.port === undefined ? await savedListenAddress(dataDir) : null;
+    args.host === undefined || args.port === undefined
+      ? await savedListenAddress(dataDir, args.databaseUrl)
+      : null;
   const host = args.host ?? saved!.host;
   const port = args.port ?? saved!.port;
   if (!isLoopbackHost(host)) {
@@ -159,6 +185,7 @@ export async function runServeCommand(
     host,
     port,
     dataDir,
+    databaseUrl: args.databaseUrl,
     staticDir: studio.dir,
     allowedOrigins: args.allowedOrigins,
     upstreamBaseUrl: args.upstreamUrl,
@@ -188,11 +215,19 @@ export async function runServeCommand(
   } else {
     io.stdout(`  studio:   ${url}/`);
     // Opens the studio in a browser, once, within 10 minutes.
-    const printLogin = () => io.stdout(`  studio login: ${gateway.createStudioLogin()}`);
-    printLogin();
+    const printLogin = async () =>
+      io.stdout(`  studio login: ${await gateway.createStudioLogin()}`);
+    await printLogin();
     // Another browser, a closed one, or a link that expired unopened: a fresh link for the
     // person at this terminal, without restarting (and cutting off) the gateway.
-    stopLines = io.onTerminalLine?.(() => printLogin()) ?? null;
+    stopLines =
+      io.onTerminalLine?.(() => {
+        printLogin().catch((error: unknown) =>
+          io.stderr(
+            `  no studio login link: ${error instanceof Error ? error.message : String(error)}`,
+          ),
+        );
+      }) ?? null;
     if (stopLines) io.stdout('  (press Enter here for a new studio login link)');
   }
   // Signals are handled before the listening line goes out: a script that stops the gateway as

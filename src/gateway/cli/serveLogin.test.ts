@@ -88,6 +88,8 @@ describe('atelier serve: studio login links', () => {
     expect((await fetch(first!, { redirect: 'manual' })).status).toBe(401);
     // ...and a second browser gets its own from the terminal.
     t.type('');
+    // The link is printed once its token is in the database.
+    await expect.poll(() => t.logins().length).toBe(2);
     const second = t.logins()[1]!;
     expect(second).not.toBe(first);
     const res = await fetch(second, { redirect: 'manual' });

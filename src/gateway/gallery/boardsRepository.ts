@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../storage/db';
+import type { SqlEngine } from '../storage/engine';
 
 export interface Board {
   id: string;
@@ -13,52 +13,64 @@ export interface Board {
 
 /** Boards (issue 22): named collections of gallery images, for a project. */
 export interface BoardsRepository {
-  list(): Board[];
-  get(id: string): Board | null;
-  byName(name: string): Board | null;
-  create(name: string, at: number): Board;
-  rename(id: string, name: string): Board | null;
-  remove(id: string): boolean;
+  list(): Promise<Board[]>;
+  get(id: string): Promise<Board | null>;
+  byName(name: string): Promise<Board | null>;
+  /** null when a board of that name exists (also one another instance made a moment ago). */
+  create(name: string, at: number): Promise<Board | null>;
+  rename(id: string, name: string): Promise<Board | null>;
+  remove(id: string): Promise<boolean>;
   /** Adds the images (already on it: kept as they are); returns how many were new. */
-  add(id: string, imageIds: readonly string[], at: number): number;
-  removeImage(id: string, imageId: string): boolean;
+  add(id: string, imageIds: readonly string[], at: number): Promise<number>;
+  removeImage(id: string, imageId: string): Promise<boolean>;
 }
 
 const SELECT = `
-  SELECT b.id, b.name, b.created_at AS createdAt,
+  SELECT b.id, b.name, b.created_at AS "createdAt",
     (SELECT COUNT(*) FROM board_images bi WHERE bi.board_id = b.id) AS images,
     (SELECT bi.image_id FROM board_images bi WHERE bi.board_id = b.id
-      ORDER BY bi.added_at DESC, bi.image_id DESC LIMIT 1) AS coverId
+      ORDER BY bi.added_at DESC, bi.image_id DESC LIMIT 1) AS "coverId"
   FROM boards b`;
 
-export function createBoardsRepository(db: Db): BoardsRepository {
-  const list = db.prepare(`${SELECT} ORDER BY b.name`);
-  const byId = db.prepare(`${SELECT} WHERE b.id = ?`);
-  const byName = db.prepare(`${SELECT} WHERE b.name = ?`);
-  const insert = db.prepare('INSERT INTO boards (id, name, created_at) VALUES (?, ?, ?)');
-  const rename = db.prepare('UPDATE boards SET name = ? WHERE id = ?');
-  const remove = db.prepare('DELETE FROM boards WHERE id = ?');
-  const add = db.prepare(
-    `INSERT INTO board_images (board_id, image_id, added_at) VALUES (?, ?, ?)
-     ON CONFLICT (board_id, image_id) DO NOTHING`,
-  );
-  const removeImage = db.prepare('DELETE FROM board_images WHERE board_id = ? AND image_id = ?');
-  const get = (id: string) => (byId.get(id) as Board | undefined) ?? null;
-  const addAll = db.transaction((id: string, imageIds: readonly string[], at: number) =>
-    imageIds.reduce((added, imageId) => added + add.run(id, imageId, at).changes, 0),
-  );
+export function createBoardsRepository(engine: SqlEngine): BoardsRepository {
+  const get = async (id: string) =>
+    (await engine.get<Board>(`${SELECT} WHERE b.id = ?`, [id])) ?? null;
   return {
-    list: () => list.all() as Board[],
+    list: () => engine.all<Board>(`${SELECT} ORDER BY b.name`),
     get,
-    byName: (name) => (byName.get(name) as Board | undefined) ?? null,
-    create(name, at) {
+    byName: async (name) => (await engine.get<Board>(`${SELECT} WHERE b.name = ?`, [name])) ?? null,
+    async create(name, at) {
       const id = `board_${randomBytes(8).toString('hex')}`;
-      insert.run(id, name, at);
-      return get(id)!;
+      const made = await engine.run(
+        'INSERT INTO boards (id, name, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING',
+        [id, name, at],
+      );
+      return made.changes === 1 ? get(id) : null;
     },
-    rename: (id, name) => (rename.run(name, id).changes === 1 ? get(id) : null),
-    remove: (id) => remove.run(id).changes === 1,
-    add: (id, imageIds, at) => addAll(id, imageIds, at),
-    removeImage: (id, imageId) => removeImage.run(id, imageId).changes === 1,
+    rename: async (id, name) =>
+      (await engine.run('UPDATE boards SET name = ? WHERE id = ?', [name, id])).changes === 1
+        ? get(id)
+        : null,
+    remove: async (id) => (await engine.run('DELETE FROM boards WHERE id = ?', [id])).changes === 1,
+    add: (id, imageIds, at) =>
+      engine.transaction(async (tx) => {
+        let added = 0;
+        for (const imageId of imageIds) {
+          const inserted = await tx.run(
+            `INSERT INTO board_images (board_id, image_id, added_at) VALUES (?, ?, ?)
+             ON CONFLICT (board_id, image_id) DO NOTHING`,
+            [id, imageId, at],
+          );
+          added += inserted.changes;
+        }
+        return added;
+      }),
+    removeImage: async (id, imageId) =>
+      (
+        await engine.run('DELETE FROM board_images WHERE board_id = ? AND image_id = ?', [
+          id,
+          imageId,
+        ])
+      ).changes === 1,
   };
 }

@@ -21,7 +21,7 @@ describe('the gallery keep rule', () => {
     }
     const port = galleryPort(
       {} as ImageStore,
-      () => false,
+      () => Promise.resolve(false),
       () => false,
       () => undefined,
     );

@@ -97,7 +97,7 @@ export interface GalleryPort {
   /** The images of a /v1/responses call. */
   keepResponsesImages(delivery: ResponsesImageDelivery): void;
   /** Whether an image id is in the gallery (an edit's parent). */
-  exists(imageId: string): boolean;
+  exists(imageId: string): Promise<boolean>;
 }
 
 /**
@@ -114,7 +114,7 @@ export function keepsImagesOf(
 /** The gallery's port over its store. */
 export function galleryPort(
   store: ImageStore,
-  exists: (imageId: string) => boolean,
+  exists: (imageId: string) => Promise<boolean>,
   keepApiImages: () => boolean,
   log: (line: string) => void,
 ): GalleryPort {

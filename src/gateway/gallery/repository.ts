@@ -1,5 +1,6 @@
 import type { ImageRecord, ImageSource } from '../../shared/admin';
-import type { Db } from '../storage/db';
+import type { EngineKind, SqlEngine, SqlValue } from '../storage/engine';
+import { bindNamed } from '../storage/named';
 
 /** An image as stored: the public record plus where its files are (relative to the images dir). */
 export interface StoredImage extends ImageRecord {
@@ -11,7 +12,7 @@ export interface StoredImage extends ImageRecord {
 export type NewImage = Omit<StoredImage, 'favourite' | 'rejected' | 'hasMask' | 'thumb'>;
 
 export interface ImageListQuery {
-  /** Substring of the prompt (case-insensitive for ASCII, as SQLite's LIKE). */
+  /** Substring of the prompt, case-insensitive (SQLite's LIKE: ASCII; PostgreSQL's ILIKE). */
   q?: string;
   favourite?: boolean;
   /** True: only the rejected images; otherwise every image but them. */
@@ -35,29 +36,29 @@ export interface ImageListQuery {
 }
 
 export interface ImagesRepository {
-  insert(image: NewImage): StoredImage;
-  get(id: string): StoredImage | null;
-  exists(id: string): boolean;
+  insert(image: NewImage): Promise<StoredImage>;
+  get(id: string): Promise<StoredImage | null>;
+  exists(id: string): Promise<boolean>;
   /**
    * Newest first. A page never splits images created in the same millisecond (the n images of
    * one request often are), so `before` = the last one's createdAt loses none: such a page can be
    * a little longer than `limit`.
    */
-  list(query: ImageListQuery): { images: StoredImage[]; nextBefore: number | null };
+  list(query: ImageListQuery): Promise<{ images: StoredImage[]; nextBefore: number | null }>;
   /** The image's parents, nearest first, up to the root of its edit chain. */
-  chain(id: string): StoredImage[];
+  chain(id: string): Promise<StoredImage[]>;
   /** A generation and every edit made from it, at any depth: their count and summed cost. */
-  lineage(rootId: string): { images: number; costMicros: number };
-  setFavourite(id: string, favourite: boolean): StoredImage | null;
+  lineage(rootId: string): Promise<{ images: number; costMicros: number }>;
+  setFavourite(id: string, favourite: boolean): Promise<StoredImage | null>;
   /** A reject hides the image from the gallery's lists (issue 22); false takes it back. */
-  setRejected(id: string, rejected: boolean): StoredImage | null;
+  setRejected(id: string, rejected: boolean): Promise<StoredImage | null>;
   /** Every image kept from these requests (rejected ones too), by request, in their order. */
-  ofRequests(requestIds: readonly string[]): Map<string, StoredImage[]>;
-  setThumb(id: string, thumb: string): void;
+  ofRequests(requestIds: readonly string[]): Promise<Map<string, StoredImage[]>>;
+  setThumb(id: string, thumb: string): Promise<void>;
   /** Deletes the row and returns it (its files are the caller's to remove), or null. */
-  remove(id: string): StoredImage | null;
+  remove(id: string): Promise<StoredImage | null>;
   /** The images kept from each of these requests (in their order) and the prompt they were made from. */
-  keptFor(requestIds: readonly string[]): Map<string, KeptImages>;
+  keptFor(requestIds: readonly string[]): Promise<Map<string, KeptImages>>;
 }
 
 export interface KeptImages {
@@ -97,8 +98,9 @@ const COLUMNS = {
 } as const satisfies Record<keyof NewImage, string>;
 
 const FIELDS = Object.keys(COLUMNS) as (keyof NewImage)[];
-const SELECT = `SELECT ${FIELDS.map((f) => `${COLUMNS[f]} AS "${f}"`).join(', ')},
-  favourite, rejected, thumb FROM images`;
+const SELECT_COLUMNS = `${FIELDS.map((f) => `${COLUMNS[f]} AS "${f}"`).join(', ')},
+  favourite, rejected, thumb`;
+const SELECT = `SELECT ${SELECT_COLUMNS} FROM images`;
 /** The deepest edit chain we walk: a guard, not a limit anyone should meet. */
 const MAX_CHAIN = 1000;
 
@@ -116,65 +118,72 @@ function fromRow(row: Row): StoredImage {
   };
 }
 
-export function createImagesRepository(db: Db): ImagesRepository {
-  const insert = db.prepare(
-    `INSERT INTO images (${FIELDS.map((f) => COLUMNS[f]).join(', ')})
-     VALUES (${FIELDS.map((f) => `@${f}`).join(', ')})`,
-  );
-  const byId = db.prepare(`${SELECT} WHERE id = ?`);
-  const exists = db.prepare('SELECT 1 FROM images WHERE id = ?').pluck();
-  const favourite = db.prepare('UPDATE images SET favourite = ? WHERE id = ?');
-  const rejected = db.prepare('UPDATE images SET rejected = ? WHERE id = ?');
-  const ofRequests = db.prepare(
-    `${SELECT} WHERE request_id IN (SELECT value FROM json_each(?)) ORDER BY request_id, image_index`,
-  );
-  const thumb = db.prepare('UPDATE images SET thumb = ? WHERE id = ?');
-  const del = db.prepare('DELETE FROM images WHERE id = ?');
-  // One query for a page of usage rows; the (request_id, image_index) unique index serves it.
-  const keptFor = db.prepare(
-    `SELECT request_id AS requestId, id, prompt FROM images
-     WHERE request_id IN (SELECT value FROM json_each(?)) ORDER BY request_id, image_index`,
-  );
-  const chain = db.prepare(`
-    WITH RECURSIVE up(id, depth) AS (
-      SELECT parent_id, 1 FROM images WHERE id = @id AND parent_id IS NOT NULL
-      UNION ALL
-      SELECT i.parent_id, up.depth + 1 FROM images i JOIN up ON i.id = up.id
-      WHERE i.parent_id IS NOT NULL AND up.depth < ${MAX_CHAIN}
-    )
-    ${SELECT.replace('FROM images', 'FROM up JOIN images USING (id)')} ORDER BY up.depth`);
+/** A list of ids as one parameter: a JSON array both engines unpack in SQL. */
+const IDS_OF: Record<EngineKind, string> = {
+  sqlite: 'SELECT value FROM json_each(?)',
+  postgres: 'SELECT json_array_elements_text(CAST(? AS json))',
+};
 
-  const lineage = db.prepare(`
-    WITH RECURSIVE down(id, depth) AS (
-      SELECT id, 0 FROM images WHERE id = @id
-      UNION ALL
-      SELECT i.id, down.depth + 1 FROM images i JOIN down ON i.parent_id = down.id
-      WHERE down.depth < ${MAX_CHAIN}
-    )
-    SELECT COUNT(*) AS images, COALESCE(SUM(cost_micros), 0) AS costMicros
-    FROM down JOIN images USING (id)`);
+const INSERT = `INSERT INTO images (${FIELDS.map((f) => COLUMNS[f]).join(', ')})
+  VALUES (${FIELDS.map(() => '?').join(', ')})`;
 
-  const get = (id: string) => {
-    const row = byId.get(id) as Row | undefined;
+const CHAIN = `
+  WITH RECURSIVE up(id, depth) AS (
+    SELECT parent_id, 1 FROM images WHERE id = ? AND parent_id IS NOT NULL
+    UNION ALL
+    SELECT i.parent_id, up.depth + 1 FROM images i JOIN up ON i.id = up.id
+    WHERE i.parent_id IS NOT NULL AND up.depth < ${MAX_CHAIN}
+  )
+  ${SELECT.replace('FROM images', 'FROM up JOIN images USING (id)')} ORDER BY up.depth`;
+
+const LINEAGE = `
+  WITH RECURSIVE down(id, depth) AS (
+    SELECT id, 0 FROM images WHERE id = ?
+    UNION ALL
+    SELECT i.id, down.depth + 1 FROM images i JOIN down ON i.parent_id = down.id
+    WHERE down.depth < ${MAX_CHAIN}
+  )
+  SELECT COUNT(*) AS images, COALESCE(SUM(cost_micros), 0) AS "costMicros"
+  FROM down JOIN images USING (id)`;
+
+export function createImagesRepository(engine: SqlEngine): ImagesRepository {
+  const ids = IDS_OF[engine.kind];
+  // SQLite's LIKE ignores ASCII case; PostgreSQL's ILIKE does what it did.
+  const like = engine.kind === 'sqlite' ? 'LIKE' : 'ILIKE';
+  const exists = async (id: string) =>
+    (await engine.get('SELECT 1 AS one FROM images WHERE id = ?', [id])) !== undefined;
+  const get = async (id: string) => {
+    const row = await engine.get<Row>(`${SELECT} WHERE id = ?`, [id]);
     return row ? fromRow(row) : null;
+  };
+  const flag = async (column: 'favourite' | 'rejected', id: string, value: boolean) => {
+    const changed = await engine.run(`UPDATE images SET ${column} = ? WHERE id = ?`, [
+      value ? 1 : 0,
+      id,
+    ]);
+    return changed.changes === 1 ? get(id) : null;
   };
 
   return {
-    insert(image) {
+    async insert(image) {
       // The parent may have been deleted while its edit ran: keep the image, drop the link.
       const parentId =
-        image.parentId !== null && exists.get(image.parentId) ? image.parentId : null;
-      insert.run({ ...image, parentId });
-      return get(image.id)!;
+        image.parentId !== null && (await exists(image.parentId)) ? image.parentId : null;
+      const row = { ...image, parentId } as Record<keyof NewImage, SqlValue>;
+      await engine.run(
+        INSERT,
+        FIELDS.map((f) => row[f]),
+      );
+      return (await get(image.id))!;
     },
     get,
-    exists: (id) => exists.get(id) !== undefined,
+    exists,
 
-    list(query) {
+    async list(query) {
       const conditions: string[] = [];
-      const params: Record<string, unknown> = {};
+      const params: Record<string, SqlValue> = {};
       if (query.q) {
-        conditions.push(`prompt LIKE @q ESCAPE '\\'`);
+        conditions.push(`prompt ${like} @q ESCAPE '\\'`);
         params.q = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       }
       if (query.favourite) conditions.push('favourite = 1');
@@ -211,38 +220,45 @@ export function createImagesRepository(db: Db): ImagesRepository {
         const all = [...conditions, ...extra];
         return all.length ? `WHERE ${all.join(' AND ')}` : '';
       };
+      const rowsOf = (sql: string, values: Record<string, SqlValue>) => {
+        const bound = bindNamed(sql, values);
+        return engine.all<Row>(bound.sql, bound.values);
+      };
       const cursor = query.before === undefined ? [] : ['created_at < @before'];
       if (query.before !== undefined) params.before = query.before;
-      const rows = db
-        .prepare(`${SELECT} ${where(cursor)} ORDER BY created_at DESC, id DESC LIMIT @limit`)
-        .all({ ...params, limit: query.limit + 1 }) as Row[];
+      const rows = await rowsOf(
+        `${SELECT} ${where(cursor)} ORDER BY created_at DESC, id DESC LIMIT @limit`,
+        { ...params, limit: query.limit + 1 },
+      );
       if (rows.length <= query.limit) return { images: rows.map(fromRow), nextBefore: null };
       const page = rows.slice(0, query.limit);
       const last = page[page.length - 1]!.createdAt;
       if (rows[query.limit]!.createdAt === last) {
         // Images of the same millisecond straddle the page end: take all of them on this page.
         const seen = new Set(page.map((r) => r.id));
-        const ties = db
-          .prepare(`${SELECT} ${where(['created_at = @last'])} ORDER BY id DESC`)
-          .all({ ...params, last }) as Row[];
+        const ties = await rowsOf(`${SELECT} ${where(['created_at = @last'])} ORDER BY id DESC`, {
+          ...params,
+          last,
+        });
         page.push(...ties.filter((r) => !seen.has(r.id)));
       }
       return { images: page.map(fromRow), nextBefore: last };
     },
 
-    chain: (id) => (chain.all({ id }) as Row[]).map(fromRow),
-    lineage: (rootId) => lineage.get({ id: rootId }) as { images: number; costMicros: number },
+    chain: async (id) => (await engine.all<Row>(CHAIN, [id])).map(fromRow),
+    lineage: async (rootId) =>
+      (await engine.get<{ images: number; costMicros: number }>(LINEAGE, [rootId]))!,
 
-    setFavourite(id, value) {
-      return favourite.run(value ? 1 : 0, id).changes === 1 ? get(id) : null;
-    },
-    setRejected(id, value) {
-      return rejected.run(value ? 1 : 0, id).changes === 1 ? get(id) : null;
-    },
-    ofRequests(requestIds) {
+    setFavourite: (id, value) => flag('favourite', id, value),
+    setRejected: (id, value) => flag('rejected', id, value),
+    async ofRequests(requestIds) {
       const byRequest = new Map<string, StoredImage[]>();
       if (requestIds.length === 0) return byRequest;
-      for (const row of ofRequests.all(JSON.stringify(requestIds)) as Row[]) {
+      const rows = await engine.all<Row>(
+        `${SELECT} WHERE request_id IN (${ids}) ORDER BY request_id, image_index`,
+        [JSON.stringify(requestIds)],
+      );
+      for (const row of rows) {
         const image = fromRow(row);
         const list = byRequest.get(image.requestId);
         if (list) list.push(image);
@@ -250,23 +266,26 @@ export function createImagesRepository(db: Db): ImagesRepository {
       }
       return byRequest;
     },
-    setThumb(id, path) {
-      thumb.run(path, id);
+    async setThumb(id, path) {
+      await engine.run('UPDATE images SET thumb = ? WHERE id = ?', [path, id]);
     },
-    remove(id) {
-      const image = get(id);
-      if (!image) return null;
-      del.run(id);
-      return image;
+    async remove(id) {
+      // The row as it was, from the DELETE itself: of two removers, one gets it.
+      const [row] = await engine.all<Row>(
+        `DELETE FROM images WHERE id = ? RETURNING ${SELECT_COLUMNS}`,
+        [id],
+      );
+      return row ? fromRow(row) : null;
     },
-    keptFor(requestIds) {
+    async keptFor(requestIds) {
       const kept = new Map<string, KeptImages>();
       if (requestIds.length === 0) return kept;
-      const rows = keptFor.all(JSON.stringify(requestIds)) as Array<{
-        requestId: string;
-        id: string;
-        prompt: string;
-      }>;
+      // One query for a page of usage rows; the (request_id, image_index) unique index serves it.
+      const rows = await engine.all<{ requestId: string; id: string; prompt: string }>(
+        `SELECT request_id AS "requestId", id, prompt FROM images
+         WHERE request_id IN (${ids}) ORDER BY request_id, image_index`,
+        [JSON.stringify(requestIds)],
+      );
       for (const row of rows) {
         const entry = kept.get(row.requestId);
         if (entry) entry.imageIds.push(row.id);

@@ -5,6 +5,7 @@ import { EventEmitter, once } from 'node:events';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { emptyUsage, type TokenUsage } from '../../shared/imageParams';
+import { sqliteEngine } from '../storage/sqliteEngine';
 import { createImagesRepository } from './repository';
 import type { StoredImage } from './repository';
 import type { GatewayEventMap } from '../core/events';
@@ -91,10 +92,12 @@ describe('image store: spooled images', () => {
   function storeWith(whenIdle: () => Promise<void>, quietMs = 0) {
     const { db } = tempDatabase();
     const stored = new EventEmitter();
-    const repo = createImagesRepository(db);
+    const repo = createImagesRepository(sqliteEngine(db));
     // The gateway's `image` event, read back as the stored record for the assertions.
     const events = new EventEmitter<GatewayEventMap>();
-    events.on('image', (id) => stored.emit('stored', repo.get(id)));
+    events.on('image', (id) => {
+      void repo.get(id).then((image) => stored.emit('stored', image));
+    });
     const store = createImageStore({
       dir: path.join(tempDir(), 'images'),
       repo,
@@ -182,5 +185,42 @@ describe('image store: spooled images', () => {
     expect((await sharp(made).metadata()).format).toBe('webp');
     expect(thumbOf(apiImage.id)).not.toBeNull();
     await store.drain();
+  });
+});
+
+describe('image store: gateways sharing one images folder', () => {
+  it("never removes another run's spool in progress; what a stopped run left goes once stale", async () => {
+    const dir = path.join(tempDir(), 'images');
+    const { db } = tempDatabase();
+    const open = () =>
+      createImageStore({
+        dir,
+        repo: createImagesRepository(sqliteEngine(db)),
+        priceOf: () => null,
+        now: () => Date.now(),
+        log: () => undefined,
+        events: new EventEmitter<GatewayEventMap>(),
+      });
+    const first = open();
+    const inProgress = first.spool(1024 * 1024);
+    inProgress.write(Buffer.from('aGVsbG8g', 'latin1'));
+    // What a run stopped two hours ago left: a spool file nothing will finish.
+    const crashed = path.join(dir, '.spool', 'run_crashed');
+    fs.mkdirSync(crashed, { recursive: true });
+    const leftover = path.join(crashed, 'abandoned.part');
+    fs.writeFileSync(leftover, 'half an image');
+    const twoHoursAgo = (Date.now() - 2 * 60 * 60_000) / 1000;
+    fs.utimesSync(leftover, twoHoursAgo, twoHoursAgo);
+
+    // A second gateway starts on the same folder while the first is mid-image.
+    const second = open();
+    expect(fs.existsSync(crashed)).toBe(false);
+    const spooled = (await inProgress.finish())!;
+    expect(fs.readFileSync(spooled.path, 'latin1')).toBe('hello ');
+    const own = second.spool(1024 * 1024);
+    own.write(Buffer.from('d29ybGQh', 'latin1'));
+    const theirs = (await own.finish())!;
+    expect(path.dirname(theirs.path)).not.toBe(path.dirname(spooled.path));
+    await Promise.all([first.drain(), second.drain()]);
   });
 });

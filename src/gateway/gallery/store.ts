@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -110,12 +111,46 @@ export const QUIET_MS = 1000;
  * inserted as soon as its file is on disk, so no kept image is ever without its record, and
  * failures are logged, never thrown at a request.
  */
+/**
+ * A spool file untouched this long belongs to no request: an upstream call times out within
+ * minutes (300 s at most), and an image streams into its spool while the call runs.
+ */
+export const STALE_SPOOL_MS = 60 * 60_000;
+
+/**
+ * Removes, under the spool root, the files (of the layout before run folders, or in any run's
+ * folder) last written before `before`, and the run folders left empty. A live run's fresh files
+ * stay.
+ */
+function removeStaleSpools(root: string, before: number): void {
+  const removeIfStale = (file: string) => {
+    const stat = fsSync.statSync(file, { throwIfNoEntry: false });
+    if (stat?.isFile() && stat.mtimeMs < before) fsSync.rmSync(file, { force: true });
+  };
+  const entries = fsSync.existsSync(root) ? fsSync.readdirSync(root, { withFileTypes: true }) : [];
+  for (const entry of entries) {
+    const full = path.join(root, entry.name);
+    if (!entry.isDirectory()) {
+      removeIfStale(full);
+      continue;
+    }
+    for (const file of fsSync.readdirSync(full)) removeIfStale(path.join(full, file));
+    // Fails while the folder still holds a fresh file: then it stays.
+    try {
+      fsSync.rmdirSync(full);
+    } catch {
+      // Not empty: a run still at work.
+    }
+  }
+}
+
 export function createImageStore(deps: ImageStoreDeps): ImageStore {
   const held = new Map<string, ImageBatch>();
-  // Spools left behind by a gateway that stopped mid-image are garbage; the folder is the
-  // store's own and starts empty.
-  const spoolDir = path.join(deps.dir, '.spool');
-  fsSync.rmSync(spoolDir, { recursive: true, force: true });
+  // Each run spools into a folder of its own: gateways sharing the images folder (the desktop
+  // app and the CLI, a team gateway's instances) never touch each other's images in progress.
+  // What a stopped run left behind is garbage once no request can still be writing it.
+  const spoolDir = path.join(deps.dir, '.spool', `run_${randomBytes(8).toString('hex')}`);
+  removeStaleSpools(path.dirname(spoolDir), Date.now() - STALE_SPOOL_MS);
   fsSync.mkdirSync(spoolDir, { recursive: true, mode: 0o700 });
   const claimed = new Set<string>();
   const queue = createTaskQueue(deps.concurrency ?? 1, (error) =>
@@ -185,7 +220,7 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
         written.push(abs(paths.mask));
         await writeFileAtomic(abs(paths.mask), batch.mask.bytes);
       }
-      stored = deps.repo.insert(
+      stored = await deps.repo.insert(
         toRow(batch, index, { id, createdAt, cost, bytes: size, ...paths }),
       );
     } catch (error) {
@@ -207,13 +242,13 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
     thumbs.push(async () => {
       await whenQuiet();
       if (closing) return;
-      const current = deps.repo.get(id);
+      const current = await deps.repo.get(id);
       if (!current || current.thumb) return;
       await makeThumb(current, paths.thumb).catch((error: unknown) =>
         deps.log(`image ${id}: no thumbnail yet (${String(error)}); it is made when first asked`),
       );
       // Deleted while its thumbnail was being made: leave no orphan behind.
-      if (!deps.repo.get(id)) await removeFiles([abs(paths.thumb)]);
+      if (!(await deps.repo.get(id))) await removeFiles([abs(paths.thumb)]);
     });
   };
 
@@ -225,7 +260,7 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
     const made = (async () => {
       const bytes = await fs.readFile(abs(image.file));
       await writeFileAtomic(abs(rel), await thumbnail(bytes));
-      deps.repo.setThumb(image.id, rel);
+      await deps.repo.setThumb(image.id, rel);
     })().finally(() => making.delete(image.id));
     making.set(image.id, made);
     return made;
@@ -241,6 +276,8 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
     },
     spool: (pixels) => {
       touched();
+      // Made again should another run's sweep have taken it while it was empty.
+      fsSync.mkdirSync(spoolDir, { recursive: true, mode: 0o700 });
       return createImageSpool(spoolDir, deps.log, { direct: pixels >= DIRECT_MIN_PIXELS });
     },
     async dropUnclaimed(spooled) {
@@ -255,7 +292,7 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
       batch.images.forEach((_, i) => queue.push(() => writeOne(batch, i, costs[i]!, createdAt)));
     },
     async remove(id) {
-      const image = deps.repo.remove(id);
+      const image = await deps.repo.remove(id);
       if (!image) return null;
       const files = [image.file, image.thumb, image.mask].filter((f): f is string => f !== null);
       await removeFiles(files.map(abs)).catch((error: unknown) =>

@@ -34,9 +34,12 @@ export interface UrlImageFile {
 /**
  * Images answered as `response_format: "url"`. Each is written to its own file and reachable for
  * an hour through a URL whose token is the capability: a random name and an HMAC over the name and
- * the expiry, under a key that lives only in this process's memory (so every URL dies with the
- * gateway, and nothing secret is stored). There is no route that lists these files, and a URL
- * without a valid signature is answered exactly like a name that does not exist.
+ * the expiry. On the desktop the key lives only in this process's memory (so every URL dies with
+ * the gateway, and nothing secret is stored). A team gateway's instances share one key through
+ * their database (storage/sharedKeys.ts) and one folder: a URL one instance made is answered by
+ * any, and its file outlives the instance that wrote it until its hour is over. There is no route
+ * that lists these files, and a URL without a valid signature is answered exactly like a name that
+ * does not exist.
  */
 export interface UrlImages {
   publish(b64: Base64Pieces, format: string): Promise<PublishedImage>;
@@ -72,8 +75,14 @@ export function createUrlImages(opts: {
   root: string;
   now: () => number;
   lifetimeMs?: number;
+  /**
+   * The signing key the instances of a team gateway share; omitted, a key of this run's own
+   * (every URL dies with the run, whose folder goes at close).
+   */
+  sharedKey?: Buffer;
 }): UrlImages {
-  const key = randomBytes(32);
+  const key = opts.sharedKey ?? randomBytes(32);
+  const shared = opts.sharedKey !== undefined;
   const lifetime = opts.lifetimeMs ?? URL_LIFETIME_MS;
   const runId = newRunId(opts.now());
   const dir = path.join(opts.root, runId);
@@ -122,13 +131,15 @@ export function createUrlImages(opts: {
       }
       const left = expires * 1000 - opts.now();
       if (left <= 0) throw gone(410, 'This image URL has expired (image URLs last one hour).');
-      const file = path.join(dir, name);
-      let size: number;
-      try {
-        size = (await fsp.stat(file)).size;
-      } catch {
+      // This run's file, or (a shared key) another instance's: a file appears under its name
+      // only once it is complete (written aside, then renamed), so a half-written one is not
+      // found yet, and a removed one is gone: never a 500.
+      const found =
+        (await fileOf(path.join(dir, name))) ?? (shared ? await otherRunsFile(name) : null);
+      if (!found) {
         throw gone(410, 'This image is no longer kept (image URLs end when the gateway stops).');
       }
+      const { file, size } = found;
       return {
         file,
         size,
@@ -142,11 +153,30 @@ export function createUrlImages(opts: {
 
     async close() {
       clearInterval(timer);
+      // A shared key outlives this run: its URLs are still answered by the other instances, and
+      // their sweep removes its files once the URLs have expired.
+      if (shared) return;
       // This run's key dies with it, so none of its URLs can be answered again: its folder goes,
       // and only its own.
       await fsp.rm(dir, { recursive: true, force: true });
     },
   };
+
+  /** The file named `name` in another run's folder under the root, if one has it. */
+  async function otherRunsFile(name: string): Promise<{ file: string; size: number } | null> {
+    const entries = await fsp.readdir(opts.root, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      if (!entry.isDirectory() || entry.name === runId) continue;
+      const found = await fileOf(path.join(opts.root, entry.name, name));
+      if (found) return found;
+    }
+    return null;
+  }
+}
+
+async function fileOf(file: string): Promise<{ file: string; size: number } | null> {
+  const stat = await fsp.stat(file).catch(() => null);
+  return stat?.isFile() ? { file, size: stat.size } : null;
 }
 
 /**

@@ -74,7 +74,7 @@ export interface StudioArea {
 /** What a load balancer and the studio's status line read. */
 export interface HealthArea {
   /** The database's answer to GET /healthz (storage/health.ts). */
-  storage: () => StorageHealth;
+  storage: () => Promise<StorageHealth>;
   /** What `/api/status` says of the upstream (the account pool). */
   describeUpstream: () => StatusResponse['upstream'];
   /** Where the gateway listens. */

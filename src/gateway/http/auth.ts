@@ -10,15 +10,24 @@ import { scopeOf } from './requestScope';
  * The studio sends no Authorization header: its session (cookie and `x-atelier-studio: 1`, see
  * studioSession.ts) stands for the built-in Studio key, so its work is in the usage log too.
  */
+const missingKey = () =>
+  invalidApiKey(
+    'Missing API key. Send Authorization: Bearer <key>; create keys on the /keys page or with `atelier keys create`.',
+  );
+
 export function requireApiKey(
   keys: KeyAuthenticator,
   now: () => number,
-  hasStudioSession: (req: Request) => boolean = () => false,
+  hasStudioSession: (req: Request) => Promise<boolean> = () => Promise.resolve(false),
 ) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const header = req.headers.authorization;
-    if (header === undefined && hasStudioSession(req)) {
+    if (header === undefined) {
       const asStudio = async () => {
+        if (!(await hasStudioSession(req))) {
+          next(missingKey());
+          return;
+        }
         const studioKey = await keys.studioKey();
         if (!studioKey) {
           next(invalidApiKey('The Studio key is disabled. Enable it with `atelier keys enable`.'));
@@ -32,11 +41,7 @@ export function requireApiKey(
     }
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
     if (!match) {
-      next(
-        invalidApiKey(
-          'Missing API key. Send Authorization: Bearer <key>; create keys on the /keys page or with `atelier keys create`.',
-        ),
-      );
+      next(missingKey());
       return;
     }
     const asKey = async (presented: string) => {

@@ -26,9 +26,9 @@ export function healthReport(storage: StorageHealth, draining: boolean): HealthR
  * and the gateway takes work; 503 otherwise, with the same body saying which. Behind the Host
  * guard like every route, never cached.
  */
-export function healthRoute(deps: { storage: () => StorageHealth; drain: Drain }) {
-  return (_req: Request, res: Response): void => {
-    const report = healthReport(deps.storage(), deps.drain.draining);
+export function healthRoute(deps: { storage: () => Promise<StorageHealth>; drain: Drain }) {
+  return async (_req: Request, res: Response): Promise<void> => {
+    const report = healthReport(await deps.storage(), deps.drain.draining);
     res.setHeader('cache-control', 'no-store');
     res.status(report.status === 'ok' ? 200 : 503).json(report);
   };

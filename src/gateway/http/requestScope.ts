@@ -34,7 +34,7 @@ export class RequestScope {
   private parent: string | null = null;
   private answer: AnsweredError | null = null;
   private pending: Promise<unknown> | null = null;
-  private after: Array<() => void> | null = null;
+  private after: Array<() => void | Promise<void>> | null = null;
   private finished = false;
   private background = false;
 
@@ -143,7 +143,7 @@ export class RequestScope {
   }
 
   /** Runs `fn` once the response has closed and the registered work has settled. */
-  afterWork(fn: () => void): void {
+  afterWork(fn: () => void | Promise<void>): void {
     if (this.after) {
       this.after.push(fn);
       return;
@@ -161,11 +161,13 @@ export class RequestScope {
     else void Promise.resolve().then(run);
   }
 
-  private runAfterWork(): void {
+  private async runAfterWork(): Promise<void> {
     let failure: { error: unknown } | null = null;
+    // One after another, each awaited: the usage record is in the database before the slot and
+    // the count of requests in flight go down.
     for (const fn of this.after ?? []) {
       try {
-        fn();
+        await fn();
       } catch (error) {
         failure ??= { error };
       }

@@ -3,92 +3,116 @@ import type { NextFunction, Request, Response } from 'express';
 import { STUDIO_HEADER, studioSessionCookie } from '../../shared/admin';
 import { ERROR_CODES, ERROR_TYPES } from '../../shared/errors';
 import { ApiError } from '../core/errors';
+import type { SqlEngine } from '../storage/engine';
 
 /** A login link works once, for 10 minutes. */
 export const LOGIN_TOKEN_TTL_MS = 10 * 60_000;
-/** A session ends after 30 days without use (and with the process: sessions live in memory). */
+/** A session ends after 30 days without use. */
 export const SESSION_IDLE_MS = 30 * 24 * 60 * 60_000;
+/**
+ * A session's last use is written at most this often: the idle clock is exact to a minute, and a
+ * busy studio does not write a row per request.
+ */
+export const SESSION_TOUCH_MS = 60_000;
 
 /**
  * The studio's sessions. A login token, printed by `atelier serve` or handed to the Electron
  * window, becomes an HttpOnly cookie; only the studio's own origin can then use it, so no other
- * local process or web page can act as the studio. Both are kept in memory as SHA-256 digests:
- * a heap dump shows no usable secret, and lookups compare digests in constant time.
+ * local process or web page can act as the studio. Both are kept in the database as SHA-256
+ * digests, so every instance of a team gateway accepts what another issued and a restart keeps
+ * the sessions; neither the database nor a heap dump holds a usable secret, and the digests are
+ * compared in constant time.
  */
 export interface StudioSessions {
-  issueLoginToken(): string;
+  issueLoginToken(): Promise<string>;
   /** Exchanges a login token for a new session id; null when unknown, used or expired. */
-  redeem(token: string): string | null;
+  redeem(token: string): Promise<string | null>;
   /** Whether the session is live; each use restarts its idle clock. */
-  verify(sessionId: string): boolean;
+  verify(sessionId: string): Promise<boolean>;
   /** When a live session began (its login), ms; null when unknown or expired. */
-  startedAt(sessionId: string): number | null;
+  startedAt(sessionId: string): Promise<number | null>;
 }
 
-interface Entry {
-  digest: Buffer;
-  /** Issued (tokens) or last used (sessions), ms. */
+interface Row {
+  digest: string;
   at: number;
-  /** When it was made: a session's start holds its session budget for every tab (issue 22). */
   since: number;
 }
 
-export function createStudioSessions(now: () => number = Date.now): StudioSessions {
-  const tokens = new Map<string, Entry>();
-  const sessions = new Map<string, Entry>();
+const digestOf = (secret: string) => createHash('sha256').update(secret).digest();
+const plausible = (secret: unknown): secret is string =>
+  typeof secret === 'string' && secret.length > 0 && secret.length <= 100;
 
-  const add = (store: Map<string, Entry>, secret: string) => {
-    const digest = createHash('sha256').update(secret).digest();
-    store.set(digest.toString('hex'), { digest, at: now(), since: now() });
-  };
-  /** The live entry's key for `secret`, or null; drops it when it has expired. */
-  const find = (store: Map<string, Entry>, secret: string, ttlMs: number): string | null => {
-    const digest = createHash('sha256').update(secret).digest();
-    const key = digest.toString('hex');
-    const entry = store.get(key);
+export function createStudioSessions(
+  engine: SqlEngine,
+  now: () => number = Date.now,
+): StudioSessions {
+  const prune = () =>
+    engine.run(
+      `DELETE FROM studio_sessions
+       WHERE (kind = 'token' AND at < ?) OR (kind = 'session' AND at < ?)`,
+      [now() - LOGIN_TOKEN_TTL_MS, now() - SESSION_IDLE_MS],
+    );
+  /** The live session's row for `sessionId`, or null. */
+  const liveSession = async (sessionId: string): Promise<Row | null> => {
+    if (!plausible(sessionId)) return null;
+    const digest = digestOf(sessionId);
+    const row = await engine.get<Row>(
+      `SELECT digest, at, since FROM studio_sessions WHERE digest = ? AND kind = 'session'`,
+      [digest.toString('hex')],
+    );
     // The lookup is by digest, whose timing says nothing about the secret; the comparison of
     // digests is constant-time and stays the real check should the lookup ever change.
-    if (!entry || !timingSafeEqual(entry.digest, digest)) return null;
-    if (now() - entry.at > ttlMs) {
-      store.delete(key);
-      return null;
-    }
-    return key;
+    if (!row || !timingSafeEqual(Buffer.from(row.digest, 'hex'), digest)) return null;
+    return now() - row.at > SESSION_IDLE_MS ? null : row;
   };
-  const prune = (store: Map<string, Entry>, ttlMs: number) => {
-    for (const [key, entry] of store) if (now() - entry.at > ttlMs) store.delete(key);
-  };
-  const plausible = (secret: unknown): secret is string =>
-    typeof secret === 'string' && secret.length > 0 && secret.length <= 100;
 
   return {
-    issueLoginToken() {
-      prune(tokens, LOGIN_TOKEN_TTL_MS);
+    async issueLoginToken() {
+      await prune();
       const token = randomBytes(32).toString('base64url');
-      add(tokens, token);
+      const at = now();
+      await engine.run(
+        `INSERT INTO studio_sessions (digest, kind, at, since) VALUES (?, 'token', ?, ?)`,
+        [digestOf(token).toString('hex'), at, at],
+      );
       return token;
     },
-    redeem(token) {
+    async redeem(token) {
       if (!plausible(token)) return null;
-      const key = find(tokens, token, LOGIN_TOKEN_TTL_MS);
-      if (key === null) return null;
-      tokens.delete(key);
-      prune(sessions, SESSION_IDLE_MS);
       const sessionId = randomBytes(32).toString('base64url');
-      add(sessions, sessionId);
+      const redeemed = await engine.transaction(async (tx) => {
+        // Deleting the token is the decision: of two instances redeeming it at once, one does.
+        const used = await tx.run(
+          `DELETE FROM studio_sessions WHERE digest = ? AND kind = 'token' AND at >= ?`,
+          [digestOf(token).toString('hex'), now() - LOGIN_TOKEN_TTL_MS],
+        );
+        if (used.changes !== 1) return false;
+        const at = now();
+        await tx.run(
+          `INSERT INTO studio_sessions (digest, kind, at, since) VALUES (?, 'session', ?, ?)`,
+          [digestOf(sessionId).toString('hex'), at, at],
+        );
+        return true;
+      });
+      if (!redeemed) return null;
+      await prune();
       return sessionId;
     },
-    verify(sessionId) {
-      if (!plausible(sessionId)) return false;
-      const key = find(sessions, sessionId, SESSION_IDLE_MS);
-      if (key === null) return false;
-      sessions.get(key)!.at = now();
+    async verify(sessionId) {
+      const row = await liveSession(sessionId);
+      if (!row) return false;
+      const at = now();
+      if (at - row.at >= SESSION_TOUCH_MS)
+        await engine.run('UPDATE studio_sessions SET at = ? WHERE digest = ? AND at < ?', [
+          at,
+          row.digest,
+          at,
+        ]);
       return true;
     },
-    startedAt(sessionId) {
-      if (!plausible(sessionId)) return null;
-      const key = find(sessions, sessionId, SESSION_IDLE_MS);
-      return key === null ? null : sessions.get(key)!.since;
+    async startedAt(sessionId) {
+      return (await liveSession(sessionId))?.since ?? null;
     },
   };
 }
@@ -110,15 +134,15 @@ export interface StudioSessionGate {
    * page of another origin can send without a CORS preflight we never grant), from no origin or
    * our own.
    */
-  hasStudioSession(req: Request): boolean;
+  hasStudioSession(req: Request): Promise<boolean>;
   /** Guards /api/admin/*. `sameOriginReads` also admits GETs a browser marks same-origin. */
   require(opts?: {
     sameOriginReads?: boolean;
-  }): (req: Request, res: Response, next: NextFunction) => void;
+  }): (req: Request, res: Response, next: NextFunction) => Promise<void>;
   /** GET /login?token=...: sets the session cookie and sends the browser to the studio. */
-  login(req: Request, res: Response): void;
+  login(req: Request, res: Response): Promise<void>;
   /** When the request's studio session began (every tab of one login shares it), or null. */
-  sessionStartedAt(req: Request): number | null;
+  sessionStartedAt(req: Request): Promise<number | null>;
 }
 
 /** The port the request came in on names its cookie: one studio per port, each its own session. */
@@ -128,11 +152,11 @@ export function studioSessionGate(
   sessions: StudioSessions,
   ownOrigins: ReadonlySet<string>,
 ): StudioSessionGate {
-  const hasSession = (req: Request) => {
+  const hasSession = async (req: Request) => {
     const origin = req.headers.origin;
     if (origin !== undefined && !ownOrigins.has(origin)) return false;
     const cookie = readCookie(req.headers.cookie, cookieName(req));
-    return cookie !== null && sessions.verify(cookie);
+    return cookie !== null && (await sessions.verify(cookie));
   };
   const hasHeader = (req: Request) => req.headers[STUDIO_HEADER] === '1';
   // `Sec-Fetch-Site` is set by the browser itself and no page can forge it: an <img> or
@@ -143,15 +167,15 @@ export function studioSessionGate(
     req.headers['sec-fetch-site'] === 'same-origin';
 
   return {
-    hasStudioSession: (req) => hasHeader(req) && hasSession(req),
-    sessionStartedAt(req) {
+    hasStudioSession: async (req) => hasHeader(req) && (await hasSession(req)),
+    async sessionStartedAt(req) {
       const cookie = readCookie(req.headers.cookie, cookieName(req));
       return cookie === null ? null : sessions.startedAt(cookie);
     },
     require(opts = {}) {
-      return (req, _res, next) => {
+      return async (req, _res, next) => {
         const marked = hasHeader(req) || (opts.sameOriginReads === true && sameOriginRead(req));
-        if (marked && hasSession(req)) {
+        if (marked && (await hasSession(req))) {
           next();
           return;
         }
@@ -164,9 +188,9 @@ export function studioSessionGate(
         );
       };
     },
-    login(req, res) {
+    async login(req, res) {
       const token = typeof req.query.token === 'string' ? req.query.token : '';
-      const sessionId = sessions.redeem(token);
+      const sessionId = await sessions.redeem(token);
       if (sessionId === null) {
         throw new ApiError(
           401,
@@ -174,8 +198,8 @@ export function studioSessionGate(
           { type: ERROR_TYPES.authentication, code: ERROR_CODES.studioLoginInvalid },
         );
       }
-      // No `Secure`: the studio is served over http://127.0.0.1. No Max-Age: sessions end with
-      // the server process anyway.
+      // No `Secure`: the studio is served over http://127.0.0.1. No Max-Age: the cookie lasts
+      // the browser's session; the gateway ends the session after 30 idle days.
       res.setHeader(
         'set-cookie',
         `${cookieName(req)}=${sessionId}; HttpOnly; SameSite=Strict; Path=/`,

@@ -135,3 +135,50 @@ describe('signed image URLs', () => {
     await run.close();
   });
 });
+
+describe('signed image URLs of a team gateway (one key and one folder, shared)', () => {
+  /** An instance: its URL images and a server answering them. */
+  async function instance(root: string, key: Buffer) {
+    const own = createUrlImages({ root, now: () => clock, sharedKey: key });
+    const app = express();
+    app.get(`${URL_IMAGES_PATH}/:name`, serveUrlImage(own));
+    app.use(errorHandler(() => undefined));
+    const listening = http.createServer(app);
+    await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(listening.address() as AddressInfo).port}`;
+    return {
+      images: own,
+      url,
+      stop: () => new Promise((resolve) => listening.close(resolve)),
+    };
+  }
+
+  it('a URL one instance made is answered by another, also after the first stopped', async () => {
+    const root = path.join(dir, 'team');
+    const key = Buffer.alloc(32, 7);
+    const [a, b] = await Promise.all([instance(root, key), instance(root, key)]);
+    const published = await a.images.publish(b64, 'webp');
+    const fromB = await fetch(b.url + published.path);
+    expect(fromB.status).toBe(200);
+    expect(Buffer.from(await fromB.arrayBuffer())).toEqual(bytes);
+
+    // A stops (a drain, a deploy): its URLs stay good on B for their hour.
+    await a.images.close();
+    await a.stop();
+    expect((await fetch(b.url + published.path)).status).toBe(200);
+
+    // A file that is not complete yet is not there under its name; a removed one is gone.
+    const name = published.path.split('/').pop()!.split('?')[0]!;
+    const file = path.join(a.images.dir, name);
+    fs.renameSync(file, `${file}.0000.tmp`);
+    expect((await fetch(b.url + published.path)).status).toBe(410);
+    fs.rmSync(`${file}.0000.tmp`);
+    expect((await fetch(b.url + published.path)).status).toBe(410);
+
+    // A URL signed under another key is unknown, as on the desktop.
+    const stranger = createUrlImages({ root, now: () => clock, sharedKey: Buffer.alloc(32, 8) });
+    const foreign = await stranger.publish(b64, 'png');
+    expect((await fetch(b.url + foreign.path)).status).toBe(404);
+    await Promise.all([stranger.close(), b.images.close(), b.stop()]);
+  });
+});

@@ -29,9 +29,9 @@ export function usageRecorder(deps: { inflight: Inflight; usage: UsageWriter; no
     scope.recordInto(notes);
     const token = deps.inflight.begin();
     scope.stopOn(token.signal);
-    scope.afterWork(() => {
+    scope.afterWork(async () => {
       try {
-        deps.usage.write(notes, finalStatus(notes, scope, res.statusCode, deps.now()));
+        await deps.usage.write(notes, finalStatus(notes, scope, res.statusCode, deps.now()));
       } finally {
         token.end();
       }

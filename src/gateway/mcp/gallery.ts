@@ -20,7 +20,7 @@ export interface McpGallery {
   find(
     keyId: string,
     query: { q?: string; limit: number; before?: number },
-  ): { images: McpImage[]; nextBefore: number | null };
+  ): Promise<{ images: McpImage[]; nextBefore: number | null }>;
   /** The image and its bytes, or null when it is not this key's (or not there). */
   read(keyId: string, id: string): Promise<(McpImage & { bytes: Buffer }) | null>;
   /**
@@ -29,7 +29,7 @@ export interface McpGallery {
    */
   privateRoot: string;
   /** The gallery ids of a request's kept images, in image order. */
-  keptFor(requestId: string): string[];
+  keptFor(requestId: string): Promise<string[]>;
 }
 
 export function mimeTypeOf(format: string): string {
@@ -54,18 +54,18 @@ export function createMcpGallery(
 ): McpGallery {
   return {
     privateRoot,
-    find(keyId, query) {
-      const page = images.list({ ...query, key: keyId });
+    async find(keyId, query) {
+      const page = await images.list({ ...query, key: keyId });
       return { images: page.images.map(describe), nextBefore: page.nextBefore };
     },
     async read(keyId, id) {
-      const image = /^img_[0-9a-f]{1,64}$/.test(id) ? images.get(id) : null;
+      const image = /^img_[0-9a-f]{1,64}$/.test(id) ? await images.get(id) : null;
       if (!image || image.apiKeyId !== keyId) return null;
       const bytes = await fs.readFile(path.join(dir, ...image.file.split('/')));
       return { ...describe(image), bytes };
     },
-    keptFor(requestId) {
-      return images.keptFor([requestId]).get(requestId)?.imageIds ?? [];
+    async keptFor(requestId) {
+      return (await images.keptFor([requestId])).get(requestId)?.imageIds ?? [];
     },
   };
 }

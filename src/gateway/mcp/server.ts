@@ -110,8 +110,8 @@ export async function createMcpServer(deps: McpDeps, caller: McpCaller): Promise
     ],
   }));
 
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({
-    resources: deps.gallery.find(caller.keyId, { limit: 50 }).images.map((image) => ({
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+    resources: (await deps.gallery.find(caller.keyId, { limit: 50 })).images.map((image) => ({
       uri: `${RESOURCE_PREFIX}${image.id}`,
       name: image.id,
       title: image.prompt.slice(0, 80),
@@ -156,7 +156,7 @@ export async function createMcpServer(deps: McpDeps, caller: McpCaller): Promise
             log: (data) => server.sendLoggingMessage({ level: 'notice', logger: 'atelier', data }),
           });
         case 'find_images':
-          return findImages(deps, caller, args);
+          return await findImages(deps, caller, args);
         case 'get_spend':
           return textResult(await deps.spendOf(caller.keyId));
         default:
@@ -241,7 +241,7 @@ async function runImageTool(
     const outcome = follow
       ? await (follow as ReturnType<typeof followRequest>).outcome(images.length)
       : null;
-    const ids = requestId ? deps.gallery.keptFor(requestId) : [];
+    const ids = requestId ? await deps.gallery.keptFor(requestId) : [];
     const toolImages: ToolImage[] = images.map((image, i) => ({
       ...image,
       bytes: Buffer.from(image.b64, 'base64'),
@@ -271,17 +271,17 @@ async function runImageTool(
   }
 }
 
-function findImages(
+async function findImages(
   deps: McpDeps,
   caller: McpCaller,
   args: Record<string, unknown>,
-): CallToolResult {
+): Promise<CallToolResult> {
   const parsed = findImagesInput.safeParse(args);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     return errorResult(`${issue.path.join('.')}: ${issue.message}`, issue.path.join('.'));
   }
-  const page = deps.gallery.find(caller.keyId, {
+  const page = await deps.gallery.find(caller.keyId, {
     q: parsed.data.query,
     limit: parsed.data.limit ?? 10,
     before: parsed.data.before,

@@ -5,7 +5,7 @@ import type { SecretKey } from './secretKey';
 import type { SecretStore } from './types';
 
 /*
- * Secrets as sealed rows of the `secrets` table (migration 15), for a gateway with no OS keychain:
+ * Secrets as sealed rows of the `secrets` table (migration 18), for a gateway with no OS keychain:
  * a server, and every instance of a team gateway, which must all read the same accounts' secrets.
  *
  * Each value is sealed with AES-256-GCM under the process's key (ATELIER_SECRET_KEY or its file),

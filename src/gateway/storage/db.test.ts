@@ -81,6 +81,8 @@ describe('openDatabase', () => {
         'schema_migrations',
         'secrets',
         'settings',
+        'shared_keys',
+        'studio_sessions',
         'studio_state',
         'usage_pending',
         'usage_records',

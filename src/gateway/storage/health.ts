@@ -1,4 +1,4 @@
-import type { Db } from './db';
+import type { SqlEngine } from './engine';
 import { MIGRATIONS } from './migrations';
 
 export interface StorageHealth {
@@ -13,18 +13,22 @@ export interface StorageHealth {
 
 /**
  * What the health endpoint asks of the database, on each call: a load balancer polls it every
- * few seconds, and two indexed reads cost microseconds. Never throws: a failure is the answer.
+ * few seconds, and two indexed reads cost microseconds on SQLite and two round trips on
+ * PostgreSQL. Never rejects: a failure is the answer. Both engines run the one migration history
+ * (storage/migrations.ts), so this build's step count is the current version on either.
  */
-export function storageHealth(db: Db): () => StorageHealth {
-  return () => {
+export function storageHealth(engine: SqlEngine): () => Promise<StorageHealth> {
+  return async () => {
     try {
-      db.prepare('SELECT 1').pluck().get();
+      await engine.get('SELECT 1 AS one');
     } catch {
       return { reachable: false, migrations: 'unknown' };
     }
     try {
-      const version = db.prepare('SELECT MAX(version) FROM schema_migrations').pluck().get() as
-        number | null;
+      const row = await engine.get<{ version: number | null }>(
+        'SELECT MAX(version) AS version FROM schema_migrations',
+      );
+      const version = row?.version ?? null;
       const known = MIGRATIONS.length;
       const migrations =
         version === known ? 'current' : (version ?? 0) < known ? 'behind' : 'ahead';

@@ -387,6 +387,49 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 15,
+    name: 'usage pending lease',
+    up(db) {
+      // Until when a pending row's run vouches for it (ms; 0 for rows written before this step).
+      // The run renews it while it lives; on a shared database another instance records the rows
+      // of a run whose lease ended (issue 21).
+      db.exec(`ALTER TABLE usage_pending ADD COLUMN lease_until INTEGER NOT NULL DEFAULT 0;`);
+    },
+  },
+  {
+    version: 16,
+    name: 'studio sessions',
+    up(db) {
+      // The studio's login tokens and sessions, as SHA-256 digests (hex): in the database so any
+      // instance of a team gateway accepts what another issued (issue 21). `kind` is 'token' or
+      // 'session'; `at` is when a token was issued or a session last used, `since` its start.
+      db.exec(`
+        CREATE TABLE studio_sessions (
+          digest TEXT PRIMARY KEY,
+          kind TEXT NOT NULL CHECK (kind IN ('token', 'session')),
+          at BIGINT NOT NULL,
+          since BIGINT NOT NULL
+        );
+      `);
+    },
+  },
+  {
+    version: 17,
+    name: 'shared keys',
+    up(db) {
+      // Keys every instance of a team gateway must share (issue 21): the signing key of
+      // `response_format: "url"` image URLs, so a URL one instance made is valid on any. Random
+      // bytes, hex; made once by whichever instance asks first.
+      db.exec(`
+        CREATE TABLE shared_keys (
+          name TEXT PRIMARY KEY,
+          value TEXT NOT NULL,
+          created_at BIGINT NOT NULL
+        );
+      `);
+    },
+  },
+  {
+    version: 18,
     name: 'sealed secrets',
     up(db) {
       // Upstream keys and OAuth tokens of a gateway with no OS keychain (issue 21 item 4), sealed
@@ -403,9 +446,7 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
-];
-
-/**
+]; /**
  * Brings a database up to the latest schema and returns the versions it applied. Each migration
  * runs in its own IMMEDIATE transaction that re-checks whether it is applied, so two processes
  * opening the same file at once (the app and `atelier keys`) cannot both apply it.

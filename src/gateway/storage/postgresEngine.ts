@@ -1,7 +1,16 @@
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
 import type { SqlEngine, SqlQueries, SqlValue } from './engine';
 import { runPostgresMigrations } from './migrations';
 import { numberPlaceholders } from './placeholders';
+
+/**
+ * pg, loaded when a PostgreSQL engine is first made: a gateway without `--database` never loads
+ * it. A static import (or an import() a bundler resolves) would be hoisted to the top of the one
+ * bundle every `atelier` command runs (test/architecture/startupImports.test.ts).
+ */
+let loadedPg: typeof pg | null = null;
+const pgLibrary = (): typeof pg => (loadedPg ??= createRequire(import.meta.url)('pg') as typeof pg);
 
 /** PostgreSQL's type ids for BIGINT (COUNT, timestamps in ms) and NUMERIC (SUM of BIGINTs). */
 const INT8_OID = 20;
@@ -25,7 +34,10 @@ const types: pg.CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
     oid === INT8_OID || oid === NUMERIC_OID
       ? parseNumber
-      : pg.types.getTypeParser(oid, format ?? 'text')) as pg.CustomTypesConfig['getTypeParser'],
+      : pgLibrary().types.getTypeParser(
+          oid,
+          format ?? 'text',
+        )) as pg.CustomTypesConfig['getTypeParser'],
 };
 
 export interface PostgresEngineOptions {
@@ -64,7 +76,11 @@ export interface PostgresEngine extends SqlEngine {
  * (parsed and planned once per connection), and its `?` placeholders are numbered once.
  */
 export function postgresEngine(options: PostgresEngineOptions): PostgresEngine {
-  const pool = new pg.Pool({ connectionString: options.url, max: options.max ?? 10, types });
+  const pool = new (pgLibrary().Pool)({
+    connectionString: options.url,
+    max: options.max ?? 10,
+    types,
+  });
   // Without a listener an idle connection's error would crash the process.
   pool.on('error', (error) => options.log?.(`PostgreSQL connection error: ${error.message}`));
 
@@ -105,7 +121,7 @@ export function postgresEngine(options: PostgresEngineOptions): PostgresEngine {
   let relisten: NodeJS.Timeout | null = null;
   let closed = false;
   const listen = async (): Promise<void> => {
-    const client = new pg.Client({ connectionString: options.url, types });
+    const client = new (pgLibrary().Client)({ connectionString: options.url, types });
     const lost = (why: string) => {
       if (listener !== client || closed) return;
       listener = null;

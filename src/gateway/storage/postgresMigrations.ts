@@ -339,6 +339,40 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   },
   {
     version: 15,
+    name: 'usage pending lease',
+    async up(tx) {
+      await tx.exec(`ALTER TABLE usage_pending ADD COLUMN lease_until BIGINT NOT NULL DEFAULT 0;`);
+    },
+  },
+  {
+    version: 16,
+    name: 'studio sessions',
+    async up(tx) {
+      await tx.exec(`
+        CREATE TABLE studio_sessions (
+          digest TEXT PRIMARY KEY,
+          kind TEXT NOT NULL CHECK (kind IN ('token', 'session')),
+          at BIGINT NOT NULL,
+          since BIGINT NOT NULL
+        );
+      `);
+    },
+  },
+  {
+    version: 17,
+    name: 'shared keys',
+    async up(tx) {
+      await tx.exec(`
+        CREATE TABLE shared_keys (
+          name TEXT PRIMARY KEY,
+          value TEXT NOT NULL,
+          created_at BIGINT NOT NULL
+        );
+      `);
+    },
+  },
+  {
+    version: 18,
     name: 'sealed secrets',
     async up(tx) {
       await tx.exec(`

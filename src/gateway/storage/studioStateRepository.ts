@@ -1,4 +1,4 @@
-import type { Db } from './db';
+import type { SqlEngine } from './engine';
 
 /**
  * The studio's state documents by name (GET/PUT /api/admin/studio/state): what the studio used to
@@ -6,27 +6,27 @@ import type { Db } from './db';
  */
 export interface StudioStateRepository {
   /** Every document, by name. */
-  all(): Record<string, unknown>;
-  count(): number;
-  has(name: string): boolean;
-  put(name: string, json: string, at: number): void;
-  remove(name: string): boolean;
+  all(): Promise<Record<string, unknown>>;
+  /**
+   * Writes the document unless it is new and `maxEntries` are stored already (false then). The
+   * count and the write are one decision, also between instances on one database.
+   */
+  put(name: string, json: string, at: number, maxEntries: number): Promise<boolean>;
+  remove(name: string): Promise<boolean>;
 }
 
-export function createStudioStateRepository(db: Db): StudioStateRepository {
-  const all = db.prepare('SELECT name, value FROM studio_state ORDER BY name');
-  const count = db.prepare('SELECT COUNT(*) FROM studio_state').pluck();
-  const has = db.prepare('SELECT 1 FROM studio_state WHERE name = ?').pluck();
-  const put = db.prepare(
-    `INSERT INTO studio_state (name, value, updated_at) VALUES (?, ?, ?)
-     ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
-  );
-  const remove = db.prepare('DELETE FROM studio_state WHERE name = ?');
+/** PostgreSQL's transaction-scoped lock that serialises the writers of new documents. */
+const STUDIO_STATE_LOCK = 0x5354_5544; // 'STUD'
+
+export function createStudioStateRepository(engine: SqlEngine): StudioStateRepository {
   return {
-    all() {
+    async all() {
       // A null-prototype object: a document named like an Object.prototype member stays data.
       const entries: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-      for (const row of all.all() as Array<{ name: string; value: string }>) {
+      const rows = await engine.all<{ name: string; value: string }>(
+        'SELECT name, value FROM studio_state ORDER BY name',
+      );
+      for (const row of rows) {
         try {
           entries[row.name] = JSON.parse(row.value) as unknown;
         } catch {
@@ -35,9 +35,25 @@ export function createStudioStateRepository(db: Db): StudioStateRepository {
       }
       return entries;
     },
-    count: () => count.get() as number,
-    has: (name) => has.get(name) !== undefined,
-    put: (name, json, at) => void put.run(name, json, at),
-    remove: (name) => remove.run(name).changes === 1,
+    put: (name, json, at, maxEntries) =>
+      engine.transaction(async (tx) => {
+        // SQLite's transaction holds the write lock from its start; PostgreSQL's rows are locked
+        // only as they are written, so the count is taken under a lock of its own.
+        if (tx.kind === 'postgres')
+          await tx.get('SELECT pg_advisory_xact_lock(?)', [STUDIO_STATE_LOCK]);
+        const exists = await tx.get('SELECT 1 AS one FROM studio_state WHERE name = ?', [name]);
+        if (!exists) {
+          const row = await tx.get<{ n: number }>('SELECT COUNT(*) AS n FROM studio_state');
+          if ((row?.n ?? 0) >= maxEntries) return false;
+        }
+        await tx.run(
+          `INSERT INTO studio_state (name, value, updated_at) VALUES (?, ?, ?)
+           ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+          [name, json, at],
+        );
+        return true;
+      }),
+    remove: async (name) =>
+      (await engine.run('DELETE FROM studio_state WHERE name = ?', [name])).changes === 1,
   };
 }

@@ -15,23 +15,44 @@ export function openRun(owner: UsageOwner): () => void {
   return () => liveRuns.delete(owner.run);
 }
 
+export interface ReconcileOptions {
+  /** Whether a process id is alive on this machine (SQLite: every writer is on this machine). */
+  isAlive?: (pid: number) => boolean;
+  /** The time a lease is judged by (PostgreSQL). */
+  now?: () => number;
+}
+
 /**
  * Turns every pending row a stopped gateway left behind (kill -9, a crash, a power cut) into a
  * usage record of its own: status 500, `gateway_interrupted`, with what was known when the request
- * last went upstream (key, group, account, model, size, n, attempts). Rows of a gateway that is
- * still running (another process on the same data folder, or another run in this one) are left.
- * Each row is finished in the same transaction that writes its record, so a request is recorded
- * once whatever happens during this, and a request that was recorded already is not recorded again.
+ * last went upstream (key, group, account, model, size, n, attempts, the reservation's estimate).
+ *
+ * Which rows are left behind depends on where the writers run. A SQLite file is written by
+ * processes of this machine only: a row whose process is gone is left behind, whatever its lease
+ * (today's rule: the next start records it). A PostgreSQL database is shared by instances on other
+ * machines, whose process ids mean nothing here: a row is left behind once its lease has ended
+ * (its run renews the lease while it lives). Rows of a run still open in this process are never
+ * taken. Each row is ended in the same transaction that writes its record, and only if it is still
+ * there (and its lease still over): two instances reconciling at once record it once.
  */
-export function recordInterrupted(
+export async function recordInterrupted(
   repository: UsageRepository,
-  isAlive: (pid: number) => boolean = processAlive,
-): number {
+  options: ReconcileOptions = {},
+): Promise<number> {
+  const isAlive = options.isAlive ?? processAlive;
+  const now = (options.now ?? Date.now)();
   let recorded = 0;
-  for (const pending of repository.listPending()) {
-    const ownProcess = pending.ownerPid === process.pid;
-    if (ownProcess ? liveRuns.has(pending.ownerRun) : isAlive(pending.ownerPid)) continue;
-    if (repository.complete(interruptedRecord(pending))) recorded += 1;
+  for (const pending of await repository.listPending()) {
+    // Run ids are random: a run still open in this process is a request under way here.
+    if (liveRuns.has(pending.ownerRun)) continue;
+    const record = interruptedRecord(pending);
+    if (repository.kind === 'postgres') {
+      if (pending.leaseUntil > now) continue;
+      if (await repository.reconcile(pending.requestId, record, now)) recorded += 1;
+    } else {
+      if (pending.ownerPid !== process.pid && isAlive(pending.ownerPid)) continue;
+      if (await repository.reconcile(pending.requestId, record)) recorded += 1;
+    }
   }
   return recorded;
 }

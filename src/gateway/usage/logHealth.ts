@@ -8,7 +8,7 @@ export interface UsageLogHealth {
   /** Runs the retry on the next tick of its timer (starts the timer if needed). */
   retrySoon(): void;
   /** One last try now (at shutdown), then no more. */
-  stop(): void;
+  stop(): Promise<void>;
 }
 
 /**
@@ -30,7 +30,7 @@ export function writeFailureReason(error: unknown): string {
  */
 export function createLogHealth(deps: {
   retryMs: number;
-  retry: () => void;
+  retry: () => Promise<void>;
   log: (line: string) => void;
   now?: () => number;
 }): UsageLogHealth {
@@ -45,9 +45,11 @@ export function createLogHealth(deps: {
     state = { writable: true };
   };
 
-  const attempt = () => {
+  // One try at a time: a write slower than the timer's period is not started twice.
+  let trying: Promise<void> | null = null;
+  const tryOnce = async () => {
     try {
-      deps.retry();
+      await deps.retry();
     } catch (error) {
       const reason = writeFailureReason(error);
       if (state.writable || state.reason !== reason)
@@ -56,10 +58,16 @@ export function createLogHealth(deps: {
     }
     succeeded();
   };
+  const attempt = () => {
+    trying ??= tryOnce().finally(() => {
+      trying = null;
+    });
+    return trying;
+  };
 
   const retrySoon = () => {
     if (timer) return;
-    timer = setInterval(attempt, deps.retryMs);
+    timer = setInterval(() => void attempt(), deps.retryMs);
     timer.unref();
   };
 
@@ -76,8 +84,11 @@ export function createLogHealth(deps: {
       retrySoon();
     },
     retrySoon,
-    stop() {
-      if (!state.writable) attempt();
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      if (trying) await trying;
+      if (!state.writable) await attempt();
       if (timer) clearInterval(timer);
       timer = null;
     },

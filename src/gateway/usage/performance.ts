@@ -1,8 +1,9 @@
-import type { Db } from '../storage/db';
+import type { EngineKind, SqlEngine, SqlValue } from '../storage/engine';
+import { bindNamed } from '../storage/named';
 
 /**
  * Latency percentiles and success rate over time, by key or by account (issue 15, item 4),
- * computed in SQLite: window functions rank each bucket's latencies, so the gateway never holds
+ * computed in the database: window functions rank each bucket's latencies, so the gateway never holds
  * more than the answer's rows (at most `limit` of them).
  */
 export interface UsagePerformanceQuery {
@@ -31,9 +32,16 @@ export interface UsagePerformanceRow {
 }
 
 const BUCKETS = {
-  day: { format: '%Y-%m-%d', ms: 86_400_000 },
-  hour: { format: '%Y-%m-%dT%H', ms: 3_600_000 },
+  day: { sqlite: '%Y-%m-%d', postgres: 'YYYY-MM-DD', ms: 86_400_000 },
+  hour: { sqlite: '%Y-%m-%dT%H', postgres: 'YYYY-MM-DD"T"HH24', ms: 3_600_000 },
 } as const;
+
+/** A bucket's start (ms) formatted in UTC, in each engine's words. */
+function formatBucket(kind: EngineKind, ms: string, bucket: (typeof BUCKETS)['day' | 'hour']) {
+  return kind === 'sqlite'
+    ? `strftime('${bucket.sqlite}', (${ms}) / 1000, 'unixepoch')`
+    : `to_char(to_timestamp((${ms}) / 1000) AT TIME ZONE 'UTC', '${bucket.postgres}')`;
+}
 /** A group's key, and its label looked up once per group (not once per row). */
 const GROUPS = {
   key: {
@@ -51,16 +59,22 @@ const GROUPS = {
  */
 const rankOf = (percent: number) => `(c.successes * ${percent} + 99) / 100`;
 
-export function usagePerformance(
-  db: Db,
+/** Equal, NULL included: SQLite's IS, PostgreSQL's IS NOT DISTINCT FROM. */
+function sameIn(kind: EngineKind) {
+  return (a: string, b: string) =>
+    kind === 'sqlite' ? `${a} IS ${b}` : `${a} IS NOT DISTINCT FROM ${b}`;
+}
+
+export async function usagePerformance(
+  engine: SqlEngine,
   query: UsagePerformanceQuery,
-): { rows: UsagePerformanceRow[]; truncated: boolean } {
+): Promise<{ rows: UsagePerformanceRow[]; truncated: boolean }> {
   const conditions: string[] = [];
-  const params: Record<string, unknown> = {
+  const params: Record<string, SqlValue> = {
     offsetMs: (query.utcOffsetMinutes ?? 0) * 60_000,
     limit: query.limit + 1,
   };
-  const add = (condition: string, name: string, value: unknown) => {
+  const add = (condition: string, name: string, value: SqlValue | undefined) => {
     if (value === undefined) return;
     conditions.push(condition);
     params[name] = value;
@@ -74,14 +88,16 @@ export function usagePerformance(
     ? GROUPS[query.groupBy]
     : { key: 'NULL', label: 'NULL', rowLabel: 'NULL' };
   const bucket = BUCKETS[query.bucket ?? 'day'];
+  const same = sameIn(engine.kind);
   params.bucketMs = bucket.ms;
 
   // Buckets are whole numbers (time in the caller's offset over the bucket's length), formatted
   // once per row of the answer; the only sort is the ranking of the successful latencies.
   const sql = `
     WITH base AS (
-      SELECT CAST((u.created_at + @offsetMs) / @bucketMs AS INTEGER) AS bucket, ${group.key} AS key,
-             ${group.rowLabel} AS label, u.latency_ms AS latency, u.status < 400 AS ok
+      SELECT CAST((u.created_at + @offsetMs) / @bucketMs AS BIGINT) AS bucket, ${group.key} AS key,
+             ${group.rowLabel} AS label, u.latency_ms AS latency,
+             CASE WHEN u.status < 400 THEN 1 ELSE 0 END AS ok
       FROM usage_records u
       ${where}
     ),
@@ -92,22 +108,24 @@ export function usagePerformance(
     ranked AS (
       SELECT bucket, key, latency,
              ROW_NUMBER() OVER (PARTITION BY bucket, key ORDER BY latency) AS rank
-      FROM base WHERE ok
+      FROM base WHERE ok = 1
     ),
     percentiles AS (
       SELECT r.bucket, r.key,
-             MAX(CASE WHEN r.rank = ${rankOf(50)} THEN r.latency END) AS p50Ms,
-             MAX(CASE WHEN r.rank = ${rankOf(95)} THEN r.latency END) AS p95Ms,
-             MAX(CASE WHEN r.rank = ${rankOf(99)} THEN r.latency END) AS p99Ms
-      FROM ranked r JOIN counts c ON c.bucket = r.bucket AND c.key IS r.key
+             MAX(CASE WHEN r.rank = ${rankOf(50)} THEN r.latency END) AS "p50Ms",
+             MAX(CASE WHEN r.rank = ${rankOf(95)} THEN r.latency END) AS "p95Ms",
+             MAX(CASE WHEN r.rank = ${rankOf(99)} THEN r.latency END) AS "p99Ms"
+      FROM ranked r JOIN counts c ON c.bucket = r.bucket AND ${same('c.key', 'r.key')}
       GROUP BY r.bucket, r.key
     )
-    SELECT strftime('${bucket.format}', c.bucket * @bucketMs / 1000, 'unixepoch') AS bucket,
-           c.key, ${group.label} AS label, c.requests, c.successes, p.p50Ms, p.p95Ms, p.p99Ms
-    FROM counts c LEFT JOIN percentiles p ON p.bucket = c.bucket AND p.key IS c.key
+    SELECT ${formatBucket(engine.kind, 'c.bucket * @bucketMs', bucket)} AS bucket,
+           c.key, ${group.label} AS label, c.requests, c.successes,
+           p."p50Ms", p."p95Ms", p."p99Ms"
+    FROM counts c LEFT JOIN percentiles p ON p.bucket = c.bucket AND ${same('p.key', 'c.key')}
     ORDER BY c.bucket ASC, c.requests DESC, c.key ASC
     LIMIT @limit`;
-  const found = db.prepare(sql).all(params) as Array<Omit<UsagePerformanceRow, 'successRate'>>;
+  const bound = bindNamed(sql, params);
+  const found = await engine.all<Omit<UsagePerformanceRow, 'successRate'>>(bound.sql, bound.values);
   const truncated = found.length > query.limit;
   const rows = (truncated ? found.slice(0, query.limit) : found).map((row) => ({
     ...row,

@@ -5,13 +5,14 @@ import {
   INTERRUPTED,
   type StoredUsage,
 } from '../../shared/usageRecord';
-import type { Db } from '../storage/db';
+import type { EngineKind, SqlEngine, SqlQueries, SqlValue } from '../storage/engine';
+import { bindNamed } from '../storage/named';
 import {
   usagePerformance,
   type UsagePerformanceQuery,
   type UsagePerformanceRow,
 } from './performance';
-import { COLUMNS, FIELDS, SELECT_FIELDS, fromRow, toParams } from './row';
+import { COLUMN_SQL, FIELDS, SELECT_FIELDS, fromRow, toValues } from './row';
 
 /** One request as the usage log keeps it (spec 2.2): the fields of shared/usageRecord.ts. */
 export interface UsageRecord extends StoredUsage {
@@ -23,7 +24,8 @@ export type NewUsageRecord = StoredUsage;
 
 /**
  * A request dispatched upstream and not yet finished: what was known when it last went out.
- * A crash leaves these behind; the next start turns them into records (usage/interrupted.ts).
+ * A crash leaves these behind; the next start (SQLite) or another instance once the lease has
+ * ended (PostgreSQL) turns them into records (usage/interrupted.ts).
  */
 export interface PendingUsage {
   requestId: string;
@@ -35,6 +37,11 @@ export interface PendingUsage {
   /** The gateway process and run that wrote it: a live one's rows are not taken over. */
   ownerPid: number;
   ownerRun: string;
+  /**
+   * Until when (ms) its run vouches for it: the run renews the lease while it lives, and once the
+   * lease has ended another instance may record the request as interrupted.
+   */
+  leaseUntil: number;
 }
 
 type TokenFields =
@@ -103,37 +110,46 @@ export interface UsageTotal extends Pick<UsageRecord, TokenFields | 'images' | '
 }
 
 export interface UsageRepository {
+  readonly kind: EngineKind;
   /** false when a record with this requestId already exists: a request is never recorded twice. */
-  insert(record: NewUsageRecord): boolean;
-  get(requestId: string): UsageRecord | null;
+  insert(record: NewUsageRecord): Promise<boolean>;
+  get(requestId: string): Promise<UsageRecord | null>;
   /** Newest first. `limit` defaults to 100 and is capped at 1000. */
   list(
     filter?: UsageFilter & { limit?: number; offset?: number; after?: UsageCursor },
-  ): UsageRecord[];
-  count(filter?: UsageFilter): number;
-  totals(query?: UsageTotalsQuery): UsageTotal[];
+  ): Promise<UsageRecord[]>;
+  count(filter?: UsageFilter): Promise<number>;
+  totals(query?: UsageTotalsQuery): Promise<UsageTotal[]>;
   /** Latency percentiles and success rate per time bucket, by key or account (SQL-side). */
-  performance(query: UsagePerformanceQuery): {
+  performance(query: UsagePerformanceQuery): Promise<{
     rows: UsagePerformanceRow[];
     truncated: boolean;
-  };
+  }>;
   /** The newest row id (0 when empty), for `throughId`. */
-  lastId(): number;
-  /** Writes or replaces the request's pending row. */
-  savePending(pending: PendingUsage): void;
+  lastId(): Promise<number>;
+  /** Writes or replaces the request's pending row (its lease included). */
+  savePending(pending: PendingUsage): Promise<void>;
+  /** Extends the lease of every pending row of this run; returns how many it holds. */
+  renewLeases(ownerRun: string, leaseUntil: number): Promise<number>;
   /**
    * The request's final record and the end of its pending row, in one transaction: a crash
    * leaves one or the other, never both and never neither. false when it was already recorded.
    */
-  complete(record: NewUsageRecord): boolean;
-  listPending(): PendingUsage[];
+  complete(record: NewUsageRecord): Promise<boolean>;
+  /**
+   * Records another run's pending row as `record` and ends it, in one transaction, only if the
+   * row is still there and (with `leaseExpiredAt`) its lease ended by then: an owner that renewed
+   * meanwhile keeps its row, and of two instances reconciling one row only one records it.
+   */
+  reconcile(requestId: string, record: NewUsageRecord, leaseExpiredAt?: number): Promise<boolean>;
+  listPending(): Promise<PendingUsage[]>;
   /** Pending rows still waiting (the soak's invariant: none once the gateway is idle). */
-  countPending(): number;
+  countPending(): Promise<number>;
   /**
    * A committed write that leaves nothing behind: throws as a usage row would (disk full,
    * read-only), so an unwritable log knows when it takes writes again.
    */
-  probe(): void;
+  probe(): Promise<void>;
 }
 
 const TOKEN_FIELDS = [
@@ -148,111 +164,157 @@ const TOKEN_FIELDS = [
 const SUMMED_FIELDS = [...TOKEN_FIELDS, 'images', 'costMicros'] as const;
 const SELECT = `SELECT ${SELECT_FIELDS} FROM usage_records`;
 
-const GROUP_EXPRESSIONS: Record<UsageGroupBy, { key: string; label: string }> = {
-  // created_at is in ms; 'unixepoch' wants seconds.
-  day: {
-    key: `strftime('%Y-%m-%d', (u.created_at + @offsetMs) / 1000, 'unixepoch')`,
-    label: `strftime('%Y-%m-%d', (u.created_at + @offsetMs) / 1000, 'unixepoch')`,
-  },
-  model: { key: 'u.model', label: 'u.model' },
-  key: { key: 'u.api_key_id', label: 'MAX(k.name)' },
-  // Account names can change; any name the account had in the period will do as a label.
-  account: { key: 'u.upstream_account_id', label: 'MAX(u.upstream_account_name)' },
+/** A day as `YYYY-MM-DD` from milliseconds plus the caller's offset, in each engine's words. */
+const DAY_OF: Record<EngineKind, (ms: string) => string> = {
+  // 'unixepoch' wants seconds.
+  sqlite: (ms) => `strftime('%Y-%m-%d', (${ms}) / 1000, 'unixepoch')`,
+  postgres: (ms) => `to_char(to_timestamp((${ms}) / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD')`,
 };
 
-export function createUsageRepository(db: Db): UsageRepository {
-  const insert = db.prepare(
-    `INSERT INTO usage_records (${FIELDS.map((f) => COLUMNS[f]).join(', ')})
-     VALUES (${FIELDS.map((f) => `@${f}`).join(', ')})
-     ON CONFLICT (request_id) DO NOTHING`,
-  );
-  const selectOne = db.prepare(`${SELECT} WHERE request_id = ?`);
-  const selectLastId = db.prepare('SELECT COALESCE(MAX(id), 0) FROM usage_records').pluck();
-  const upsertPending = db.prepare(
-    `INSERT INTO usage_pending (request_id, record, attempts, updated_at, owner_pid, owner_run)
-     VALUES (@requestId, @record, @attempts, @updatedAt, @ownerPid, @ownerRun)
-     ON CONFLICT (request_id) DO UPDATE SET record = excluded.record,
-       attempts = excluded.attempts, updated_at = excluded.updated_at`,
-  );
-  const deletePending = db.prepare('DELETE FROM usage_pending WHERE request_id = ?');
-  const selectPending = db.prepare(
-    `SELECT request_id AS requestId, record, attempts, updated_at AS updatedAt,
-            owner_pid AS ownerPid, owner_run AS ownerRun
-     FROM usage_pending ORDER BY updated_at`,
-  );
-  const countPending = db.prepare('SELECT COUNT(*) FROM usage_pending').pluck();
-  const probeRow = db.prepare(
-    `INSERT INTO usage_pending (request_id, record, attempts, updated_at, owner_pid, owner_run)
-     VALUES ('~probe', ?, 0, 0, 0, '')`,
-  );
-  const probe = db.transaction(() => {
-    // 64 KB: more than the write-ahead log's slack after a failed write (a few pages), so it
-    // succeeds only when the disk really has room again. Removed in the same transaction.
-    probeRow.run(JSON.stringify('x'.repeat(65_536)));
-    deletePending.run('~probe');
-  });
+/** The group's key and label; a null label is the key itself (days and models). */
+function groupExpression(kind: EngineKind, groupBy: UsageGroupBy): { key: string; label: string } {
+  switch (groupBy) {
+    case 'day':
+      return { key: DAY_OF[kind]('u.created_at + @offsetMs'), label: 'NULL' };
+    case 'model':
+      return { key: 'u.model', label: 'NULL' };
+    case 'key':
+      return { key: 'u.api_key_id', label: 'MAX(k.name)' };
+    case 'account':
+      // Account names can change; any name the account had in the period will do as a label.
+      return { key: 'u.upstream_account_id', label: 'MAX(u.upstream_account_name)' };
+  }
+}
 
-  const insertRecord = (record: NewUsageRecord) => {
+const INSERT = `INSERT INTO usage_records (${FIELDS.map((f) => COLUMN_SQL[f]).join(', ')})
+  VALUES (${FIELDS.map(() => '?').join(', ')})
+  ON CONFLICT (request_id) DO NOTHING`;
+const UPSERT_PENDING = `INSERT INTO usage_pending
+    (request_id, record, attempts, updated_at, owner_pid, owner_run, lease_until)
+  VALUES (?, ?, ?, ?, ?, ?, ?)
+  ON CONFLICT (request_id) DO UPDATE SET record = excluded.record,
+    attempts = excluded.attempts, updated_at = excluded.updated_at,
+    owner_pid = excluded.owner_pid, owner_run = excluded.owner_run,
+    lease_until = excluded.lease_until`;
+const DELETE_PENDING = 'DELETE FROM usage_pending WHERE request_id = ?';
+const SELECT_PENDING = `SELECT request_id AS "requestId", record, attempts, updated_at AS "updatedAt",
+    owner_pid AS "ownerPid", owner_run AS "ownerRun", lease_until AS "leaseUntil"
+  FROM usage_pending WHERE request_id <> '~probe' ORDER BY updated_at, request_id`;
+
+export function createUsageRepository(engine: SqlEngine): UsageRepository {
+  const insertIn = async (db: SqlQueries, record: NewUsageRecord) => {
     if (!record.requestId) throw new TypeError('A usage record needs a requestId');
-    return insert.run(toParams(record)).changes === 1;
+    return (await db.run(INSERT, toValues(record))).changes === 1;
   };
-  const complete = db.transaction((record: NewUsageRecord) => {
-    const inserted = insertRecord(record);
-    deletePending.run(record.requestId);
-    return inserted;
-  });
+  const all = async <T>(sql: string, params: Record<string, SqlValue>) => {
+    const bound = bindNamed(sql, params);
+    return engine.all<T>(bound.sql, bound.values);
+  };
 
   return {
-    insert: insertRecord,
-    complete: (record) => complete.immediate(record),
+    kind: engine.kind,
+    insert: (record) => insertIn(engine, record),
+    complete: (record) =>
+      engine.transaction(async (tx) => {
+        const inserted = await insertIn(tx, record);
+        await tx.run(DELETE_PENDING, [record.requestId]);
+        return inserted;
+      }),
 
-    savePending(pending) {
-      upsertPending.run({ ...pending, record: JSON.stringify(pending.record) });
+    reconcile: (requestId, record, leaseExpiredAt) =>
+      engine.transaction(async (tx) => {
+        const ended =
+          leaseExpiredAt === undefined
+            ? await tx.run(DELETE_PENDING, [requestId])
+            : await tx.run(`${DELETE_PENDING} AND lease_until <= ?`, [requestId, leaseExpiredAt]);
+        return ended.changes === 1 && (await insertIn(tx, record));
+      }),
+
+    async savePending(pending) {
+      await engine.run(UPSERT_PENDING, [
+        pending.requestId,
+        JSON.stringify(pending.record),
+        pending.attempts,
+        pending.updatedAt,
+        pending.ownerPid,
+        pending.ownerRun,
+        pending.leaseUntil,
+      ]);
     },
 
-    listPending() {
-      const rows = selectPending.all() as Array<Omit<PendingUsage, 'record'> & { record: string }>;
+    async renewLeases(ownerRun, leaseUntil) {
+      const renewed = await engine.run(
+        'UPDATE usage_pending SET lease_until = ? WHERE owner_run = ?',
+        [leaseUntil, ownerRun],
+      );
+      return renewed.changes;
+    },
+
+    async listPending() {
+      const rows = await engine.all<Omit<PendingUsage, 'record'> & { record: string }>(
+        SELECT_PENDING,
+      );
       return rows.map((row) => ({ ...row, record: JSON.parse(row.record) as NewUsageRecord }));
     },
 
-    countPending: () => countPending.get() as number,
-    probe: () => probe.immediate(),
+    async countPending() {
+      const row = await engine.get<{ n: number }>(
+        "SELECT COUNT(*) AS n FROM usage_pending WHERE request_id <> '~probe'",
+      );
+      return row?.n ?? 0;
+    },
 
-    get(requestId) {
-      const row = selectOne.get(requestId) as UsageRecord | undefined;
+    probe: () =>
+      engine.transaction(async (tx) => {
+        // 64 KB: more than the write-ahead log's slack after a failed write (a few pages), so it
+        // succeeds only when the disk really has room again. Removed in the same transaction.
+        await tx.run(
+          `INSERT INTO usage_pending
+             (request_id, record, attempts, updated_at, owner_pid, owner_run, lease_until)
+           VALUES ('~probe', ?, 0, 0, 0, '', 0)`,
+          [JSON.stringify('x'.repeat(65_536))],
+        );
+        await tx.run(DELETE_PENDING, ['~probe']);
+      }),
+
+    async get(requestId) {
+      const row = await engine.get<UsageRecord>(`${SELECT} WHERE request_id = ?`, [requestId]);
       return row ? fromRow(row) : null;
     },
 
-    list(filter = {}) {
+    async list(filter = {}) {
       const { where, params } = whereClause(filter, filter.after);
       const limit = Math.min(Math.max(Math.trunc(filter.limit ?? 100), 0), 1000);
       const offset = Math.max(Math.trunc(filter.offset ?? 0), 0);
-      const rows = db
-        .prepare(
-          `${SELECT} u ${where} ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset`,
-        )
-        .all({ ...params, limit, offset }) as UsageRecord[];
+      const rows = await all<UsageRecord>(
+        `${SELECT} u ${where} ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset`,
+        { ...params, limit, offset },
+      );
       return rows.map(fromRow);
     },
 
-    count(filter = {}) {
+    async count(filter = {}) {
       const { where, params } = whereClause(filter);
-      return db
-        .prepare(`SELECT COUNT(*) FROM usage_records u ${where}`)
-        .pluck()
-        .get(params) as number;
+      const [row] = await all<{ n: number }>(
+        `SELECT COUNT(*) AS n FROM usage_records u ${where}`,
+        params,
+      );
+      return row?.n ?? 0;
     },
 
-    totals(query = {}) {
+    async totals(query = {}) {
       const { since, until, apiKeyId, accountId } = query;
       const { where, params } = whereClause({ since, until, apiKeyId, accountId });
-      const group = query.groupBy ? GROUP_EXPRESSIONS[query.groupBy] : null;
-      const sums = SUMMED_FIELDS.map((f) => `COALESCE(SUM(u.${COLUMNS[f]}), 0) AS ${f}`).join(', ');
-      const order = query.groupBy === 'day' ? 'key ASC' : 'costMicros DESC, requests DESC, key ASC';
+      const group = query.groupBy ? groupExpression(engine.kind, query.groupBy) : null;
+      const sums = SUMMED_FIELDS.map((f) => `COALESCE(SUM(u.${COLUMN_SQL[f]}), 0) AS "${f}"`).join(
+        ', ',
+      );
+      const order =
+        query.groupBy === 'day' ? 'key ASC' : '"costMicros" DESC, requests DESC, key ASC';
       const sql = `
         SELECT ${group ? group.key : 'NULL'} AS key, ${group ? group.label : 'NULL'} AS label,
-               COUNT(*) AS requests, COALESCE(SUM(${FAILED}), 0) AS errors,
-               COALESCE(SUM(${CANCELLED}), 0) AS cancelled, ${sums}
+               COUNT(*) AS requests, ${countOf(FAILED)} AS errors,
+               ${countOf(CANCELLED)} AS cancelled, ${sums}
         FROM usage_records u LEFT JOIN api_keys k ON k.id = u.api_key_id
         ${where}
         ${group ? `GROUP BY 1 ORDER BY ${order}` : ''}`;
@@ -260,11 +322,17 @@ export function createUsageRepository(db: Db): UsageRepository {
         query.groupBy === 'day'
           ? { ...params, offsetMs: (query.utcOffsetMinutes ?? 0) * 60_000 }
           : params;
-      return db.prepare(sql).all(bind) as UsageTotal[];
+      const rows = await all<UsageTotal>(sql, bind);
+      return group?.label === 'NULL' ? rows.map((row) => ({ ...row, label: row.key })) : rows;
     },
 
-    lastId: () => selectLastId.get() as number,
-    performance: (query) => usagePerformance(db, query),
+    async lastId() {
+      const row = await engine.get<{ id: number }>(
+        'SELECT COALESCE(MAX(id), 0) AS id FROM usage_records',
+      );
+      return row?.id ?? 0;
+    },
+    performance: (query) => usagePerformance(engine, query),
   };
 }
 
@@ -290,13 +358,16 @@ const DELIVERED_DESPITE_LEAVING = `(u.status = ${CLIENT_CLOSED} AND u.images > 0
 const CANCELLED = `(u.status = ${CLIENT_CLOSED} AND u.images = 0 AND COALESCE(u.error_code, '') = '${CLIENT_CANCELLED}')`;
 const FAILED = `(u.status >= 400 AND NOT ${DELIVERED_DESPITE_LEAVING} AND NOT ${CANCELLED})`;
 
+/** How many rows meet a condition (PostgreSQL sums no booleans). */
+const countOf = (condition: string) => `COALESCE(SUM(CASE WHEN ${condition} THEN 1 ELSE 0 END), 0)`;
+
 function whereClause(
   filter: UsageFilter,
   after?: UsageCursor,
-): { where: string; params: Record<string, unknown> } {
+): { where: string; params: Record<string, SqlValue> } {
   const conditions: string[] = [];
-  const params: Record<string, unknown> = {};
-  const add = (condition: string, name: string, value: unknown) => {
+  const params: Record<string, SqlValue> = {};
+  const add = (condition: string, name: string, value: SqlValue) => {
     conditions.push(condition);
     params[name] = value;
   };

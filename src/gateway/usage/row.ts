@@ -4,6 +4,7 @@ import {
   type UsageField,
   type UsageFieldKind,
 } from '../../shared/usageRecord';
+import type { SqlValue } from '../storage/engine';
 
 /**
  * The SQL side of the usage record, derived from its one field list (shared/usageRecord.ts):
@@ -32,8 +33,26 @@ function integer(value: unknown): number {
   return Math.min(Math.max(Math.round(value), Number.MIN_SAFE_INTEGER), Number.MAX_SAFE_INTEGER);
 }
 
-/** `SELECT` list: every column under its field name (plus the row id). */
-export const SELECT_FIELDS = `id, ${FIELDS.map((f) => `${COLUMNS[f]} AS ${f}`).join(', ')}`;
+/**
+ * A column as SQL names it: quoted, because `user` is a reserved word on PostgreSQL (both engines
+ * read a double-quoted identifier as a name).
+ */
+export const COLUMN_SQL = Object.fromEntries(FIELDS.map((f) => [f, `"${COLUMNS[f]}"`])) as Record<
+  UsageField,
+  string
+>;
+
+/**
+ * `SELECT` list: every column under its field name (plus the row id). The aliases are quoted so
+ * PostgreSQL keeps their case.
+ */
+export const SELECT_FIELDS = `id, ${FIELDS.map((f) => `${COLUMN_SQL[f]} AS "${f}"`).join(', ')}`;
+
+/** A record's INSERT parameters, in FIELDS order; a missing nullable field is NULL. */
+export function toValues(record: StoredUsage): SqlValue[] {
+  const params = toParams(record);
+  return FIELDS.map((f) => params[f] as SqlValue);
+}
 
 /** A record's named parameters for an INSERT; a missing nullable field is NULL, not an error. */
 export function toParams(record: StoredUsage): Record<UsageField, unknown> {
@@ -49,7 +68,7 @@ export function toParams(record: StoredUsage): Record<UsageField, unknown> {
   return params;
 }
 
-/** A row as SQLite returns it, back to a record. */
+/** A row as either engine returns it, back to a record. */
 export function fromRow<T extends object>(row: T): T {
   const record = { ...row } as Record<string, unknown>;
   for (const f of BOOLEAN_FIELDS) record[f] = record[f] === 1;

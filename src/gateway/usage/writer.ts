@@ -18,7 +18,16 @@ export interface UsageWriterDeps {
   log: (line: string) => void;
   /** How often an unwritable log is tried again (ms). */
   retryMs?: number;
+  /**
+   * How long a pending row's lease lasts (ms). The run renews its rows' leases every third of it;
+   * on PostgreSQL another instance records the rows of a run whose lease ended, and each writer
+   * looks for such rows once per lease.
+   */
+  leaseMs?: number;
 }
+
+/** A pending row's lease: long enough for a stalled event loop, short enough to bill promptly. */
+export const DEFAULT_PENDING_LEASE_MS = 30_000;
 
 /**
  * The one writer of usage records: opens a request's notes, keeps a pending row while it is
@@ -32,22 +41,30 @@ export interface UsageWriterDeps {
  */
 export interface UsageWriter {
   open(requestId: string, startedAt: number, endpoint: string): UsageNotes;
-  /** Writes the request's record; a second call for the same notes does nothing. */
-  write(notes: UsageNotes, final: FinalStatus): void;
+  /**
+   * Writes the request's record; a second call for the same notes does nothing. Resolves once
+   * the record is written or kept in memory for a later write; never rejects.
+   */
+  write(notes: UsageNotes, final: FinalStatus): Promise<void>;
   /** Whether the usage log takes writes, and why not. */
   readonly health: UsageLogHealth;
   /** Records kept in memory until the log takes writes again. */
   readonly unwritten: number;
-  /** Records the requests a stopped gateway left pending; returns how many. Called at start. */
-  recordInterrupted(): number;
-  /** This run is over (after the last request was written). */
-  close(): void;
+  /** Resolves once every pending row told so far is written (or its write has failed). */
+  pendingSaved(): Promise<void>;
+  /**
+   * Records the requests a stopped gateway left pending (on PostgreSQL: whose lease ended);
+   * returns how many. Called at start, and on PostgreSQL once per lease.
+   */
+  recordInterrupted(): Promise<number>;
+  /** This run is over (after the last request was written): its leases are no longer renewed. */
+  close(): Promise<void>;
 }
 
 /** This run's writer, once the requests a stopped run left unfinished are recorded. */
-export function openUsageWriter(deps: UsageWriterDeps): UsageWriter {
+export async function openUsageWriter(deps: UsageWriterDeps): Promise<UsageWriter> {
   const writer = createUsageWriter(deps);
-  const interrupted = writer.recordInterrupted();
+  const interrupted = await writer.recordInterrupted();
   if (interrupted > 0)
     deps.log(`recorded ${interrupted} request(s) interrupted when the gateway last stopped`);
   return writer;
@@ -62,24 +79,28 @@ export function createUsageWriter(deps: UsageWriterDeps): UsageWriter {
   const written = new WeakSet<UsageNotes>();
   const owner: UsageOwner = { pid: process.pid, run: randomUUID() };
   const closeRun = openRun(owner);
+  const leaseMs = deps.leaseMs ?? DEFAULT_PENDING_LEASE_MS;
   const unwritten = new Map<string, Unwritten>();
+  /** Each request's last pending write: its record waits for it, so no pending row outlives it. */
+  const pendingWrites = new Map<string, Promise<void>>();
   const health = createLogHealth({
     retryMs: deps.retryMs ?? 500,
     log: deps.log,
     // Kept records first, oldest first; with none kept, a write that changes nothing proves it.
-    retry: () => {
+    retry: async () => {
       for (const [requestId, kept] of unwritten) {
-        store(kept.record);
+        await store(kept.record);
         unwritten.delete(requestId);
         announce(requestId, kept.costMicros);
       }
-      if (unwritten.size === 0) deps.repository.probe();
+      if (unwritten.size === 0) await deps.repository.probe();
     },
   });
 
-  const store = (record: NewUsageRecord) => {
-    // false: recorded already (an earlier try that reported an error after committing).
-    if (deps.repository.complete(record)) deps.events.emit('usage', record.requestId);
+  const store = async (record: NewUsageRecord) => {
+    // false: recorded already (an earlier try that reported an error after committing, or
+    // another instance that took the row over once its lease had ended).
+    if (await deps.repository.complete(record)) deps.events.emit('usage', record.requestId);
   };
   const announce = (requestId: string, costMicros: number) => {
     deps.events.emit('settled', requestId, costMicros, true);
@@ -89,40 +110,84 @@ export function createUsageWriter(deps: UsageWriterDeps): UsageWriter {
     if (written.has(notes)) return;
     const at = deps.now();
     const admission = notes.admission;
-    try {
-      deps.repository.savePending({
-        requestId: notes.requestId,
-        // The reservation's estimate: after a crash the interrupted row keeps it, so the budget
-        // stays spent (what the upstream made and billed is unknown, not nothing).
-        record: notes.record(
-          { status: 0, errorCode: null, errorMessage: null, latencyMs: at - notes.startedAt },
-          admission
-            ? { costMicros: admission.costMicros, estimated: true, parts: admission.parts }
-            : { costMicros: 0, estimated: false },
-        ),
-        attempts: notes.attempts,
-        updatedAt: at,
-        ownerPid: owner.pid,
-        ownerRun: owner.run,
+    const pending = {
+      requestId: notes.requestId,
+      // The reservation's estimate: after a crash the interrupted row keeps it, so the budget
+      // stays spent (what the upstream made and billed is unknown, not nothing).
+      record: notes.record(
+        { status: 0, errorCode: null, errorMessage: null, latencyMs: at - notes.startedAt },
+        admission
+          ? { costMicros: admission.costMicros, estimated: true, parts: admission.parts }
+          : { costMicros: 0, estimated: false },
+      ),
+      attempts: notes.attempts,
+      updatedAt: at,
+      ownerPid: owner.pid,
+      ownerRun: owner.run,
+      leaseUntil: at + leaseMs,
+    };
+    // In order per request: a later save never lands before an earlier one.
+    const before = pendingWrites.get(notes.requestId) ?? Promise.resolve();
+    const saved = before
+      .then(() => deps.repository.savePending(pending))
+      .catch((error: unknown) => {
+        // The request is under way: it goes on, and its record is kept if it cannot be written
+        // either. No new request starts until the log takes writes again.
+        health.failed(error, `pending usage for ${notes.requestId}`);
       });
-    } catch (error) {
-      // The request is under way: it goes on, and its record is kept if it cannot be written
-      // either. No new request starts until the log takes writes again.
-      health.failed(error, `pending usage for ${notes.requestId}`);
-    }
+    pendingWrites.set(notes.requestId, saved);
   };
+
+  // While the run lives its rows' leases are renewed, and another instance takes over the rows
+  // of a run that stopped renewing: on PostgreSQL, where the instances may be on other machines.
+  // A SQLite file's writers are processes of this machine, judged by their process id instead,
+  // so the desktop writes nothing on a timer. Unref'd: they never keep a process alive.
+  const shared = deps.repository.kind === 'postgres';
+  const renewal = shared
+    ? setInterval(() => {
+        deps.repository
+          .renewLeases(owner.run, deps.now() + leaseMs)
+          .catch((error: unknown) =>
+            deps.log(`pending usage leases not renewed: ${String(error)}`),
+          );
+      }, leaseMs / 3)
+    : null;
+  renewal?.unref();
+  let sweeping: Promise<number> | null = null;
+  const recordInterruptedOnce = () =>
+    (sweeping ??= recordInterrupted(deps.repository, { now: deps.now }).finally(() => {
+      sweeping = null;
+    }));
+  const sweep = shared
+    ? setInterval(() => {
+        recordInterruptedOnce().then(
+          (n) => {
+            if (n > 0) deps.log(`recorded ${n} request(s) of a gateway instance that stopped`);
+          },
+          (error: unknown) => deps.log(`interrupted requests not recorded: ${String(error)}`),
+        );
+      }, leaseMs)
+    : null;
+  sweep?.unref();
 
   return {
     open: (requestId, startedAt, endpoint) =>
       new UsageNotes(requestId, startedAt, endpoint, savePending, deps.priceFor),
 
-    recordInterrupted: () => recordInterrupted(deps.repository),
-    close() {
-      health.stop();
+    recordInterrupted: recordInterruptedOnce,
+    pendingSaved: async () => {
+      await Promise.all(pendingWrites.values());
+    },
+    async close() {
+      if (renewal) clearInterval(renewal);
+      if (sweep) clearInterval(sweep);
+      await Promise.all(pendingWrites.values());
+      await health.stop();
       const state = health.state;
       if (unwritten.size > 0 && !state.writable) {
         // Their pending rows, where those were written, become interrupted records (with the
-        // estimate) at the next start; the rest is lost with this process.
+        // estimate) at the next start or once their lease ends; the rest is lost with this
+        // process.
         deps.log(
           `${unwritten.size} usage record(s) could not be written before the gateway stopped: ${state.reason}`,
         );
@@ -136,9 +201,14 @@ export function createUsageWriter(deps: UsageWriterDeps): UsageWriter {
       return unwritten.size;
     },
 
-    write(notes, final) {
+    async write(notes, final) {
       if (written.has(notes)) return;
       written.add(notes);
+      const pendingWrite = pendingWrites.get(notes.requestId);
+      if (pendingWrite) {
+        await pendingWrite;
+        pendingWrites.delete(notes.requestId);
+      }
       if (!notes.isAuthenticated) {
         // Without a key nothing was dispatched or billed, and nothing may grow the database.
         deps.rejected.note();
@@ -148,7 +218,7 @@ export function createUsageWriter(deps: UsageWriterDeps): UsageWriter {
       const record = notes.record(final, billed);
       if (unwritten.size === 0) {
         try {
-          store(record);
+          await store(record);
           announce(notes.requestId, billed.costMicros);
           return;
         } catch (error) {

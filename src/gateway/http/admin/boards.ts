@@ -23,52 +23,60 @@ export interface BoardsAdminDeps {
  */
 export function boardsAdmin(deps: BoardsAdminDeps): Router {
   const router = Router();
-  const existing = (id: string) => {
-    const board = deps.boards.get(id);
+  const existing = async (id: string) => {
+    const board = await deps.boards.get(id);
     if (!board) throw notFound('board');
     return board;
   };
-  const freeName = (name: string, self?: string) => {
-    const taken = deps.boards.byName(name);
-    if (taken && taken.id !== self) throw invalidParam('name', `A board named '${name}' exists.`);
+  const nameTaken = (name: string) => invalidParam('name', `A board named '${name}' exists.`);
+  const freeName = async (name: string, self?: string) => {
+    const taken = await deps.boards.byName(name);
+    if (taken && taken.id !== self) throw nameTaken(name);
   };
 
-  router.get('/boards', (_req, res) => {
-    res.json({ boards: deps.boards.list() } satisfies BoardsResponse);
+  router.get('/boards', async (_req, res) => {
+    res.json({ boards: await deps.boards.list() } satisfies BoardsResponse);
   });
 
-  router.post('/boards', (req, res) => {
+  router.post('/boards', async (req, res) => {
     const { name } = parse(boardBodySchema, req.body);
-    freeName(name);
-    res.json({ board: deps.boards.create(name, deps.now()) } satisfies BoardResponse);
+    await freeName(name);
+    // Made by another instance (or tab) since the check: the name is taken all the same.
+    const board = await deps.boards.create(name, deps.now());
+    if (!board) throw nameTaken(name);
+    res.json({ board } satisfies BoardResponse);
   });
 
-  router.patch('/boards/:id', (req, res) => {
+  router.patch('/boards/:id', async (req, res) => {
     const { name } = parse(boardBodySchema, req.body);
-    const { id } = existing(req.params.id);
-    freeName(name, id);
-    res.json({ board: deps.boards.rename(id, name)! } satisfies BoardResponse);
+    const { id } = await existing(req.params.id);
+    await freeName(name, id);
+    const board = await deps.boards.rename(id, name);
+    if (!board) throw notFound('board');
+    res.json({ board } satisfies BoardResponse);
   });
 
-  router.delete('/boards/:id', (req, res) => {
-    if (!deps.boards.remove(req.params.id)) throw notFound('board');
+  router.delete('/boards/:id', async (req, res) => {
+    if (!(await deps.boards.remove(req.params.id))) throw notFound('board');
     res.json({ ok: true });
   });
 
-  router.post('/boards/:id/images', (req, res) => {
+  router.post('/boards/:id/images', async (req, res) => {
     const { imageIds } = parse(addBoardImagesBodySchema, req.body);
-    const { id } = existing(req.params.id);
+    const { id } = await existing(req.params.id);
     // Every id is checked before any is added: a bad one adds none.
-    const missing = imageIds.findIndex((imageId) => !deps.images.exists(imageId));
-    if (missing !== -1)
-      throw invalidParam(`imageIds.${missing}`, `No image '${imageIds[missing]}' in the gallery.`);
-    const added = deps.boards.add(id, imageIds, deps.now());
-    res.json({ board: existing(id), added } satisfies AddBoardImagesResponse);
+    for (const [index, imageId] of imageIds.entries()) {
+      if (!(await deps.images.exists(imageId)))
+        throw invalidParam(`imageIds.${index}`, `No image '${imageId}' in the gallery.`);
+    }
+    const added = await deps.boards.add(id, imageIds, deps.now());
+    res.json({ board: await existing(id), added } satisfies AddBoardImagesResponse);
   });
 
-  router.delete('/boards/:id/images/:imageId', (req, res) => {
-    const { id } = existing(req.params.id);
-    if (!deps.boards.removeImage(id, req.params.imageId)) throw notFound('image on this board');
+  router.delete('/boards/:id/images/:imageId', async (req, res) => {
+    const { id } = await existing(req.params.id);
+    if (!(await deps.boards.removeImage(id, req.params.imageId)))
+      throw notFound('image on this board');
     res.json({ ok: true });
   });
 

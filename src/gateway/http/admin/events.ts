@@ -50,15 +50,15 @@ export function eventsAdmin(deps: EventsAdminDeps): Router {
       id === null ? null : ((await deps.keys.get(id))?.name ?? null);
     const onUsage = (requestId: string) => {
       send('usage', async () => {
-        const record = deps.usage.get(requestId);
+        const record = await deps.usage.get(requestId);
         if (!record) return null;
         const name = await keyName(record.apiKeyId);
         return usageView(record, () => name);
       });
     };
     const onImage = (imageId: string) => {
-      send('image', () => {
-        const image = deps.images.get(imageId);
+      send('image', async () => {
+        const image = await deps.images.get(imageId);
         return image ? imageView(image) : null;
       });
     };

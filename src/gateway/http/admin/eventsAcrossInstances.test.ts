@@ -7,7 +7,7 @@ import type { BudgetAlert } from '../../../shared/admin';
 import type { GatewayEventMap, GatewayEvents } from '../../core/events';
 import { createImagesRepository } from '../../gallery/repository';
 import { createKeysRepository } from '../../keys/repository';
-import { tempDatabase, testStorage } from '../../storage/testing';
+import { testStorage } from '../../storage/testing';
 import { createUsageRepository } from '../../usage/repository';
 import { relayLiveEvents } from '../liveEvents';
 import { eventsAdmin } from './events';
@@ -38,7 +38,6 @@ describe('the studio event stream on a team gateway', () => {
     const { record } = await keys.create({ name: 'render farm', group: 'default' });
 
     // Instance A serves the studio's stream; instance B, on its own connection, passes a budget.
-    const { db } = tempDatabase();
     const eventsA: GatewayEvents = new EventEmitter<GatewayEventMap>();
     const relayA = relayLiveEvents({ events: eventsA, engine: storage.engine, log: () => {} });
     const eventsB: GatewayEvents = new EventEmitter<GatewayEventMap>();
@@ -56,8 +55,8 @@ describe('the studio event stream on a team gateway', () => {
       eventsAdmin({
         live: relayA.live,
         keys,
-        usage: createUsageRepository(db),
-        images: createImagesRepository(db),
+        usage: createUsageRepository(storage.engine),
+        images: createImagesRepository(storage.engine),
       }),
     );
     const server = http.createServer(app).listen(0, '127.0.0.1');

@@ -27,8 +27,8 @@ export interface ImagesAdminDeps {
 /** /api/admin/images: the gallery, its files, favourites and deletion. */
 export function imagesAdmin(deps: ImagesAdminDeps): Router {
   const router = Router();
-  const existing = (id: string) => {
-    const image = deps.images.get(id);
+  const existing = async (id: string) => {
+    const image = await deps.images.get(id);
     if (!image) throw notFound('image');
     return image;
   };
@@ -36,43 +36,50 @@ export function imagesAdmin(deps: ImagesAdminDeps): Router {
 
   router.get('/images', async (req, res) => {
     const { thumbs, ...query } = parse(imagesQuerySchema, req.query);
-    const page = deps.images.list({ ...query, limit: query.limit ?? DEFAULT_PAGE });
+    const page = await deps.images.list({ ...query, limit: query.limit ?? DEFAULT_PAGE });
     const inline = thumbs ? await inlineThumbs(page.images.slice(0, thumbs), abs) : undefined;
     res.json({ images: page.images.map(imageView), nextBefore: page.nextBefore, thumbs: inline });
   });
 
-  router.get('/images/:id', (req, res) => {
-    const image = existing(req.params.id);
-    const chain = deps.images.chain(image.id);
+  router.get('/images/:id', async (req, res) => {
+    const image = await existing(req.params.id);
+    const chain = await deps.images.chain(image.id);
     // What the whole lineage cost: its first generation and every edit made from it since.
     const root = chain.at(-1) ?? image;
     res.json({
       image: imageView(image),
       chain: chain.map(imageView),
-      lineage: { rootId: root.id, ...deps.images.lineage(root.id) },
+      lineage: { rootId: root.id, ...(await deps.images.lineage(root.id)) },
     } satisfies ImageDetail);
   });
 
   router.get('/images/:id/file', async (req, res) => {
-    await sendImageFile(res, abs(existing(req.params.id).file));
+    await sendImageFile(res, abs((await existing(req.params.id)).file));
   });
 
   router.get('/images/:id/thumb', async (req, res) => {
-    await sendImageFile(res, await deps.store.ensureThumb(existing(req.params.id)));
+    const image = await existing(req.params.id);
+    const thumb = await deps.store.ensureThumb(image).catch((error: unknown) => {
+      // The image's file is gone (removed by another instance of a team gateway, or by hand):
+      // there is nothing to make its thumbnail from, which is a 404 like the file's own.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw notFound('image file');
+      throw error;
+    });
+    await sendImageFile(res, thumb);
   });
 
   router.get('/images/:id/mask', async (req, res) => {
-    const { mask } = existing(req.params.id);
+    const { mask } = await existing(req.params.id);
     if (!mask) throw notFound('mask: the image was not made by a masked edit');
     await sendImageFile(res, abs(mask));
   });
 
-  router.patch('/images/:id', (req, res) => {
+  router.patch('/images/:id', async (req, res) => {
     const body = parse(patchImageBodySchema, req.body);
-    const { id } = existing(req.params.id);
-    if (body.favourite !== undefined) deps.images.setFavourite(id, body.favourite);
-    if (body.rejected !== undefined) deps.images.setRejected(id, body.rejected);
-    res.json({ image: imageView(existing(id)) });
+    const { id } = await existing(req.params.id);
+    if (body.favourite !== undefined) await deps.images.setFavourite(id, body.favourite);
+    if (body.rejected !== undefined) await deps.images.setRejected(id, body.rejected);
+    res.json({ image: imageView(await existing(id)) });
   });
 
   router.delete('/images/:id', async (req, res) => {

@@ -53,9 +53,10 @@ export function adminRouter(deps: AdminDeps): Router {
   });
   router.use(express.json({ limit: '1mb' }));
 
-  router.get('/session', (req, res) => {
+  router.get('/session', async (req, res) => {
     // The session's start holds its session budget: every tab of one login sums from it.
-    res.json({ ok: true, startedAt: deps.gate.sessionStartedAt(req) } satisfies StudioSessionInfo);
+    const startedAt = await deps.gate.sessionStartedAt(req);
+    res.json({ ok: true, startedAt } satisfies StudioSessionInfo);
   });
   router.use(keysAdmin(deps));
   router.use(accountsAdmin(deps.accounts));

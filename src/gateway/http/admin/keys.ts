@@ -5,7 +5,7 @@ import { ApiError, invalidParam } from '../../core/errors';
 import type { StudioKey } from '../../keys/studioKey';
 import type { KeyLimitUse } from '../../limits/limiter';
 import type { ApiKeyRecord, KeysRepository } from '../../keys/repository';
-import type { UsageRepository } from '../../usage/repository';
+import type { UsageRepository, UsageTotal } from '../../usage/repository';
 import { notFound, parse } from './parse';
 
 export interface KeysAdminDeps {
@@ -19,9 +19,12 @@ export interface KeysAdminDeps {
 /** /api/admin/keys: the /keys page. The plaintext of a key is answered once, at creation. */
 export function keysAdmin(deps: KeysAdminDeps): Router {
   const router = Router();
-  const spend = () =>
-    new Map(deps.usage.totals({ groupBy: 'key' }).map((row) => [row.key, row] as const));
-  const view = async (record: ApiKeyRecord, totals = spend()): Promise<KeyView> => {
+  const spend = async () =>
+    new Map((await deps.usage.totals({ groupBy: 'key' })).map((row) => [row.key, row] as const));
+  const view = async (
+    record: ApiKeyRecord,
+    totals: Map<string | null, UsageTotal>,
+  ): Promise<KeyView> => {
     const row = totals.get(record.id);
     return {
       ...record,
@@ -43,7 +46,7 @@ export function keysAdmin(deps: KeysAdminDeps): Router {
 
   router.get('/keys', async (_req, res) => {
     const records = await deps.keys.list();
-    const totals = spend();
+    const totals = await spend();
     res.json({ keys: await Promise.all(records.map((record) => view(record, totals))) });
   });
 
@@ -60,7 +63,7 @@ export function keysAdmin(deps: KeysAdminDeps): Router {
       });
     }
     // This key's spend only (its index), not every key's: the studio reads it after each request.
-    const own = deps.usage.totals({ groupBy: 'key', apiKeyId: record.id });
+    const own = await deps.usage.totals({ groupBy: 'key', apiKeyId: record.id });
     res.json({
       record: await view(record, new Map(own.map((row) => [row.key, row] as const))),
     });
@@ -70,7 +73,7 @@ export function keysAdmin(deps: KeysAdminDeps): Router {
     const body = parse(createKeyBodySchema, req.body);
     const { key, record } = await deps.keys.create(body);
     res.setHeader('cache-control', 'no-store');
-    res.json({ key, record: await view(record) });
+    res.json({ key, record: await view(record, await spend()) });
   });
 
   router.patch('/keys/:id', async (req, res) => {
@@ -80,7 +83,7 @@ export function keysAdmin(deps: KeysAdminDeps): Router {
     const { status, ...labels } = body;
     if (Object.keys(labels).length > 0) await deps.keys.update(id, labels);
     if (status) await deps.keys.setStatus(id, status);
-    res.json({ record: await view(await existing(id)) });
+    res.json({ record: await view(await existing(id), await spend()) });
   });
 
   router.delete('/keys/:id', async (req, res) => {

@@ -44,12 +44,12 @@ export function studioRunsList(deps: StudioRunsListDeps): Router {
       apiKeyId: key.id,
       endpoint: query.endpoint ? `/images/${query.endpoint}` : undefined,
     };
-    const records = deps.usage.list({
+    const records = await deps.usage.list({
       ...filter,
       limit: query.limit ?? DEFAULT_RUNS,
       offset: query.offset ?? 0,
     });
-    const kept = deps.images.ofRequests(records.map((r) => r.requestId));
+    const kept = await deps.images.ofRequests(records.map((r) => r.requestId));
     const runs = records.map((record): StudioRun => {
       const images = kept.get(record.requestId) ?? [];
       return {
@@ -68,7 +68,7 @@ export function studioRunsList(deps: StudioRunsListDeps): Router {
         images: images.map(imageView),
       };
     });
-    res.json({ runs, total: deps.usage.count(filter) } satisfies StudioRunsResponse);
+    res.json({ runs, total: await deps.usage.count(filter) } satisfies StudioRunsResponse);
   });
   return router;
 }

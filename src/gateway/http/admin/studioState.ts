@@ -23,11 +23,11 @@ export function studioStateAdmin(deps: StudioStateAdminDeps): Router {
   const router = Router();
   const nameOf = (raw: string) => parse(studioStateParamsSchema, { name: raw }).name;
 
-  router.get('/studio/state', (_req, res) => {
-    res.json({ entries: deps.studioState.all() } satisfies StudioStateResponse);
+  router.get('/studio/state', async (_req, res) => {
+    res.json({ entries: await deps.studioState.all() } satisfies StudioStateResponse);
   });
 
-  router.put('/studio/state/:name', (req, res) => {
+  router.put('/studio/state/:name', async (req, res) => {
     const name = nameOf(req.params.name);
     const { value } = parse(putStudioStateBodySchema, req.body);
     if (value === undefined) throw invalidParam('value', "Missing 'value'.");
@@ -38,14 +38,15 @@ export function studioStateAdmin(deps: StudioStateAdminDeps): Router {
         'value',
         `'value' is larger than ${MAX_STUDIO_STATE_BYTES} bytes of JSON.`,
       );
-    if (!deps.studioState.has(name) && deps.studioState.count() >= MAX_STUDIO_STATE_ENTRIES)
+    const stored = await deps.studioState.put(name, json, deps.now(), MAX_STUDIO_STATE_ENTRIES);
+    if (!stored)
       throw invalidParam('name', `At most ${MAX_STUDIO_STATE_ENTRIES} studio state entries.`);
-    deps.studioState.put(name, json, deps.now());
     res.json({ ok: true });
   });
 
-  router.delete('/studio/state/:name', (req, res) => {
-    if (!deps.studioState.remove(nameOf(req.params.name))) throw notFound('studio state entry');
+  router.delete('/studio/state/:name', async (req, res) => {
+    if (!(await deps.studioState.remove(nameOf(req.params.name))))
+      throw notFound('studio state entry');
     res.json({ ok: true });
   });
 

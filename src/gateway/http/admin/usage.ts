@@ -51,8 +51,8 @@ export function usageAdmin(deps: UsageAdminDeps): Router {
   router.get('/usage', async (req, res) => {
     const { limit, offset, ...filter } = usageFilter(parse(usageQuerySchema, req.query));
     const nameOf = await keyNames(deps.keys);
-    const records = deps.usage.list({ ...filter, limit, offset });
-    const kept = deps.images.keptFor(records.map((r) => r.requestId));
+    const records = await deps.usage.list({ ...filter, limit, offset });
+    const kept = await deps.images.keptFor(records.map((r) => r.requestId));
     res.json({
       records: records.map((r) => {
         const images = kept.get(r.requestId);
@@ -62,17 +62,18 @@ export function usageAdmin(deps: UsageAdminDeps): Router {
           prompt: images?.prompt ?? null,
         };
       }),
-      total: deps.usage.count(filter),
+      total: await deps.usage.count(filter),
     });
   });
 
-  router.get('/usage/totals', (req, res) => {
-    res.json({ rows: deps.usage.totals(usageFilter(parse(usageTotalsQuerySchema, req.query))) });
+  router.get('/usage/totals', async (req, res) => {
+    const query = usageFilter(parse(usageTotalsQuerySchema, req.query));
+    res.json({ rows: await deps.usage.totals(query) });
   });
 
-  router.get('/usage/performance', (req, res) => {
+  router.get('/usage/performance', async (req, res) => {
     const query = usageFilter(parse(usagePerformanceQuerySchema, req.query));
-    res.json(deps.usage.performance({ ...query, limit: MAX_PERFORMANCE_ROWS }));
+    res.json(await deps.usage.performance({ ...query, limit: MAX_PERFORMANCE_ROWS }));
   });
 
   router.get('/usage/rejected', (_req, res) => {
@@ -147,7 +148,7 @@ const PAGE = 1000;
 
 /** Streams page by page with backpressure; rows written during the export are left out. */
 async function writeCsv(res: Response, deps: UsageAdminDeps, filter: UsageFilter): Promise<void> {
-  const pinned = { ...filter, throughId: deps.usage.lastId() };
+  const pinned = { ...filter, throughId: await deps.usage.lastId() };
   const nameOf = await keyNames(deps.keys);
   res.setHeader('content-type', 'text/csv; charset=utf-8');
   res.setHeader('content-disposition', 'attachment; filename="atelier-usage.csv"');
@@ -168,7 +169,7 @@ async function writeCsv(res: Response, deps: UsageAdminDeps, filter: UsageFilter
   await write(`${CSV_COLUMNS.map(([name]) => name).join(',')}\r\n`);
   let after: UsageCursor | undefined;
   while (!res.destroyed) {
-    const rows = deps.usage.list({ ...pinned, limit: PAGE, after });
+    const rows = await deps.usage.list({ ...pinned, limit: PAGE, after });
     const lines = rows.map((r) => {
       const record = usageView(r, nameOf);
       return `${CSV_COLUMNS.map(([, get]) => csvField(get(record))).join(',')}\r\n`;
