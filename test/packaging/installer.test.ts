@@ -38,6 +38,9 @@ function importedPackages(dir: string): Set<string> {
         }
         for (const m of source.matchAll(/\bimport\(\s*'([^'.][^']*)'\s*\)/g))
           names.add(packageName(m[1]!));
+        // A package loaded on first use through Node's require (storage/postgresEngine.ts: pg).
+        for (const m of source.matchAll(/\bcreateRequire\([^)]*\)\(\s*'([^'.][^']*)'\s*\)/g))
+          names.add(packageName(m[1]!));
       }
     }
   };
