@@ -18,11 +18,14 @@ const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
 function runtimeImports(file: string): Set<string> {
   const code = fs.readFileSync(file, 'utf8');
   const names = new Set<string>();
+  // A specifier is one token: no space, quote, parenthesis or semicolon. (Without that, the
+  // bundle's `nonEmpty("from");` read as `from "` followed by code up to the next quote.)
+  const spec = String.raw`["']([^"'./\s();][^"'\s();]*)["']`;
   const patterns = [
-    /\bfrom\s*["']([^"'./][^"']*)["']/g,
-    /\bimport\s*["']([^"'./][^"']*)["']/g,
-    /\bimport\(\s*["']([^"'./][^"']*)["']\s*\)/g,
-    /\brequire\(\s*["']([^"'./][^"']*)["']\s*\)/g,
+    new RegExp(String.raw`\bfrom\s*${spec}`, 'g'),
+    new RegExp(String.raw`\bimport\s*${spec}`, 'g'),
+    new RegExp(String.raw`\bimport\(\s*${spec}\s*\)`, 'g'),
+    new RegExp(String.raw`\brequire\(\s*${spec}\s*\)`, 'g'),
   ];
   for (const pattern of patterns) {
     for (const m of code.matchAll(pattern)) {
