@@ -85,6 +85,11 @@ export function haproxyConfig(opts: {
     '  timeout check 5s',
     '  retries 2',
     '  option redispatch',
+    // Each request on a connection of its own to its instance: a request sent on a kept-alive
+    // connection to an instance that has just died is lost (HAProxy may not send a POST twice),
+    // where a new connection to it is refused and redispatched. A loaded run's kill -9 lost one
+    // request of new work that way. A loopback connect costs far less than an image.
+    '  http-reuse never',
     'frontend atelier_front',
     `  bind 127.0.0.1:${opts.port}`,
     '  default_backend atelier',
