@@ -100,7 +100,15 @@ export function composeStudioSide(deps: {
     log: deps.log,
     events: deps.events,
     whenIdle: deps.whenIdle,
+    usageCostOf: async (requestId) => (await deps.usage.get(requestId))?.costMicros ?? null,
+    // For the crash test (test/gateway/galleryCrash.test.ts) only: images wait in the queue.
+    holdWrites:
+      process.env.ATELIER_TEST_HOLD_GALLERY_WRITES === '1'
+        ? new Promise<void>(() => undefined)
+        : undefined,
   });
+  // What a stopped run promised to keep (its journals), now that its usage records are written.
+  images.recover().catch((error: unknown) => deps.log(`gallery recovery: ${String(error)}`));
   // The gallery writes what it held for a request once the request's record is written. (What
   // runs per request is handed on as it is, so no request calls back into this file.)
   deps.events.on('settled', images.confirm);

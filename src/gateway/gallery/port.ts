@@ -86,16 +86,20 @@ export interface GalleryPort {
   /** Whether it keeps this caller's images (if not, nothing need be held for it). */
   keeps(caller: { studioSession: boolean }): boolean;
   /**
-   * A file the gallery's copy is decoded into while the image streams (gallery/spool.ts);
-   * `pixels`, the delivered image's, decides whether it is written past the page cache.
+   * A file the gallery's copy is written to while the image streams (gallery/spool.ts), for an
+   * image of `pixels` (the delivered image's) at least SPOOL_MIN_PIXELS; null for a smaller one,
+   * which the gallery keeps from its pieces after the reply (`keepImages`).
    */
-  spool(pixels: number): ImageSpool;
+  spool(pixels: number): ImageSpool | null;
   /** Deletes a spooled file the gallery did not take. */
   dropUnclaimed(spooled: SpooledImage): Promise<void>;
-  /** The images of a generation or edit. */
-  keepImages(delivery: ImageDelivery): void;
-  /** The images of a /v1/responses call. */
-  keepResponsesImages(delivery: ResponsesImageDelivery): void;
+  /**
+   * The images of a generation or edit. Resolves once the gallery's promise to keep them is on
+   * disk (its journal): a reply that ends after that loses no image to a crash. Never rejects.
+   */
+  keepImages(delivery: ImageDelivery): Promise<void>;
+  /** The images of a /v1/responses call (resolves as `keepImages` does). */
+  keepResponsesImages(delivery: ResponsesImageDelivery): Promise<void>;
   /** Whether an image id is in the gallery (an edit's parent). */
   exists(imageId: string): Promise<boolean>;
 }
@@ -141,13 +145,14 @@ function keeper<D extends DeliveryCaller>(
   log: (line: string) => void,
   batchOf: (delivery: D, source: ImageSource) => ImageBatch,
 ) {
-  return (delivery: D): void => {
-    if (!keepsImagesOf(delivery, keepApiImages)) return;
+  return (delivery: D): Promise<void> => {
+    if (!keepsImagesOf(delivery, keepApiImages)) return Promise.resolve();
     try {
-      store.hold(batchOf(delivery, delivery.studioSession ? 'studio' : 'api'));
+      return store.hold(batchOf(delivery, delivery.studioSession ? 'studio' : 'api'));
     } catch (error) {
       // The gallery is a convenience: it must never cost the caller their reply.
       log(`request ${delivery.usage.requestId}: images not kept: ${String(error)}`);
+      return Promise.resolve();
     }
   };
 }

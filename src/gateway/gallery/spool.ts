@@ -37,6 +37,15 @@ const MAX_DECODED = 48 * 1024 + 3;
  */
 export const DIRECT_MIN_PIXELS = 4_000_000;
 
+/**
+ * Images smaller than this are not spooled while they stream: their pieces are held, journaled
+ * in one write before the reply ends and written after it (store.ts), so a small reply never
+ * waits on the disk. Spooling a 1024x1024 image cost its stream ~5 ms of kernel time in the
+ * thread pool (issue 26). Larger ones are spooled: held whole, a burst of 4K images would hold
+ * 35 MB of base64 each.
+ */
+export const SPOOL_MIN_PIXELS = DIRECT_MIN_PIXELS;
+
 export function createImageSpool(
   dir: string,
   log: (line: string) => void,

@@ -11,6 +11,7 @@ import type { StoredImage } from './repository';
 import type { GatewayEventMap } from '../core/events';
 import { tempDatabase, tempDir } from '../storage/testing';
 import { createImageStore, shareCost, type ImageBatch, type KeptImage } from './store';
+import { SPOOL_MIN_PIXELS } from './spool';
 
 const usage = (imageTokens: number, textTokens = 0): TokenUsage => ({
   ...emptyUsage(),
@@ -56,7 +57,7 @@ describe('image store: spooled images', () => {
     })
       .png()
       .toBuffer();
-    const spool = store.spool(1024 * 1024);
+    const spool = store.spool(SPOOL_MIN_PIXELS)!;
     spool.write(Buffer.from(png.toString('base64'), 'latin1'));
     const spooled = (await spool.finish())!;
     const batch: ImageBatch = {
@@ -152,7 +153,7 @@ describe('image store: spooled images', () => {
     const landedAt = performance.now();
     // Another image begins (a client that does not wait): the quiet starts over.
     await Promise.resolve();
-    const next = store.spool(1024 * 1024);
+    const next = store.spool(SPOOL_MIN_PIXELS)!;
     const nextAt = performance.now();
     const thumbOf = () => db.prepare('SELECT thumb FROM images WHERE id = ?').pluck().get(image.id);
     await expect.poll(thumbOf, { timeout: 20_000, interval: 20 }).not.toBeNull();
@@ -202,7 +203,7 @@ describe('image store: gateways sharing one images folder', () => {
         events: new EventEmitter<GatewayEventMap>(),
       });
     const first = open();
-    const inProgress = first.spool(1024 * 1024);
+    const inProgress = first.spool(SPOOL_MIN_PIXELS)!;
     inProgress.write(Buffer.from('aGVsbG8g', 'latin1'));
     // What a run stopped two hours ago left: a spool file nothing will finish.
     const crashed = path.join(dir, '.spool', 'run_crashed');
@@ -217,7 +218,7 @@ describe('image store: gateways sharing one images folder', () => {
     expect(fs.existsSync(crashed)).toBe(false);
     const spooled = (await inProgress.finish())!;
     expect(fs.readFileSync(spooled.path, 'latin1')).toBe('hello ');
-    const own = second.spool(1024 * 1024);
+    const own = second.spool(SPOOL_MIN_PIXELS)!;
     own.write(Buffer.from('d29ybGQh', 'latin1'));
     const theirs = (await own.finish())!;
     expect(path.dirname(theirs.path)).not.toBe(path.dirname(spooled.path));

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { ImageSource } from '../../shared/admin';
 import type { TokenUsage } from '../../shared/imageParams';
 import { costMicros } from '../billing/cost';
-import { decodePieces, type Base64Pieces } from '../bytes/base64Pieces';
+import { decodePieces, piecesLength, type Base64Pieces } from '../bytes/base64Pieces';
 import type { Prices } from '../billing/prices';
 import type { GatewayEvents } from '../core/events';
 import type { ImagesRepository, NewImage, StoredImage } from './repository';
@@ -17,8 +17,33 @@ import {
   thumbnail,
   writeFileAtomic,
 } from './files';
-import { createImageSpool, DIRECT_MIN_PIXELS, type ImageSpool, type SpooledImage } from './spool';
+import {
+  createImageSpool,
+  DIRECT_MIN_PIXELS,
+  SPOOL_MIN_PIXELS,
+  type ImageSpool,
+  type SpooledImage,
+} from './spool';
 import { createTaskQueue } from './queue';
+import {
+  isDeadRunFolder,
+  JOURNAL_SUFFIX,
+  readJournal,
+  runFolderName,
+  writeJournal,
+} from './journal';
+
+/** A request's images from `hold` until they are all written. */
+interface Held {
+  batch: ImageBatch;
+  /** Settles once the journal is written (or failed: then `journal` stays null). */
+  journaled: Promise<void>;
+  journal: string | null;
+  /** Base64 bytes of this batch counted in `heldBytes` (0 once let go for the journal). */
+  inMemory: number;
+  /** The base64 was let go: it is read back from the journal. */
+  released: boolean;
+}
 
 /** One delivered image, as the reply carried it. */
 export interface KeptImage {
@@ -56,15 +81,22 @@ export interface ImageBatch {
 export interface ImageStore {
   /** The folder the relative paths of the images table are under. */
   readonly dir: string;
-  /** Holds a request's images until its usage record is written (the reply is over by then). */
-  hold(batch: ImageBatch): void;
+  /**
+   * Holds a request's images until its usage record is written (the reply is over by then), and
+   * writes its journal (journal.ts): resolves once that is on disk, so a reply that waits for it
+   * ends only once a crash can no longer lose the images. Never rejects.
+   */
+  hold(batch: ImageBatch): Promise<void>;
   /**
    * The request's usage record is written: queue its held images (if any) for the disk, each
    * with its share of `requestCostMicros`.
    */
   confirm(requestId: string, requestCostMicros: number): void;
-  /** A file to decode an image of `pixels` into while it streams through; see spool.ts. */
-  spool(pixels: number): ImageSpool;
+  /**
+   * A file to write an image of `pixels` into while it streams through (spool.ts); null below
+   * SPOOL_MIN_PIXELS: such an image is kept from its pieces after the reply.
+   */
+  spool(pixels: number): ImageSpool | null;
   /** Deletes a spooled file unless a held batch has claimed it. */
   dropUnclaimed(spooled: SpooledImage): Promise<void>;
   /** Deletes an image's row and files. */
@@ -73,6 +105,12 @@ export interface ImageStore {
   ensureThumb(image: StoredImage): Promise<string>;
   /** Waits for every queued file write (shutdown); pending thumbnails are left for later. */
   drain(): Promise<void>;
+  /**
+   * Keeps the images a stopped run of this machine had journaled and not yet written (its usage
+   * record already says what they cost), skipping any already in the gallery; resolves with how
+   * many it kept. A journal whose request has no usage record yet stays for a later start.
+   */
+  recover(): Promise<number>;
 }
 
 export interface ImageStoreDeps {
@@ -95,7 +133,21 @@ export interface ImageStoreDeps {
    * in the background (default QUIET_MS). The gallery makes any it asks for at once.
    */
   quietMs?: number;
+  /** A request's recorded cost, for the images a stopped run left journaled (`recover`). */
+  usageCostOf?: (requestId: string) => Promise<number | null>;
+  /**
+   * For tests only: file writes wait for this (a test kills the gateway while images wait in
+   * the queue, then finds them kept after the restart).
+   */
+  holdWrites?: Promise<void>;
 }
+
+/**
+ * The base64 of held images kept in memory at most, all requests together: past it, a request's
+ * images are read back from its journal when their turn comes, so a burst never delays a reply
+ * and never grows the heap without bound.
+ */
+export const MAX_HELD_BYTES = 64 * 1024 * 1024;
 
 /**
  * A thumbnail waits for this much quiet. A client that sends its next request soon after the
@@ -134,7 +186,10 @@ function removeStaleSpools(root: string, before: number): void {
       removeIfStale(full);
       continue;
     }
-    for (const file of fsSync.readdirSync(full)) removeIfStale(path.join(full, file));
+    const files = fsSync.readdirSync(full);
+    // A folder with a journal holds images still to be kept (`recover`), spools included.
+    if (files.some((file) => file.endsWith(JOURNAL_SUFFIX))) continue;
+    for (const file of files) removeIfStale(path.join(full, file));
     // Fails while the folder still holds a fresh file: then it stays.
     try {
       fsSync.rmdirSync(full);
@@ -145,11 +200,13 @@ function removeStaleSpools(root: string, before: number): void {
 }
 
 export function createImageStore(deps: ImageStoreDeps): ImageStore {
-  const held = new Map<string, ImageBatch>();
+  const held = new Map<string, Held>();
+  /** The base64 bytes of held and queued images kept in memory (MAX_HELD_BYTES). */
+  let heldBytes = 0;
   // Each run spools into a folder of its own: gateways sharing the images folder (the desktop
   // app and the CLI, a team gateway's instances) never touch each other's images in progress.
   // What a stopped run left behind is garbage once no request can still be writing it.
-  const spoolDir = path.join(deps.dir, '.spool', `run_${randomBytes(8).toString('hex')}`);
+  const spoolDir = path.join(deps.dir, '.spool', runFolderName(randomBytes(8).toString('hex')));
   removeStaleSpools(path.dirname(spoolDir), Date.now() - STALE_SPOOL_MS);
   fsSync.mkdirSync(spoolDir, { recursive: true, mode: 0o700 });
   const claimed = new Set<string>();
@@ -195,6 +252,49 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
       ]);
       clearTimeout(timer);
     }
+  };
+
+  /** The batch with its images' base64: in memory, or read back from its journal. */
+  const loaded = async (entry: Held): Promise<ImageBatch> => {
+    if (!entry.released || !entry.journal) return entry.batch;
+    return (await readJournal(entry.journal)) ?? entry.batch;
+  };
+  /** Lets the batch's base64 go once it is journaled, while memory is over its bound. */
+  const release = (entry: Held) => {
+    if (entry.inMemory === 0 || !entry.journal || heldBytes <= MAX_HELD_BYTES) return;
+    heldBytes -= entry.inMemory;
+    entry.inMemory = 0;
+    entry.released = true;
+    entry.batch = {
+      ...entry.batch,
+      images: entry.batch.images.map((image) => ({ ...image, b64: [] })),
+    };
+  };
+  /**
+   * Queues the batch's images for the disk (all but `skip`, already in the gallery), each with
+   * its share of the request's cost; its journal goes once the last is written.
+   */
+  const queueBatch = (entry: Held, requestCostMicros: number, skip: ReadonlySet<number>) => {
+    const costs = shareCost(entry.batch, requestCostMicros, deps.priceOf(entry.batch.model));
+    const createdAt = deps.now();
+    queue.push(async () => {
+      await deps.holdWrites;
+      const batch = await loaded(entry);
+      try {
+        for (let i = 0; i < batch.images.length; i += 1) {
+          if (skip.has(i)) continue;
+          // One image failing (logged) does not cost the others theirs.
+          await writeOne(batch, i, costs[i]!, createdAt).catch((error: unknown) =>
+            deps.log(`image store: ${error instanceof Error ? error.message : String(error)}`),
+          );
+        }
+      } finally {
+        heldBytes -= entry.inMemory;
+        entry.inMemory = 0;
+        await entry.journaled;
+        if (entry.journal) await removeFiles([entry.journal]);
+      }
+    });
   };
 
   const writeOne = async (batch: ImageBatch, index: number, cost: number, createdAt: number) => {
@@ -252,6 +352,35 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
     });
   };
 
+  /**
+   * Queues a stopped run's journaled images; resolves with how many, or null when the request
+   * has no usage record yet (the journal stays). A journal cut short is of a reply that never
+   * ended: nothing was delivered, nothing is kept.
+   */
+  const recoverJournal = async (journal: string): Promise<number | null> => {
+    const batch = await readJournal(journal);
+    if (!batch) {
+      await removeFiles([journal]);
+      return 0;
+    }
+    const cost = (await deps.usageCostOf?.(batch.requestId)) ?? null;
+    if (cost === null) {
+      deps.log(`request ${batch.requestId}: images wait for its usage record to be kept`);
+      return null;
+    }
+    const kept = (await deps.repo.ofRequests([batch.requestId])).get(batch.requestId) ?? [];
+    const skip = new Set(kept.map((image) => image.index));
+    const entry: Held = {
+      batch,
+      journaled: Promise.resolve(),
+      journal,
+      inMemory: 0,
+      released: false,
+    };
+    queueBatch(entry, cost, skip);
+    return batch.images.length - skip.size;
+  };
+
   // One thumbnail in the making per image: the idle queue and a gallery request may both ask.
   const making = new Map<string, Promise<void>>();
   const makeThumb = (image: StoredImage, rel: string): Promise<void> => {
@@ -269,13 +398,32 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
   return {
     dir: deps.dir,
     hold(batch) {
-      if (batch.images.length === 0) return;
+      if (batch.images.length === 0) return Promise.resolve();
       touched();
-      held.set(batch.requestId, batch);
+      const inMemory = batch.images.reduce((sum, image) => sum + piecesLength(image.b64), 0);
+      heldBytes += inMemory;
+      const entry: Held = {
+        batch,
+        journaled: Promise.resolve(),
+        journal: null,
+        inMemory,
+        released: false,
+      };
+      held.set(batch.requestId, entry);
       for (const image of batch.images) if (image.spooled) claimed.add(image.spooled.path);
+      entry.journaled = writeJournal(spoolDir, batch).then(
+        (file) => {
+          entry.journal = file;
+          release(entry);
+        },
+        (error: unknown) =>
+          deps.log(`request ${batch.requestId}: images not journaled: ${String(error)}`),
+      );
+      return entry.journaled;
     },
     spool: (pixels) => {
       touched();
+      if (pixels < SPOOL_MIN_PIXELS) return null;
       // Made again should another run's sweep have taken it while it was empty.
       fsSync.mkdirSync(spoolDir, { recursive: true, mode: 0o700 });
       return createImageSpool(spoolDir, deps.log, { direct: pixels >= DIRECT_MIN_PIXELS });
@@ -284,12 +432,33 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
       if (!claimed.has(spooled.path)) await removeFiles([spooled.path]);
     },
     confirm(requestId, requestCostMicros) {
-      const batch = held.get(requestId);
-      if (!batch) return;
+      const entry = held.get(requestId);
+      if (!entry) return;
       held.delete(requestId);
-      const costs = shareCost(batch, requestCostMicros, deps.priceOf(batch.model));
-      const createdAt = deps.now();
-      batch.images.forEach((_, i) => queue.push(() => writeOne(batch, i, costs[i]!, createdAt)));
+      queueBatch(entry, requestCostMicros, new Set());
+    },
+    async recover() {
+      const root = path.dirname(spoolDir);
+      let kept = 0;
+      let runs = 0;
+      for (const name of fsSync.readdirSync(root)) {
+        if (!isDeadRunFolder(name)) continue;
+        runs += 1;
+        const folder = path.join(root, name);
+        let unfinished = false;
+        for (const file of fsSync.readdirSync(folder)) {
+          if (!file.endsWith(JOURNAL_SUFFIX)) continue;
+          const journal = path.join(folder, file);
+          const found = await recoverJournal(journal);
+          if (found === null) unfinished = true;
+          else kept += found;
+        }
+        await queue.drain();
+        // What is left is the stopped run's spools of images never delivered.
+        if (!unfinished) await fs.rm(folder, { recursive: true, force: true });
+      }
+      if (runs > 0) deps.log(`kept ${kept} image(s) a stopped run left to keep`);
+      return kept;
     },
     async remove(id) {
       const image = await deps.repo.remove(id);

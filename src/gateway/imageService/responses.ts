@@ -175,7 +175,8 @@ export async function runResponses(
     reply.end();
   } finally {
     if (tap && tap.images().length > 0) {
-      deps.gallery?.keepResponsesImages({
+      // The relay is over by now (its events pass through as they come): not waited for.
+      void deps.gallery?.keepResponsesImages({
         usage,
         studioSession: caller.studioSession,
         parentImageId: caller.parentImageId,

@@ -61,7 +61,7 @@ export async function runImagePlan(
       size: formatSize(first.delivered),
       usage: result.usage,
     };
-    const keep = (images: DeliveredImage[]) =>
+    const keep = async (images: DeliveredImage[]) =>
       deps.gallery?.keepImages({
         usage,
         operation: request.operation,

@@ -98,8 +98,11 @@ export interface ImageRunReply {
    * then on a failure is written into it (or breaks it) instead of being answered as an error.
    */
   readonly committed: boolean;
-  /** Writes a successful run; `keep` hands the images, as delivered, to the gallery. */
-  succeeded(run: ImageRun, keep: (images: DeliveredImage[]) => void): Promise<void>;
+  /**
+   * Writes a successful run; `keep` hands the images, as delivered, to the gallery, and resolves
+   * once the gallery's journal of them is on disk (the reply ends after that where it can).
+   */
+  succeeded(run: ImageRun, keep: (images: DeliveredImage[]) => Promise<void>): Promise<void>;
   /** Writes a failure into a committed reply. */
   failed(error: ApiError): Promise<void>;
   /** Something unexpected went wrong: a reply under way can only be broken off. */

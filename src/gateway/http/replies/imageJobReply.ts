@@ -14,10 +14,9 @@ export function imageJobReply(sse: SseWriter, plan: ImagePlan, now: () => number
     onImage: (i, image) => events.completed(i, image),
     // The job holds its events from the start: a failure is its `error` event.
     committed: true,
-    succeeded(run, keep) {
-      keep(run.images);
+    async succeeded(run, keep) {
+      await keep(run.images);
       sse.end();
-      return Promise.resolve();
     },
     failed(error) {
       sse.error(error);

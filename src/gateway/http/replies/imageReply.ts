@@ -45,13 +45,13 @@ export function imageReply(res: Response, deps: ImageReplyDeps, plan: ImagePlan)
     },
     async succeeded(run, keep) {
       if (pass?.started) {
-        const kept = await pass.finish(run.meta, run.images[0]!);
-        if (kept) keep([kept]);
+        await pass.finish(run.meta, run.images[0]!, keep);
         await pass.releaseSpool();
         events?.sse.end();
         return;
       }
-      keep(run.images);
+      // The gallery's journal first: a reply that has ended never loses its images to a crash.
+      await keep(run.images);
       if (events) {
         events.sse.end();
         return;

@@ -22,10 +22,14 @@ export interface ImagePassThrough {
   /** True once the reply has begun: from then on a failure can only break the connection. */
   readonly started: boolean;
   /**
-   * Ends the reply. Resolves to the image as the gallery should see it (its file spooled), or
-   * null when the gallery wants nothing.
+   * Ends the reply and hands the image to the gallery (`keep`) if it wants it. An image held in
+   * memory is journaled before the reply ends; a spooled one once its file is complete.
    */
-  finish(meta: ReplyMeta, image: DeliveredImage): Promise<DeliveredImage | null>;
+  finish(
+    meta: ReplyMeta,
+    image: DeliveredImage,
+    keep: (images: DeliveredImage[]) => Promise<void>,
+  ): Promise<void>;
   /** Called after the gallery has had its say: a spool it did not take is deleted. */
   releaseSpool(): Promise<void>;
   /** The upstream failed mid-image (the usage notes already say why): break the connection. */
@@ -67,12 +71,18 @@ export function imagePassThrough(
     get started() {
       return reply !== null;
     },
-    async finish(meta, image) {
+    async finish(meta, image, keepImages) {
+      if (keep && !spool) {
+        // A small image, its pieces in hand: its journal is one write, and the reply ends once
+        // it is on disk; the image is written after the reply (gallery/store.ts).
+        await keepImages([image]);
+        reply!.finish(meta, image);
+        return;
+      }
       reply!.finish(meta, image);
-      if (!keep) return null;
-      if (!spool) return image;
+      if (!keep || !spool) return;
       spooled = await spool.finish();
-      return spooled ? { ...image, spooled } : null;
+      if (spooled) await keepImages([{ ...image, spooled }]);
     },
     async releaseSpool() {
       if (spooled) await deps.gallery?.dropUnclaimed(spooled);
