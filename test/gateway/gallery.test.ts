@@ -140,6 +140,35 @@ describe('images kept', () => {
     expect(fs.readdirSync(folder).sort()).toEqual([`${id}.thumb.webp`, `${id}.webp`]);
   });
 
+  it('keeps a 4K image as the text it streamed as, served decoded at once, its file decoded later', async () => {
+    const { status, requestId, text } = await generate({
+      prompt: 'a wide valley',
+      size: '3840x2160',
+    });
+    expect(status).toBe(200);
+    const sent = Buffer.from(
+      (JSON.parse(text) as { data: [{ b64_json: string }] }).data[0].b64_json,
+      'base64',
+    );
+    const [id] = await keptImages(t, requestId);
+    const fileOf = () =>
+      t.db.prepare('SELECT file FROM images WHERE id = ?').pluck().get(id) as string;
+    // Whichever form the file is in when asked, the caller's bytes come back, as a PNG.
+    const file = await bytesOf(`/api/admin/images/${id}/file`);
+    expect(file.res.headers.get('content-type')).toBe('image/png');
+    expect(file.bytes.equals(sent)).toBe(true);
+    const thumb = await bytesOf(`/api/admin/images/${id}/thumb`);
+    expect((await sharp(thumb.bytes).metadata()).width).toBe(256);
+    // Once the gateway is quiet, the base64 file becomes the image's own.
+    await expect.poll(fileOf, { timeout: 30_000 }).toMatch(/\.png$/);
+    const onDisk = fs.readFileSync(path.join(t.dataDir, 'images', ...fileOf().split('/')));
+    expect(onDisk.equals(sent)).toBe(true);
+    expect(fs.existsSync(path.join(t.dataDir, 'images', ...`${fileOf()}.b64`.split('/')))).toBe(
+      false,
+    );
+    expect((await bytesOf(`/api/admin/images/${id}/file`)).bytes.equals(sent)).toBe(true);
+  });
+
   it('keeps a streamed studio image', async () => {
     const { status, requestId, text } = await generate({
       prompt: 'a paper lantern',

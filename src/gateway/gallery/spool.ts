@@ -1,33 +1,25 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { Base64Quanta } from '../bytes/base64Pieces';
+import { piecesLength } from '../bytes/base64Pieces';
 import type { ImageSpool } from '../core/domain';
-import { giveBack, takeBuffer } from './bufferPool';
 import { createUncachedFile, type UncachedFile } from './uncachedFile';
 
 export type { ImageSpool, SpooledImage } from '../core/domain';
 
 /**
- * Full buffers one image may have waiting for the disk before its stream waits. A local upstream
- * sends an image's base64 faster than the disk takes its bytes for a while: with two, the disk set
- * the pace of the whole image and keeping it added about 60 ms to a 4K bridge reply; eight absorb
- * the burst (docs/benchmarks.md, "The bridge's 4K miss").
+ * Base64 one image may have waiting for the disk before its stream waits. A local upstream sends
+ * an image's text faster than the disk takes it for a while: with 2 MB waiting, the disk set the
+ * pace of the whole image and keeping it added about 60 ms to a 4K bridge reply; 8 MB absorbs the
+ * burst (docs/benchmarks.md, "The bridge's 4K miss"; then counted as eight decoded megabytes).
  */
-const MAX_WAITING_PER_IMAGE = 8;
+const MAX_WAITING_PER_IMAGE = 8 * 1024 * 1024;
 /**
- * Waiting buffers of all images together (the pool's size): past it, an image with a write of
- * its own under way waits for it, so many images at once stay within tens of megabytes.
+ * Waiting base64 of all images together: past it, an image with a write of its own under way
+ * waits for it, so many images at once stay within tens of megabytes.
  */
-const MAX_WAITING_ALL = 32;
+const MAX_WAITING_ALL = 32 * 1024 * 1024;
 let waitingAll = 0;
-/** Buffers handed to one write: a staging buffer's worth (uncachedFile.ts SLOT). */
-const BUFFERS_PER_WRITE = 4;
-/**
- * Base64 decoded at a time: 64 KB of text makes at most 48 KB of bytes. A buffer is flushed
- * once less than that is free, so each decode fits.
- */
-const MAX_DECODED = 48 * 1024 + 3;
 
 /**
  * Images this large are written past the page cache (uncachedFile.ts): a 4K image's 26 MB of
@@ -46,6 +38,13 @@ export const DIRECT_MIN_PIXELS = 4_000_000;
  */
 export const SPOOL_MIN_PIXELS = DIRECT_MIN_PIXELS;
 
+/**
+ * The gallery's copy of an image as it streams: its base64 text, as it came, written to a file
+ * (decoded later, when the gateway is idle: store.ts). The stream's only cost is copying the text
+ * into the staging buffers of a direct write (uncachedFile.ts); decoding it on the way cost a 4K
+ * image's stream twice that (docs/benchmarks.md, issue 26). The pieces are kept until written: the
+ * upstream readers hand over fresh socket reads and never change one after.
+ */
 export function createImageSpool(
   dir: string,
   log: (line: string) => void,
@@ -61,63 +60,41 @@ export function createImageSpool(
   } catch (error) {
     failed = error;
   }
-  const quanta = new Base64Quanta();
-  let current: Buffer | null = null;
-  let filled = 0;
-  let total = 0;
-  /** Full buffers waiting for the disk (and the bytes filled in each), oldest first. */
-  const queued: Array<{ buffer: Buffer; length: number }> = [];
-  /** Buffers of this image flushed and not yet written. */
+  /** Pieces waiting for the disk, oldest first, and their bytes. */
+  let queued: Buffer[] = [];
   let waiting = 0;
+  let total = 0;
+  /** The last two characters seen: the padding says how many bytes the last quantum makes. */
+  let last2 = '';
   /** The loop writing them out, while there are any; resolves once none is left. */
   let writing: Promise<void> | null = null;
 
   /**
-   * Writes what waits, several buffers per write: on a busy event loop a write's cost is mostly
-   * its turn, so fewer, larger writes keep up with more images at once.
+   * Writes what waits, all of it per write: on a busy event loop a write's cost is mostly its
+   * turn, so fewer, larger writes keep up with more images at once.
    */
   const drain = async () => {
     try {
       while (queued.length > 0) {
-        const batch = queued.splice(0, BUFFERS_PER_WRITE);
+        const batch = queued;
+        queued = [];
+        const bytes = piecesLength(batch);
         try {
-          if (!failed && out) await out.append(batch.map((b) => b.buffer.subarray(0, b.length)));
+          if (!failed && out) await out.append(batch);
         } catch (error) {
           failed ??= error;
         } finally {
-          waiting -= batch.length;
-          waitingAll -= batch.length;
-          for (const { buffer } of batch) giveBack(buffer);
+          waiting -= bytes;
+          waitingAll -= bytes;
         }
       }
     } finally {
-      // Reached only after an await (flush starts no loop once the spool has failed), so no
-      // flush can fall between the loop's last look at the queue and this.
+      // Reached only after an await (write starts no loop once the spool has failed), so no
+      // write can fall between the loop's last look at the queue and this.
       writing = null;
     }
   };
-  const flush = () => {
-    if (!current || filled === 0) return;
-    if (failed || !out) {
-      giveBack(current);
-    } else {
-      queued.push({ buffer: current, length: filled });
-      waiting += 1;
-      waitingAll += 1;
-      writing ??= drain();
-    }
-    current = null;
-    filled = 0;
-  };
-  const decode = (text: string) => {
-    if (current && current.length - filled < MAX_DECODED) flush();
-    current ??= takeBuffer();
-    const length = current.write(text, filled, 'base64');
-    filled += length;
-    total += length;
-  };
   const close = async () => {
-    flush();
     await writing;
     if (!out) return;
     const open = out;
@@ -131,26 +108,38 @@ export function createImageSpool(
 
   return {
     write(piece) {
-      if (failed) return;
-      for (const text of quanta.take(piece)) decode(text);
+      if (failed || !out || piece.length === 0) return;
+      queued.push(piece);
+      waiting += piece.length;
+      waitingAll += piece.length;
+      total += piece.length;
+      last2 =
+        piece.length >= 2
+          ? piece.toString('latin1', piece.length - 2)
+          : (last2 + piece.toString('latin1')).slice(-2);
+      writing ??= drain();
       if (waiting >= MAX_WAITING_PER_IMAGE || (waiting > 0 && waitingAll >= MAX_WAITING_ALL))
-        return writing ?? undefined;
+        return writing;
     },
     async finish() {
-      const rest = quanta.rest();
-      if (!failed && rest.length > 0) decode(rest);
       await close();
-      if (!failed) return { path: file, bytes: total };
+      if (!failed) return { path: file, bytes: decodedLength(total, last2) };
       log(`image spool ${file}: ${String(failed)}; the image is not kept`);
       await fs.rm(file, { force: true });
       return null;
     },
     async discard() {
-      if (current) giveBack(current);
-      current = null;
-      filled = 0;
+      waiting -= piecesLength(queued);
+      waitingAll -= piecesLength(queued);
+      queued = [];
       await close();
       await fs.rm(file, { force: true });
     },
   };
+}
+
+/** The bytes `length` characters of base64 decode to, given its last two (padding or not). */
+export function decodedLength(length: number, last2: string): number {
+  const padding = last2.endsWith('==') ? 2 : last2.endsWith('=') ? 1 : 0;
+  return Math.floor((length * 3) / 4) - padding;
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { ImageSource } from '../../shared/admin';
 import type { TokenUsage } from '../../shared/imageParams';
 import { costMicros } from '../billing/cost';
-import { decodePieces, piecesLength, type Base64Pieces } from '../bytes/base64Pieces';
+import { piecesLength, type Base64Pieces } from '../bytes/base64Pieces';
 import type { Prices } from '../billing/prices';
 import type { GatewayEvents } from '../core/events';
 import type { ImagesRepository, NewImage, StoredImage } from './repository';
@@ -25,6 +25,7 @@ import {
   type SpooledImage,
 } from './spool';
 import { createTaskQueue } from './queue';
+import { decodedPath, decodeFile, decodeInto, ENCODED_SUFFIX, readKeptImage } from './keptFile';
 import {
   isDeadRunFolder,
   JOURNAL_SUFFIX,
@@ -280,12 +281,15 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
     queue.push(async () => {
       await deps.holdWrites;
       const batch = await loaded(entry);
+      const announce: Array<() => void> = [];
       try {
         for (let i = 0; i < batch.images.length; i += 1) {
           if (skip.has(i)) continue;
           // One image failing (logged) does not cost the others theirs.
-          await writeOne(batch, i, costs[i]!, createdAt).catch((error: unknown) =>
-            deps.log(`image store: ${error instanceof Error ? error.message : String(error)}`),
+          await writeOne(batch, i, costs[i]!, createdAt).then(
+            (then) => announce.push(then),
+            (error: unknown) =>
+              deps.log(`image store: ${error instanceof Error ? error.message : String(error)}`),
           );
         }
       } finally {
@@ -294,6 +298,8 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
         await entry.journaled;
         if (entry.journal) await removeFiles([entry.journal]);
       }
+      // Announced once the journal is gone: whoever sees an image sees no promise left for it.
+      for (const then of announce) then();
     });
   };
 
@@ -302,26 +308,25 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
     const id = newImageId();
     const paths = imagePaths(id, createdAt, image.format, batch.mask?.format);
     const spooled = image.spooled;
-    const written = [abs(paths.file)];
+    // A spooled image's base64 moves into place as it is, decoded when the gateway is idle.
+    const file = spooled ? `${paths.file}${ENCODED_SUFFIX}` : paths.file;
+    const written = [abs(file)];
     let stored: StoredImage;
     let size: number;
     try {
+      await ensureDir(path.dirname(abs(file)));
       if (spooled) {
-        // Decoded on the way: the finished file only moves into place.
-        await ensureDir(path.dirname(abs(paths.file)));
-        await fs.rename(spooled.path, abs(paths.file));
+        await fs.rename(spooled.path, abs(file));
         size = spooled.bytes;
       } else {
-        const bytes = decodePieces(image.b64);
-        await writeFileAtomic(abs(paths.file), bytes);
-        size = bytes.length;
+        size = await decodeInto(image.b64, abs(file), false);
       }
       if (batch.mask && paths.mask) {
         written.push(abs(paths.mask));
         await writeFileAtomic(abs(paths.mask), batch.mask.bytes);
       }
       stored = await deps.repo.insert(
-        toRow(batch, index, { id, createdAt, cost, bytes: size, ...paths }),
+        toRow(batch, index, { id, createdAt, cost, bytes: size, ...paths, file }),
       );
     } catch (error) {
       // No file without its row: a kept image is either complete or not there at all.
@@ -332,8 +337,15 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
     } finally {
       if (spooled) claimed.delete(spooled.path);
     }
+    return () => announced(batch, stored, paths.thumb, spooled !== undefined);
+  };
+
+  /** A kept image's `image` event, and its decode and thumbnail queued for a quiet moment. */
+  const announced = (batch: ImageBatch, stored: StoredImage, thumb: string, encoded: boolean) => {
+    const id = stored.id;
     deps.events.emit('image', stored.id, stored.requestId);
     touched();
+    if (encoded) queueDecode(stored);
     // An API caller's image gets its thumbnail when the gallery first shows it (ensureThumb): a
     // server that keeps every image of another app's traffic would otherwise spend 100-200 ms of
     // CPU per 4K image on thumbnails nobody may look at. The studio's own images are about to be
@@ -344,11 +356,11 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
       if (closing) return;
       const current = await deps.repo.get(id);
       if (!current || current.thumb) return;
-      await makeThumb(current, paths.thumb).catch((error: unknown) =>
+      await makeThumb(current, thumb).catch((error: unknown) =>
         deps.log(`image ${id}: no thumbnail yet (${String(error)}); it is made when first asked`),
       );
       // Deleted while its thumbnail was being made: leave no orphan behind.
-      if (!(await deps.repo.get(id))) await removeFiles([abs(paths.thumb)]);
+      if (!(await deps.repo.get(id))) await removeFiles([abs(thumb)]);
     });
   };
 
@@ -381,13 +393,40 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
     return batch.images.length - skip.size;
   };
 
+  /**
+   * Decodes a kept image's base64 file once the traffic has paused (whenQuiet), in the
+   * thumbnails' queue and before its thumbnail; readers decode on demand until then.
+   */
+  const queueDecode = (image: Pick<StoredImage, 'id' | 'file' | 'width' | 'height'>) => {
+    thumbs.push(async () => {
+      await whenQuiet();
+      if (closing) return;
+      const current = await deps.repo.get(image.id);
+      if (!current || current.file !== image.file) return;
+      const target = decodedPath(image.file);
+      const direct = image.width * image.height >= DIRECT_MIN_PIXELS;
+      await decodeFile(abs(image.file), abs(target), direct);
+      if (await deps.repo.setFile(image.id, image.file, target)) {
+        await removeFiles([abs(image.file)]);
+        return;
+      }
+      // Deleted meanwhile: leave no orphan (another run that decoded it too wrote the same name).
+      if (!(await deps.repo.get(image.id))) await removeFiles([abs(target)]);
+    });
+  };
+  // What a stopped run kept and had not decoded yet.
+  void deps.repo.stillEncoded().then(
+    (images) => images.forEach(queueDecode),
+    (error: unknown) => deps.log(`image store: ${String(error)}`),
+  );
+
   // One thumbnail in the making per image: the idle queue and a gallery request may both ask.
   const making = new Map<string, Promise<void>>();
   const makeThumb = (image: StoredImage, rel: string): Promise<void> => {
     const existing = making.get(image.id);
     if (existing) return existing;
     const made = (async () => {
-      const bytes = await fs.readFile(abs(image.file));
+      const bytes = await readKeptImage(abs(image.file));
       await writeFileAtomic(abs(rel), await thumbnail(bytes));
       await deps.repo.setThumb(image.id, rel);
     })().finally(() => making.delete(image.id));
@@ -463,7 +502,10 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
     async remove(id) {
       const image = await deps.repo.remove(id);
       if (!image) return null;
-      const files = [image.file, image.thumb, image.mask].filter((f): f is string => f !== null);
+      // Both names of an image still in base64: it may be being decoded right now.
+      const files = [image.file, decodedPath(image.file), image.thumb, image.mask].filter(
+        (f): f is string => f !== null,
+      );
       await removeFiles(files.map(abs)).catch((error: unknown) =>
         deps.log(`image ${id}: files not removed: ${String(error)}`),
       );
