@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -47,9 +48,13 @@ export function isDeadRunFolder(name: string): boolean {
   }
 }
 
-/** Writes `batch`'s journal as `<dir>/<requestId>.journal` and resolves once it is written. */
+/**
+ * Writes `batch`'s journal as `<dir>/<requestId>_<nonce>.journal` (a request handing over images
+ * twice gets two) and resolves once it is written.
+ */
 export async function writeJournal(dir: string, batch: ImageBatch): Promise<string> {
-  const file = path.join(dir, `${encodeURIComponent(batch.requestId)}${JOURNAL_SUFFIX}`);
+  const name = `${encodeURIComponent(batch.requestId)}_${randomBytes(4).toString('hex')}`;
+  const file = path.join(dir, `${name}${JOURNAL_SUFFIX}`);
   const head: JournalHead = {
     ...batch,
     mask: batch.mask

@@ -448,6 +448,15 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
         inMemory,
         released: false,
       };
+      // A request hands its images over once; should it do so again, the last word stands.
+      const superseded = held.get(batch.requestId);
+      if (superseded) {
+        heldBytes -= superseded.inMemory;
+        superseded.inMemory = 0;
+        void superseded.journaled
+          .then(() => (superseded.journal ? removeFiles([superseded.journal]) : undefined))
+          .catch((error: unknown) => deps.log(`image store: ${String(error)}`));
+      }
       held.set(batch.requestId, entry);
       for (const image of batch.images) if (image.spooled) claimed.add(image.spooled.path);
       entry.journaled = writeJournal(spoolDir, batch).then(
