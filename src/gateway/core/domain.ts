@@ -23,15 +23,15 @@ export interface SpooledImage {
 
 /**
  * The gallery's copy of a large image that streams through the gateway, written while it
- * streams: its base64 text as it came, copied into the staging buffers of a direct write (about
- * 2.5 ms of CPU for a 4K image where decoding it on the way cost 6-8 ms, issue 26), and decoded
- * to the image's own file once the gateway is idle (gallery/store.ts; its readers decode on
- * demand until then). The file is written past the page cache where the system allows
- * (gallery/uncachedFile.ts). A spool nobody claims is deleted.
+ * streams: its base64 text as it came, copied into pooled megabyte buffers that the disk takes
+ * from there (no decode on the response path), and decoded to the image's own file once the
+ * gateway is idle (gallery/store.ts; its readers decode on demand until then). The file is
+ * written past the page cache where the system allows (gallery/uncachedFile.ts). A spool nobody
+ * claims is deleted. The caller's pieces are copied, never kept: held until written, a 4K image's
+ * socket reads reached the old generation of the heap and cost more in garbage collection.
  *
- * At most 8 MB of text wait for the disk per image, and 32 MB for all images together: beyond
- * that, `write` returns a promise, which holds back the upstream read like the caller's socket
- * does. The pieces are kept until written: the caller must not change one after handing it over.
+ * At most eight buffers wait for the disk per image, and 32 for all images together: beyond that,
+ * `write` returns a promise, which holds back the upstream read like the caller's socket does.
  */
 export interface ImageSpool {
   write(piece: Buffer): void | Promise<void>;

@@ -40,12 +40,12 @@ describe('image spool', () => {
     return -1;
   }
 
-  it('holds the stream back once 8 MB of text wait for the disk, and loses nothing', async () => {
+  it('holds the stream back once eight full buffers wait for the disk, and loses nothing', async () => {
     const bytes = randomBytes(12 * 1024 * 1024);
     const text = Buffer.from(bytes.toString('base64'), 'latin1');
     const spool = createImageSpool(dir, () => undefined);
     const heldBackAt = writeUntilHeld(spool, text);
-    // The piece that reached 8 MB is the one held back.
+    // The piece that filled the eighth megabyte is the one held back.
     expect(heldBackAt).toBe(8 * 1024 * 1024 - 64 * 1024);
     for (let at = heldBackAt + 64 * 1024; at < text.length; at += 64 * 1024)
       await spool.write(text.subarray(at, at + 64 * 1024));
@@ -54,15 +54,15 @@ describe('image spool', () => {
     fs.rmSync(spooled!.path);
   });
 
-  it('holds an image back at once while all images together have 32 MB waiting', async () => {
+  it('holds an image back early once all images together have 32 buffers waiting', async () => {
     const images = Array.from({ length: 5 }, () => randomBytes(9 * 1024 * 1024));
     const texts = images.map((bytes) => Buffer.from(bytes.toString('base64'), 'latin1'));
     const spools = images.map(() => createImageSpool(dir, () => undefined));
-    // Four images fill their own 8 MB each: 32 MB in all. The fifth is then held back with its
-    // first piece, not after 8 MB.
+    // Four images fill their own eight buffers each: 32 in all. The fifth is then held back as
+    // soon as one buffer of its own waits, not after eight.
     const held = spools.map((spool, i) => writeUntilHeld(spool, texts[i]!));
     for (const at of held.slice(0, 4)) expect(at).toBe(8 * 1024 * 1024 - 64 * 1024);
-    expect(held[4]).toBe(0);
+    expect(held[4]).toBe(1024 * 1024 - 64 * 1024);
     // Nothing is lost: the rest of each image, then every file is exactly its text.
     for (let i = 0; i < spools.length; i++) {
       for (let at = held[i]! + 64 * 1024; at < texts[i]!.length; at += 64 * 1024)
@@ -81,6 +81,20 @@ describe('image spool', () => {
     const next = createImageSpool(dir, () => undefined);
     expect(writeUntilHeld(next, text.subarray(0, 4 * 1024 * 1024))).toBe(-1);
     await next.discard();
+  });
+
+  it('copies what it needs, so the caller may reuse a piece at once', async () => {
+    const text = Buffer.from(randomBytes(2_500_000).toString('base64'), 'latin1');
+    const spool = createImageSpool(dir, () => undefined);
+    const scratch = Buffer.alloc(10_001);
+    for (let at = 0; at < text.length; at += scratch.length) {
+      const n = text.copy(scratch, 0, at);
+      spool.write(scratch.subarray(0, n));
+      scratch.fill(0x21); // what a pooled socket buffer would do next
+    }
+    const spooled = await spool.finish();
+    expect(fs.readFileSync(spooled!.path).equals(text)).toBe(true);
+    fs.rmSync(spooled!.path);
   });
 
   it('discards its file', async () => {

@@ -1,25 +1,27 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { piecesLength } from '../bytes/base64Pieces';
 import type { ImageSpool } from '../core/domain';
+import { giveBack, takeBuffer } from './bufferPool';
 import { createUncachedFile, type UncachedFile } from './uncachedFile';
 
 export type { ImageSpool, SpooledImage } from '../core/domain';
 
 /**
- * Base64 one image may have waiting for the disk before its stream waits. A local upstream sends
- * an image's text faster than the disk takes it for a while: with 2 MB waiting, the disk set the
- * pace of the whole image and keeping it added about 60 ms to a 4K bridge reply; 8 MB absorbs the
- * burst (docs/benchmarks.md, "The bridge's 4K miss"; then counted as eight decoded megabytes).
+ * Full buffers one image may have waiting for the disk before its stream waits. A local upstream
+ * sends an image's base64 faster than the disk takes its bytes for a while: with two, the disk set
+ * the pace of the whole image and keeping it added about 60 ms to a 4K bridge reply; eight absorb
+ * the burst (docs/benchmarks.md, "The bridge's 4K miss").
  */
-const MAX_WAITING_PER_IMAGE = 8 * 1024 * 1024;
+const MAX_WAITING_PER_IMAGE = 8;
 /**
- * Waiting base64 of all images together: past it, an image with a write of its own under way
- * waits for it, so many images at once stay within tens of megabytes.
+ * Waiting buffers of all images together (the pool's size): past it, an image with a write of
+ * its own under way waits for it, so many images at once stay within tens of megabytes.
  */
-const MAX_WAITING_ALL = 32 * 1024 * 1024;
+const MAX_WAITING_ALL = 32;
 let waitingAll = 0;
+/** Buffers handed to one write: a staging buffer's worth (uncachedFile.ts SLOT). */
+const BUFFERS_PER_WRITE = 4;
 
 /**
  * Images this large are written past the page cache (uncachedFile.ts): a 4K image's 26 MB of
@@ -42,10 +44,11 @@ export const SPOOL_MIN_PIXELS = 2_500_000;
 
 /**
  * The gallery's copy of an image as it streams: its base64 text, as it came, written to a file
- * (decoded later, when the gateway is idle: store.ts). The stream's only cost is copying the text
- * into the staging buffers of a direct write (uncachedFile.ts); decoding it on the way cost a 4K
- * image's stream twice that (docs/benchmarks.md, issue 26). The pieces are kept until written: the
- * upstream readers hand over fresh socket reads and never change one after.
+ * (decoded later, when the gateway is idle: store.ts). The stream's only cost is copying each
+ * piece into a pooled megabyte (bufferPool.ts), which the disk takes from there; decoding it on
+ * the way cost a 4K image's stream twice that (docs/benchmarks.md, issue 26). No piece is kept:
+ * held until written, 35 MB of socket reads per image reached the old generation and cost more
+ * in garbage collection than the copy.
  */
 export function createImageSpool(
   dir: string,
@@ -62,41 +65,68 @@ export function createImageSpool(
   } catch (error) {
     failed = error;
   }
-  /** Pieces waiting for the disk, oldest first, and their bytes. */
-  let queued: Buffer[] = [];
-  let waiting = 0;
+  let current: Buffer | null = null;
+  let filled = 0;
   let total = 0;
   /** The last two characters seen: the padding says how many bytes the last quantum makes. */
   let last2 = '';
+  /** Full buffers waiting for the disk (and the bytes filled in each), oldest first. */
+  const queued: Array<{ buffer: Buffer; length: number }> = [];
+  /** Buffers of this image flushed and not yet written. */
+  let waiting = 0;
   /** The loop writing them out, while there are any; resolves once none is left. */
   let writing: Promise<void> | null = null;
 
   /**
-   * Writes what waits, all of it per write: on a busy event loop a write's cost is mostly its
-   * turn, so fewer, larger writes keep up with more images at once.
+   * Writes what waits, several buffers per write: on a busy event loop a write's cost is mostly
+   * its turn, so fewer, larger writes keep up with more images at once.
    */
   const drain = async () => {
     try {
       while (queued.length > 0) {
-        const batch = queued;
-        queued = [];
-        const bytes = piecesLength(batch);
+        const batch = queued.splice(0, BUFFERS_PER_WRITE);
         try {
-          if (!failed && out) await out.append(batch);
+          if (!failed && out) await out.append(batch.map((b) => b.buffer.subarray(0, b.length)));
         } catch (error) {
           failed ??= error;
         } finally {
-          waiting -= bytes;
-          waitingAll -= bytes;
+          waiting -= batch.length;
+          waitingAll -= batch.length;
+          for (const { buffer } of batch) giveBack(buffer);
         }
       }
     } finally {
-      // Reached only after an await (write starts no loop once the spool has failed), so no
-      // write can fall between the loop's last look at the queue and this.
+      // Reached only after an await (flush starts no loop once the spool has failed), so no
+      // flush can fall between the loop's last look at the queue and this.
       writing = null;
     }
   };
+  const flush = () => {
+    if (!current || filled === 0) return;
+    if (failed || !out) {
+      giveBack(current);
+    } else {
+      queued.push({ buffer: current, length: filled });
+      waiting += 1;
+      waitingAll += 1;
+      writing ??= drain();
+    }
+    current = null;
+    filled = 0;
+  };
+  const copyIn = (piece: Buffer) => {
+    for (let from = 0; from < piece.length;) {
+      current ??= takeBuffer();
+      const copied = piece.copy(current, filled, from);
+      filled += copied;
+      from += copied;
+      if (filled === current.length) flush();
+    }
+    total += piece.length;
+    last2 = (last2 + piece.toString('latin1', Math.max(0, piece.length - 2))).slice(-2);
+  };
   const close = async () => {
+    flush();
     await writing;
     if (!out) return;
     const open = out;
@@ -110,18 +140,10 @@ export function createImageSpool(
 
   return {
     write(piece) {
-      if (failed || !out || piece.length === 0) return;
-      queued.push(piece);
-      waiting += piece.length;
-      waitingAll += piece.length;
-      total += piece.length;
-      last2 =
-        piece.length >= 2
-          ? piece.toString('latin1', piece.length - 2)
-          : (last2 + piece.toString('latin1')).slice(-2);
-      writing ??= drain();
+      if (failed) return;
+      copyIn(piece);
       if (waiting >= MAX_WAITING_PER_IMAGE || (waiting > 0 && waitingAll >= MAX_WAITING_ALL))
-        return writing;
+        return writing ?? undefined;
     },
     async finish() {
       await close();
@@ -131,9 +153,9 @@ export function createImageSpool(
       return null;
     },
     async discard() {
-      waiting -= piecesLength(queued);
-      waitingAll -= piecesLength(queued);
-      queued = [];
+      if (current) giveBack(current);
+      current = null;
+      filled = 0;
       await close();
       await fs.rm(file, { force: true });
     },
