@@ -296,7 +296,11 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
         heldBytes -= entry.inMemory;
         entry.inMemory = 0;
         await entry.journaled;
-        if (entry.journal) await removeFiles([entry.journal]);
+        // One unlink (rm would stat it first): gone already is fine.
+        if (entry.journal)
+          await fs.unlink(entry.journal).catch((error: unknown) => {
+            if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+          });
       }
       // Announced once the journal is gone: whoever sees an image sees no promise left for it.
       for (const then of announce) then();
