@@ -54,21 +54,23 @@ function setup(usageCosts: Record<string, number>) {
   const dir = path.join(tempDir(), 'images');
   const repo = createImagesRepository(sqliteEngine(db));
   const logs: string[] = [];
-  const open = () =>
+  const events = new EventEmitter<GatewayEventMap>();
+  const open = (recoverRetryMs?: number) =>
     createImageStore({
       dir,
       repo,
       priceOf: () => null,
       now: () => Date.now(),
       log: (line) => logs.push(line),
-      events: new EventEmitter<GatewayEventMap>(),
+      events,
       usageCostOf: (id) => Promise.resolve(Object.hasOwn(usageCosts, id) ? usageCosts[id]! : null),
+      recoverRetryMs,
     });
   const journals = () =>
     fs
       .readdirSync(path.join(dir, '.spool'), { recursive: true, encoding: 'utf8' })
       .filter((f) => f.endsWith('.journal'));
-  return { db, dir, repo, open, logs, journals };
+  return { db, dir, repo, open, logs, journals, events };
 }
 
 /** A run folder of a process that has exited: what a killed gateway leaves. */
@@ -124,15 +126,27 @@ describe('image store: journals', () => {
     expect((await repo.ofRequests([batch.requestId])).get(batch.requestId)).toHaveLength(2);
   });
 
-  it('leaves a journal whose request has no usage record yet for a later start', async () => {
-    const { dir, open, journals, logs } = setup({});
+  it('keeps a journal whose request has no usage record yet, and tries it again until it has', async () => {
+    const costs: Record<string, number> = {};
+    const { dir, open, journals, logs, events, repo } = setup(costs);
     const { batch } = await batchOf('req_unrecorded');
     const folder = deadRunFolder(dir);
     await writeJournal(folder, batch);
-    expect(await open().recover()).toBe(0);
+    const store = open(20);
+    expect(await store.recover()).toBe(0);
     expect(logs).toContain('request req_unrecorded: images wait for its usage record to be kept');
     expect(journals()).toHaveLength(1);
     expect(fs.existsSync(folder)).toBe(true);
+    // Another instance records the request (its lease over): the next try keeps both images.
+    const kept: string[] = [];
+    const both = new Promise<void>((resolve) =>
+      events.on('image', (id) => kept.push(id) === 2 && resolve()),
+    );
+    costs.req_unrecorded = 9;
+    await both;
+    expect((await repo.ofRequests(['req_unrecorded'])).get('req_unrecorded')).toHaveLength(2);
+    await store.drain();
+    expect(journals()).toHaveLength(0);
   });
 
   it('lets held base64 go past its bound and reads it back from the journal', async () => {

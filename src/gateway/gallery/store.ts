@@ -134,6 +134,8 @@ export interface ImageStoreDeps {
    * in the background (default QUIET_MS). The gallery makes any it asks for at once.
    */
   quietMs?: number;
+  /** How often journals waiting for their usage record are tried again (RECOVER_RETRY_MS). */
+  recoverRetryMs?: number;
   /** A request's recorded cost, for the images a stopped run left journaled (`recover`). */
   usageCostOf?: (requestId: string) => Promise<number | null>;
   /**
@@ -149,6 +151,9 @@ export interface ImageStoreDeps {
  * and never grows the heap without bound.
  */
 export const MAX_HELD_BYTES = 64 * 1024 * 1024;
+
+/** A usage lease's length (usage/writer.ts): by then another instance may have recorded it. */
+export const RECOVER_RETRY_MS = 30_000;
 
 /**
  * A thumbnail waits for this much quiet. A client that sends its next request soon after the
@@ -438,6 +443,43 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
     return made;
   };
 
+  let retry: NodeJS.Timeout | undefined;
+  /**
+   * Keeps what this machine's stopped runs journaled (`ImageStore.recover`). A journal whose
+   * request has no usage record yet (PostgreSQL: another instance records it once the lease is
+   * over) is tried again every RECOVER_RETRY_MS while the store is open.
+   */
+  const recover = async (first: boolean): Promise<number> => {
+    const root = path.dirname(spoolDir);
+    let kept = 0;
+    let runs = 0;
+    let waiting = false;
+    for (const name of fsSync.readdirSync(root)) {
+      if (!isDeadRunFolder(name)) continue;
+      runs += 1;
+      const folder = path.join(root, name);
+      let unfinished = false;
+      for (const file of fsSync.readdirSync(folder)) {
+        if (!file.endsWith(JOURNAL_SUFFIX)) continue;
+        const journal = path.join(folder, file);
+        const found = await recoverJournal(journal);
+        if (found === null) unfinished = waiting = true;
+        else kept += found;
+      }
+      await queue.drain();
+      // What is left is the stopped run's spools of images never delivered.
+      if (!unfinished) await fs.rm(folder, { recursive: true, force: true });
+    }
+    if (first ? runs > 0 : kept > 0) deps.log(`kept ${kept} image(s) a stopped run left to keep`);
+    if (waiting && !closing) {
+      retry = setTimeout(() => {
+        recover(false).catch((error: unknown) => deps.log(`gallery recovery: ${String(error)}`));
+      }, deps.recoverRetryMs ?? RECOVER_RETRY_MS);
+      retry.unref();
+    }
+    return kept;
+  };
+
   return {
     dir: deps.dir,
     hold(batch) {
@@ -489,29 +531,7 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
       held.delete(requestId);
       queueBatch(entry, requestCostMicros, new Set());
     },
-    async recover() {
-      const root = path.dirname(spoolDir);
-      let kept = 0;
-      let runs = 0;
-      for (const name of fsSync.readdirSync(root)) {
-        if (!isDeadRunFolder(name)) continue;
-        runs += 1;
-        const folder = path.join(root, name);
-        let unfinished = false;
-        for (const file of fsSync.readdirSync(folder)) {
-          if (!file.endsWith(JOURNAL_SUFFIX)) continue;
-          const journal = path.join(folder, file);
-          const found = await recoverJournal(journal);
-          if (found === null) unfinished = true;
-          else kept += found;
-        }
-        await queue.drain();
-        // What is left is the stopped run's spools of images never delivered.
-        if (!unfinished) await fs.rm(folder, { recursive: true, force: true });
-      }
-      if (runs > 0) deps.log(`kept ${kept} image(s) a stopped run left to keep`);
-      return kept;
-    },
+    recover: () => recover(true),
     async remove(id) {
       const image = await deps.repo.remove(id);
       if (!image) return null;
@@ -540,6 +560,7 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
       return abs(rel);
     },
     drain: async () => {
+      clearTimeout(retry);
       await queue.drain();
       // Thumbnails not made yet are made when first asked; shutdown does not wait for them.
       closing = true;
