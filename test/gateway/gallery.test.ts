@@ -163,9 +163,9 @@ describe('images kept', () => {
     await expect.poll(fileOf, { timeout: 30_000 }).toMatch(/\.png$/);
     const onDisk = fs.readFileSync(path.join(t.dataDir, 'images', ...fileOf().split('/')));
     expect(onDisk.equals(sent)).toBe(true);
-    expect(fs.existsSync(path.join(t.dataDir, 'images', ...`${fileOf()}.b64`.split('/')))).toBe(
-      false,
-    );
+    // The row moves first, then the base64 file goes.
+    const encoded = path.join(t.dataDir, 'images', ...`${fileOf()}.b64`.split('/'));
+    await expect.poll(() => fs.existsSync(encoded)).toBe(false);
     expect((await bytesOf(`/api/admin/images/${id}/file`)).bytes.equals(sent)).toBe(true);
   });
 
