@@ -12,6 +12,20 @@ export type SqlValue = string | number | bigint | Buffer | null;
 
 export type EngineKind = 'sqlite' | 'postgres';
 
+/**
+ * The time leases are taken, renewed and judged by, in ms, as SQL: bind the caller's own clock
+ * (`Date.now()` or the gateway's injected clock) to its one placeholder. PostgreSQL answers with
+ * the database server's clock and ignores the argument, because the instances of a team gateway
+ * run on machines whose clocks differ (a lease one instance takes must not look lapsed to another
+ * whose clock is ahead); SQLite answers with the argument, since every process on one file shares
+ * one machine's clock. The same text runs on both engines: migration 19 defines the function on
+ * PostgreSQL, the SQLite engine registers it on its connection.
+ *
+ * A lease's length stays the caller's (`held_until = ${LEASE_CLOCK} + ?`); only its start and
+ * the moment it is judged at come from the lease clock.
+ */
+export const LEASE_CLOCK = 'atelier_lease_clock(?)';
+
 /** What a statement can do; a transaction's handle is one too (its statements run inside it). */
 export interface SqlQueries {
   readonly kind: EngineKind;

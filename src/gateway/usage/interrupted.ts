@@ -18,7 +18,7 @@ export function openRun(owner: UsageOwner): () => void {
 export interface ReconcileOptions {
   /** Whether a process id is alive on this machine (SQLite: every writer is on this machine). */
   isAlive?: (pid: number) => boolean;
-  /** The time a lease is judged by (PostgreSQL). */
+  /** This instance's clock, bound to the lease clock (PostgreSQL judges by its own). */
   now?: () => number;
 }
 
@@ -41,13 +41,16 @@ export async function recordInterrupted(
 ): Promise<number> {
   const isAlive = options.isAlive ?? processAlive;
   const now = (options.now ?? Date.now)();
+  const shared = repository.kind === 'postgres';
   let recorded = 0;
-  for (const pending of await repository.listPending()) {
+  // PostgreSQL: the rows whose lease has ended by the database's clock (the instances' clocks
+  // differ, so none judges another's lease by its own).
+  const candidates = shared ? await repository.listLapsed(now) : await repository.listPending();
+  for (const pending of candidates) {
     // Run ids are random: a run still open in this process is a request under way here.
     if (liveRuns.has(pending.ownerRun)) continue;
     const record = interruptedRecord(pending);
-    if (repository.kind === 'postgres') {
-      if (pending.leaseUntil > now) continue;
+    if (shared) {
       if (await repository.reconcile(pending.requestId, record, now)) recorded += 1;
     } else {
       if (pending.ownerPid !== process.pid && isAlive(pending.ownerPid)) continue;

@@ -145,8 +145,9 @@ export function createUsageWriter(deps: UsageWriterDeps): UsageWriter {
   const shared = deps.repository.kind === 'postgres';
   const renewal = shared
     ? setInterval(() => {
+        const now = deps.now();
         deps.repository
-          .renewLeases(owner.run, deps.now() + leaseMs)
+          .renewLeases(owner.run, now + leaseMs, now)
           .catch((error: unknown) =>
             deps.log(`pending usage leases not renewed: ${String(error)}`),
           );
