@@ -1,19 +1,6 @@
 import { INTERRUPTED } from '../../shared/usageRecord';
+import { isOpenRun, processAlive } from '../storage/runOwners';
 import type { PendingUsage, UsageRepository } from './repository';
-
-/** The gateway process and run a pending row belongs to. */
-export interface UsageOwner {
-  pid: number;
-  run: string;
-}
-
-/** Runs of this process that are still open: their pending rows are requests under way. */
-const liveRuns = new Set<string>();
-
-export function openRun(owner: UsageOwner): () => void {
-  liveRuns.add(owner.run);
-  return () => liveRuns.delete(owner.run);
-}
 
 export interface ReconcileOptions {
   /** Whether a process id is alive on this machine (SQLite: every writer is on this machine). */
@@ -48,7 +35,7 @@ export async function recordInterrupted(
   const candidates = shared ? await repository.listLapsed(now) : await repository.listPending();
   for (const pending of candidates) {
     // Run ids are random: a run still open in this process is a request under way here.
-    if (liveRuns.has(pending.ownerRun)) continue;
+    if (isOpenRun(pending.ownerRun)) continue;
     const record = interruptedRecord(pending);
     if (shared) {
       if (await repository.reconcile(pending.requestId, record, now)) recorded += 1;
@@ -71,14 +58,4 @@ export function interruptedRecord(pending: PendingUsage): PendingUsage['record']
       "What the upstream made and billed is unknown: check the account's own usage.",
     latencyMs: Math.max(0, pending.updatedAt - pending.record.createdAt),
   };
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
