@@ -75,6 +75,7 @@ export function sqliteEngine(db: BetterSqlite3.Database): SqlEngine {
         open();
       }
     },
+    // Any table: SQLite says only that another connection committed.
     changeStamp: () => dataVersion.get() as number,
     // data_version is read, not pushed: a caller asks changeStamp() when it needs to know.
     onChange: () => () => {},
