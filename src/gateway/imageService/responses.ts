@@ -150,6 +150,7 @@ export async function runResponses(
         signal: target.signal,
         timeoutMs: upstreamTimeoutFor(tool?.size, deps.dispatch.timeouts()),
       });
+      usage.answered(answer.upstreamRequestId);
       try {
         if (answer.events) await relayEvents(reply, answer.events, bill, plan, tap);
         else {

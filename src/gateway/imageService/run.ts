@@ -51,6 +51,7 @@ export async function runImagePlan(
     usage.delivered(
       deliveredNote(result.images, options.model, result.usage, plan.requested.quality),
     );
+    for (const image of result.images) usage.answered(image.outcome.upstreamRequestId);
     const first = result.images[0]!;
     const meta = {
       created: first.outcome.created,
@@ -78,6 +79,7 @@ export async function runImagePlan(
       reply.broken();
       throw error;
     }
+    for (const image of error.images) usage.answered(image.outcome.upstreamRequestId);
     usage.delivered({
       parts: [{ model: options.model, usage: error.usage }],
       images: error.images.length,

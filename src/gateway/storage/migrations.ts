@@ -461,6 +461,15 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 20,
+    name: 'usage upstream request id',
+    up(db) {
+      // The request id(s) the upstream answered with (its `x-request-id`), comma-separated for a
+      // request of several upstream calls: a desktop's row names the team gateway's row.
+      db.exec(`ALTER TABLE usage_records ADD COLUMN upstream_request_id TEXT;`);
+    },
+  },
 ]; /**
  * Brings a database up to the latest schema and returns the versions it applied. Each migration
  * runs in its own IMMEDIATE transaction that re-checks whether it is applied, so two processes

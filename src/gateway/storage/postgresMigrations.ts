@@ -404,4 +404,11 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       `);
     },
   },
+  {
+    version: 20,
+    name: 'usage upstream request id',
+    async up(tx) {
+      await tx.exec(`ALTER TABLE usage_records ADD COLUMN upstream_request_id TEXT;`);
+    },
+  },
 ];

@@ -37,6 +37,7 @@ function record(overrides: Partial<NewUsageRecord> = {}): NewUsageRecord {
     latencyMs: 12_000,
     upstreamAccountId: 'acc_1',
     upstreamAccountName: 'Main',
+    upstreamRequestId: null,
     groupName: 'default',
     user: null,
     apiKeyId: null,
