@@ -294,6 +294,22 @@ describe('ResponseJobs across the instances of a team gateway (PostgreSQL)', () 
     });
   });
 
+  it("of two instances failing a dead instance's job at once, one does", async () => {
+    const { engine, connect } = await testStorage('postgres');
+    const dying = new ResponseJobs(createJobsRepository(engine), Date.now);
+    const job = await dying.create('key_a', 'req_1', { model: 'agent-model-1' });
+    await dying.close();
+    await ageLeases(engine, 'response_jobs', JOB_LEASE_MS);
+    const survivors = [
+      new ResponseJobs(createJobsRepository(await connect()), Date.now),
+      new ResponseJobs(createJobsRepository(await connect()), Date.now),
+    ];
+    onTestFinished(() => Promise.all(survivors.map((s) => s.close())).then(() => undefined));
+    const counts = await Promise.all(survivors.map((s) => s.failUnfinished()));
+    expect(counts.reduce((sum, c) => sum + c.responses, 0)).toBe(1);
+    expect((await survivors[0]!.get('key_a', job.id))?.status).toBe('failed');
+  });
+
   it('a cancel made on another instance stops the upstream work where the job runs, and stands', async () => {
     const { here, other } = await twoInstances();
     const job = await here.create('key_a', 'req_1', { model: 'agent-model-1' });
