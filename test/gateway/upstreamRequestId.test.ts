@@ -55,4 +55,33 @@ describe('the upstream request id in the usage log', () => {
     // The ids hold a comma: the field is quoted.
     expect(row).toContain(`"${stored}"`);
   });
+
+  it("records a failing answer's id too: the upstream's own row of the refusal", async () => {
+    // Every call fails with a 400 the gateway does not retry: one upstream answer, one id.
+    t.gateway.simulator!.faults.add({
+      kind: 'http_error',
+      status: 400,
+      code: 'invalid_value',
+      message: 'no',
+      times: 1,
+      match: { promptIncludes: 'refused kite' },
+    });
+    const res = await fetch(`${t.url}/v1/images/generations`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'image-model-2', prompt: 'a refused kite', quality: 'low' }),
+    });
+    expect(res.status).toBe(400);
+    await res.arrayBuffer();
+    const requestId = res.headers.get('x-request-id')!;
+    await expect
+      .poll(() =>
+        t.db
+          .prepare(
+            'SELECT status, upstream_request_id AS id FROM usage_records WHERE request_id = ?',
+          )
+          .get(requestId),
+      )
+      .toMatchObject({ status: 400, id: expect.stringMatching(/^req_[^,]+$/) });
+  });
 });

@@ -44,6 +44,7 @@ export async function runImagePlan(
       ladder: plan.ladder,
       now: deps.now,
       onDispatch: (_imageIndex, account) => usage.dispatched(account),
+      onAnswered: (upstreamRequestId) => usage.answered(upstreamRequestId),
       onImageStart: reply.onImageStart,
       onPartial: reply.onPartial,
       onImage: reply.onImage,
@@ -51,7 +52,6 @@ export async function runImagePlan(
     usage.delivered(
       deliveredNote(result.images, options.model, result.usage, plan.requested.quality),
     );
-    for (const image of result.images) usage.answered(image.outcome.upstreamRequestId);
     const first = result.images[0]!;
     const meta = {
       created: first.outcome.created,
@@ -79,7 +79,6 @@ export async function runImagePlan(
       reply.broken();
       throw error;
     }
-    for (const image of error.images) usage.answered(image.outcome.upstreamRequestId);
     usage.delivered({
       parts: [{ model: options.model, usage: error.usage }],
       images: error.images.length,
