@@ -28,7 +28,10 @@ export const BASELINE_ENTRIES = ['bench/gatewayChild.ts', 'bench/setup.ts'] as c
 function commitOf(dir: string): string {
   try {
     const git = (args: string[]) =>
-      execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8' }).trim();
+      execFileSync('git', ['-C', dir, ...args], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }).trim();
     const head = git(['rev-parse', 'HEAD']);
     const dirty = git(['status', '--porcelain', '--untracked-files=no']);
     return dirty === '' ? head : `${head}+dirty`;
