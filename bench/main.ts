@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { agree, findPrior, verdictText, type RunIdentity } from './agreement';
 import { buildBaseline, type BaselineBuild } from './baselineBuild';
+import { baselineSummary } from './versusBaseline';
 import { editCases } from './cases/edit';
 import { concurrencyCases } from './cases/concurrency';
 import { latencyCases } from './cases/latency';
@@ -221,6 +222,7 @@ async function main(): Promise<number> {
       `; ${(durationMs / 1000).toFixed(0)} s; figures in ${file}\n`,
   );
 
+  if (baseline) process.stdout.write(`${baselineSummary(rows, baseline.commit)}\n`);
   const busy = Object.entries(loads).filter(([, share]) => share > 0.05);
   if (busy.length > 0) {
     process.stdout.write(

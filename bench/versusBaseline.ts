@@ -53,3 +53,18 @@ export function baselineRow(fields: {
     },
   };
 }
+
+/**
+ * One line for issue 24's question over a run's `.baseline` rows: how many cases are within
+ * 1.05x in this run, and the slowest. The verdict is still per row, from two agreeing runs.
+ */
+export function baselineSummary(rows: readonly Row[], commit: string): string {
+  const compared = rows.filter((r) => r.id.endsWith('.baseline') && r.ratio !== null);
+  if (compared.length === 0) return `installed / baseline ${commit}: no case compared`;
+  const within = compared.filter((r) => r.pass === true).length;
+  const slowest = compared.reduce((a, b) => ((b.ratio ?? 0) > (a.ratio ?? 0) ? b : a));
+  return (
+    `installed / baseline ${commit}: ${within} of ${compared.length} cases within ` +
+    `${BASELINE_RATIO}x in this run; slowest ${slowest.ratio!.toFixed(2)}x (${slowest.label})`
+  );
+}

@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BASELINE_RATIO, baselineRow, slowdownByRound } from '../../bench/versusBaseline';
+import {
+  BASELINE_RATIO,
+  baselineRow,
+  baselineSummary,
+  slowdownByRound,
+} from '../../bench/versusBaseline';
 
 describe('slowdownByRound', () => {
   it('divides the installed time by the baseline time, round by round', () => {
@@ -104,5 +109,28 @@ describe('baselineRow', () => {
     expect(row.addedMs).toBeNull();
     expect(row.ratio).toBeCloseTo(100 / 95, 9);
     expect(row.pass).toBe(false);
+  });
+});
+
+describe('baselineSummary', () => {
+  const row = (id: string, installed: number, base: number) =>
+    baselineRow({
+      id,
+      label: id,
+      unit: 'ms',
+      installed: [[installed]],
+      baseline: [[base]],
+      commit: 'c7d61aa',
+    });
+
+  it('counts the cases within 1.05x and names the slowest', () => {
+    const rows = [row('a', 100, 100), row('b', 112, 100), row('c', 90, 100)];
+    expect(baselineSummary(rows, 'c7d61aa')).toBe(
+      'installed / baseline c7d61aa: 2 of 3 cases within 1.05x in this run; slowest 1.12x (b: as installed / baseline)',
+    );
+  });
+
+  it('says so when no case was compared', () => {
+    expect(baselineSummary([], 'c7d61aa')).toBe('installed / baseline c7d61aa: no case compared');
   });
 });
