@@ -153,7 +153,7 @@ async function main(): Promise<number> {
         ...ctx.ownPids,
         ...(group === 'studio' ? descendants(process.pid) : []),
         // The PostgreSQL server's backends are children of its main process (an own pid).
-        ...(group === 'postgres' ? ctx.ownPids.flatMap(descendants) : []),
+        ...(group === 'postgres' ? descendants(ctx.ownPids) : []),
       ];
       const foreign = watchForeignLoad(pids, os.availableParallelism());
       const groupRows = await GROUPS[group](ctx);
