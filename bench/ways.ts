@@ -31,7 +31,8 @@ export async function startOtherGateways(ctx: BenchContext): Promise<OtherGatewa
   const off = await startExtraGateway(ctx, false);
   let baseline: ExtraGateway | null = null;
   try {
-    baseline = ctx.baseline ? await startBaselineGateway(ctx, true) : null;
+    // Its gallery as the bench's own gateway's (as installed unless --keep-api-images off).
+    baseline = ctx.baseline ? await startBaselineGateway(ctx, ctx.plan.keepApiImages) : null;
   } catch (error) {
     await off.close();
     throw error;

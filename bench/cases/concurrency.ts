@@ -156,7 +156,8 @@ async function timedBursts(
   const off = await startExtraGateway(ctx, false);
   let baseline: ExtraGateway | null = null;
   try {
-    baseline = ctx.baseline ? await startBaselineGateway(ctx, true) : null;
+    // Its gallery as the bench's own gateway's (as installed unless --keep-api-images off).
+    baseline = ctx.baseline ? await startBaselineGateway(ctx, ctx.plan.keepApiImages) : null;
     const params = { size: '3840x2160', quality: 'medium', partialImages: 0 } as const;
     const offTarget = throughGeneration(off.gateway.url, off.setup, transport, params);
     const baselineTarget =
