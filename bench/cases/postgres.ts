@@ -154,6 +154,10 @@ export async function postgresCases(ctx: BenchContext): Promise<Row[]> {
         `(+${extra.median.toFixed(1)} ms); ${perRequest.toFixed(1)} statements per request, ` +
         `${idlePerSecond.toFixed(1)}/s idle`,
     );
+    for (const { statement, perRequest: n } of statements) {
+      const short = statement.length > 90 ? `${statement.slice(0, 87)}...` : statement;
+      ctx.log(`  ${n.toFixed(2)} per request: ${short}`);
+    }
     const spread = (s: ReturnType<typeof addedByRound>) => ({
       min: s.min,
       max: s.max,
