@@ -47,8 +47,10 @@ describe('countsBetween', () => {
     );
     fc.assert(
       fc.property(counts, counts, (a, extra) => {
-        const after: Record<string, number> = { ...a };
-        for (const [k, v] of Object.entries(extra)) after[k] = (after[k] ?? 0) + v;
+        // Statement texts may be any string, "toString" too: no prototype to read through.
+        const after = Object.assign(Object.create(null) as Record<string, number>, a);
+        for (const [k, v] of Object.entries(extra))
+          after[k] = (Object.hasOwn(after, k) ? after[k]! : 0) + v;
         const sum = (r: Record<string, number>) => Object.values(r).reduce((x, y) => x + y, 0);
         const between = countsBetween(
           { total: sum(a), byStatement: a },
