@@ -140,7 +140,7 @@ describe('images kept', () => {
     expect(fs.readdirSync(folder).sort()).toEqual([`${id}.thumb.webp`, `${id}.webp`]);
   });
 
-  it('keeps a 4K image as the text it streamed as, served decoded at once, its file decoded later', async () => {
+  it('keeps a 4K image decoded on the way: its file is the caller’s bytes at once', async () => {
     const { status, requestId, text } = await generate({
       prompt: 'a wide valley',
       size: '3840x2160',
@@ -153,19 +153,15 @@ describe('images kept', () => {
     const [id] = await keptImages(t, requestId);
     const fileOf = () =>
       t.db.prepare('SELECT file FROM images WHERE id = ?').pluck().get(id) as string;
-    // Whichever form the file is in when asked, the caller's bytes come back, as a PNG.
+    // The caller's bytes come back, as a PNG.
     const file = await bytesOf(`/api/admin/images/${id}/file`);
     expect(file.res.headers.get('content-type')).toBe('image/png');
     expect(file.bytes.equals(sent)).toBe(true);
     const thumb = await bytesOf(`/api/admin/images/${id}/thumb`);
     expect((await sharp(thumb.bytes).metadata()).width).toBe(256);
-    // Once the gateway is quiet, the base64 file becomes the image's own.
-    await expect.poll(fileOf, { timeout: 30_000 }).toMatch(/\.png$/);
+    expect(fileOf()).toMatch(/\.png$/);
     const onDisk = fs.readFileSync(path.join(t.dataDir, 'images', ...fileOf().split('/')));
     expect(onDisk.equals(sent)).toBe(true);
-    // The row moves first, then the base64 file goes.
-    const encoded = path.join(t.dataDir, 'images', ...`${fileOf()}.b64`.split('/'));
-    await expect.poll(() => fs.existsSync(encoded)).toBe(false);
     expect((await bytesOf(`/api/admin/images/${id}/file`)).bytes.equals(sent)).toBe(true);
   });
 

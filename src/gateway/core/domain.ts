@@ -14,21 +14,22 @@ export const BUILTIN = 'builtin';
 /** How an account reaches its upstream: the built-in simulator, an API key, a subscription. */
 export type AccountKind = (typeof ACCOUNT_KINDS)[number];
 
-/** An image's base64 text, written to a temporary file while it streamed through. */
+/** An image's bytes, decoded into a temporary file while it streamed through. */
 export interface SpooledImage {
   path: string;
-  /** The decoded size in bytes (the file holds the base64 text). */
+  /** The decoded size in bytes. */
   bytes: number;
 }
 
 /**
- * The gallery's copy of a large image that streams through the gateway, written while it
- * streams: its base64 text as it came, copied into pooled megabyte buffers that the disk takes
- * from there (no decode on the response path), and decoded to the image's own file once the
- * gateway is idle (gallery/store.ts; its readers decode on demand until then). The file is
- * written past the page cache where the system allows (gallery/uncachedFile.ts). A spool nobody
- * claims is deleted. The caller's pieces are copied, never kept: held until written, a 4K image's
- * socket reads reached the old generation of the heap and cost more in garbage collection.
+ * The gallery's copy of an image that streams through the gateway, written while it streams:
+ * each base64 piece is decoded as it passes (in strings of at most 64 KB, into a pooled buffer:
+ * about 5 ms of CPU for a 4K image) and each full megabyte written to a file, so the gateway holds
+ * none of the socket's pieces for the gallery and the file needs no second pass. Holding the
+ * pieces pushed them into the old generation of the heap; spooling the base64 text and decoding
+ * it later wrote and read a third more bytes, and fresh memory is dear on the machines measured
+ * (docs/benchmarks.md). The file is written past the page cache where the system allows
+ * (gallery/uncachedFile.ts). A spool nobody claims is deleted.
  *
  * At most eight buffers wait for the disk per image, and 32 for all images together: beyond that,
  * `write` returns a promise, which holds back the upstream read like the caller's socket does.

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { Base64Quanta } from '../bytes/base64Pieces';
 import type { ImageSpool } from '../core/domain';
 import { giveBack, takeBuffer } from './bufferPool';
 import { createUncachedFile, type UncachedFile } from './uncachedFile';
@@ -22,6 +23,11 @@ const MAX_WAITING_ALL = 32;
 let waitingAll = 0;
 /** Buffers handed to one write: a staging buffer's worth (uncachedFile.ts SLOT). */
 const BUFFERS_PER_WRITE = 4;
+/**
+ * Base64 decoded at a time: 64 KB of text makes at most 48 KB of bytes. A buffer is flushed
+ * once less than that is free, so each decode fits.
+ */
+const MAX_DECODED = 48 * 1024 + 3;
 
 /**
  * Images this large are written past the page cache (uncachedFile.ts): a 4K image's 26 MB of
@@ -38,18 +44,10 @@ export const DIRECT_MIN_PIXELS = 4_000_000;
  * load 4-5), median of 9: the journal's write, which the reply's end waits for, took 0.8 ms for
  * 2 MB of base64 (a 1.5 MB image), 1.1 ms for 4 MB, 2.6 ms for 8 MB and 8.1 ms for 16 MB, and
  * held whole, 16 images at once of 8 MB would hold 128 MB. A larger image is spooled (its writes
- * overlap its stream; 8 MB waiting at most) and its reply ends without waiting on the disk.
+ * overlap its stream) and its reply ends without waiting on the disk.
  */
 export const SPOOL_MIN_PIXELS = 2_500_000;
 
-/**
- * The gallery's copy of an image as it streams: its base64 text, as it came, written to a file
- * (decoded later, when the gateway is idle: store.ts). The stream's only cost is copying each
- * piece into a pooled megabyte (bufferPool.ts), which the disk takes from there; decoding it on
- * the way cost a 4K image's stream twice that (docs/benchmarks.md, issue 26). No piece is kept:
- * held until written, 35 MB of socket reads per image reached the old generation and cost more
- * in garbage collection than the copy.
- */
 export function createImageSpool(
   dir: string,
   log: (line: string) => void,
@@ -65,11 +63,10 @@ export function createImageSpool(
   } catch (error) {
     failed = error;
   }
+  const quanta = new Base64Quanta();
   let current: Buffer | null = null;
   let filled = 0;
   let total = 0;
-  /** The last two characters seen: the padding says how many bytes the last quantum makes. */
-  let last2 = '';
   /** Full buffers waiting for the disk (and the bytes filled in each), oldest first. */
   const queued: Array<{ buffer: Buffer; length: number }> = [];
   /** Buffers of this image flushed and not yet written. */
@@ -114,16 +111,12 @@ export function createImageSpool(
     current = null;
     filled = 0;
   };
-  const copyIn = (piece: Buffer) => {
-    for (let from = 0; from < piece.length;) {
-      current ??= takeBuffer();
-      const copied = piece.copy(current, filled, from);
-      filled += copied;
-      from += copied;
-      if (filled === current.length) flush();
-    }
-    total += piece.length;
-    last2 = (last2 + piece.toString('latin1', Math.max(0, piece.length - 2))).slice(-2);
+  const decode = (text: string) => {
+    if (current && current.length - filled < MAX_DECODED) flush();
+    current ??= takeBuffer();
+    const length = current.write(text, filled, 'base64');
+    filled += length;
+    total += length;
   };
   const close = async () => {
     flush();
@@ -141,13 +134,15 @@ export function createImageSpool(
   return {
     write(piece) {
       if (failed) return;
-      copyIn(piece);
+      for (const text of quanta.take(piece)) decode(text);
       if (waiting >= MAX_WAITING_PER_IMAGE || (waiting > 0 && waitingAll >= MAX_WAITING_ALL))
         return writing ?? undefined;
     },
     async finish() {
+      const rest = quanta.rest();
+      if (!failed && rest.length > 0) decode(rest);
       await close();
-      if (!failed) return { path: file, bytes: decodedLength(total, last2) };
+      if (!failed) return { path: file, bytes: total };
       log(`image spool ${file}: ${String(failed)}; the image is not kept`);
       await fs.rm(file, { force: true });
       return null;
@@ -160,10 +155,4 @@ export function createImageSpool(
       await fs.rm(file, { force: true });
     },
   };
-}
-
-/** The bytes `length` characters of base64 decode to, given its last two (padding or not). */
-export function decodedLength(length: number, last2: string): number {
-  const padding = last2.endsWith('==') ? 2 : last2.endsWith('=') ? 1 : 0;
-  return Math.floor((length * 3) / 4) - padding;
 }

@@ -12,7 +12,6 @@ import type { GatewayEventMap } from '../core/events';
 import { tempDatabase, tempDir } from '../storage/testing';
 import { createImageStore, shareCost, type ImageBatch, type KeptImage } from './store';
 import { SPOOL_MIN_PIXELS } from './spool';
-import { readKeptImage } from './keptFile';
 
 const usage = (imageTokens: number, textTokens = 0): TokenUsage => ({
   ...emptyUsage(),
@@ -113,7 +112,7 @@ describe('image store: spooled images', () => {
     return { store, stored, db };
   }
 
-  it('moves the spooled text into the gallery, decoding it and making its thumbnail at a quiet moment', async () => {
+  it('moves the file decoded on the way into the gallery; its thumbnail waits for a quiet moment', async () => {
     let becomeIdle: () => void = () => undefined;
     const idle = new Promise<void>((resolve) => (becomeIdle = resolve));
     let asked: () => void = () => undefined;
@@ -129,30 +128,17 @@ describe('image store: spooled images', () => {
     store.hold(batch);
     const landed = once(stored, 'stored') as Promise<[StoredImage]>;
     store.confirm(batch.requestId, 0);
-    // Busy or not, the image itself lands at once, as the text it streamed as; its readers
-    // decode it until the gateway is idle.
+    // Busy or not, the image itself lands at once: there is nothing left to decode.
     const [image] = await landed;
-    expect(image.file.endsWith('.png.b64')).toBe(true);
-    expect(fs.readFileSync(path.join(store.dir, image.file), 'latin1')).toBe(
-      png.toString('base64'),
-    );
-    expect((await readKeptImage(path.join(store.dir, image.file))).equals(png)).toBe(true);
+    expect(fs.readFileSync(path.join(store.dir, image.file)).equals(png)).toBe(true);
     expect(image.bytes).toBe(png.length);
     expect(fs.existsSync(spooled.path)).toBe(false);
-    // The decode and the thumbnail are what wait.
+    // The thumbnail is what waits.
     await askedIdle;
-    const rowOf = () =>
-      db.prepare('SELECT file, thumb FROM images WHERE id = ?').get(image.id) as {
-        file: string;
-        thumb: string | null;
-      };
-    expect(rowOf()).toEqual({ file: image.file, thumb: null });
+    const thumbOf = () => db.prepare('SELECT thumb FROM images WHERE id = ?').pluck().get(image.id);
+    expect(thumbOf()).toBeNull();
     becomeIdle();
-    await expect.poll(() => rowOf().thumb).not.toBeNull();
-    const decoded = rowOf().file;
-    expect(decoded).toBe(image.file.slice(0, -'.b64'.length));
-    expect(fs.readFileSync(path.join(store.dir, decoded)).equals(png)).toBe(true);
-    expect(fs.existsSync(path.join(store.dir, image.file))).toBe(false);
+    await expect.poll(thumbOf).not.toBeNull();
     await store.drain();
   });
 
@@ -231,7 +217,7 @@ describe('image store: gateways sharing one images folder', () => {
     const second = open();
     expect(fs.existsSync(crashed)).toBe(false);
     const spooled = (await inProgress.finish())!;
-    expect(fs.readFileSync(spooled.path, 'latin1')).toBe('aGVsbG8g');
+    expect(fs.readFileSync(spooled.path, 'latin1')).toBe('hello ');
     const own = second.spool(SPOOL_MIN_PIXELS)!;
     own.write(Buffer.from('d29ybGQh', 'latin1'));
     const theirs = (await own.finish())!;

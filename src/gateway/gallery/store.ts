@@ -25,7 +25,7 @@ import {
   type SpooledImage,
 } from './spool';
 import { createTaskQueue } from './queue';
-import { decodedPath, decodeFile, decodeInto, ENCODED_SUFFIX, readKeptImage } from './keptFile';
+import { decodedPath, decodeFile, decodeInto, isEncoded, readKeptImage } from './keptFile';
 import {
   isDeadRunFolder,
   JOURNAL_SUFFIX,
@@ -317,8 +317,8 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
     const id = newImageId();
     const paths = imagePaths(id, createdAt, image.format, batch.mask?.format);
     const spooled = image.spooled;
-    // A spooled image's base64 moves into place as it is, decoded when the gateway is idle.
-    const file = spooled ? `${paths.file}${ENCODED_SUFFIX}` : paths.file;
+    // A spooled image was decoded on the way: its file only moves into place.
+    const file = paths.file;
     const written = [abs(file)];
     let stored: StoredImage;
     let size: number;
@@ -346,7 +346,7 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
     } finally {
       if (spooled) claimed.delete(spooled.path);
     }
-    return () => announced(batch, stored, paths.thumb, spooled !== undefined);
+    return () => announced(batch, stored, paths.thumb, isEncoded(file));
   };
 
   /** A kept image's `image` event, and its decode and thumbnail queued for a quiet moment. */
