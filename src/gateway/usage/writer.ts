@@ -6,7 +6,7 @@ import { openRun, recordInterrupted, type UsageOwner } from './interrupted';
 import { createLogHealth, type UsageLogHealth } from './logHealth';
 import { UsageNotes, type FinalStatus } from './notes';
 import type { RejectedCounter } from './rejected';
-import type { NewUsageRecord, UsageRepository } from './repository';
+import type { InCommit, NewUsageRecord, UsageRepository } from './repository';
 
 export interface UsageWriterDeps {
   repository: UsageRepository;
@@ -16,6 +16,11 @@ export interface UsageWriterDeps {
   rejected: RejectedCounter;
   now: () => number;
   log: (line: string) => void;
+  /**
+   * What else ends in a request's record's commit, if anything: its key's limits reservation
+   * (limits/limiter.ts `releaseWithRecord`), so a limited request pays no commit of its own for it.
+   */
+  alsoInCommit?: (requestId: string) => InCommit | null;
   /** How often an unwritable log is tried again (ms). */
   retryMs?: number;
   /**
@@ -100,7 +105,8 @@ export function createUsageWriter(deps: UsageWriterDeps): UsageWriter {
   const store = async (record: NewUsageRecord) => {
     // false: recorded already (an earlier try that reported an error after committing, or
     // another instance that took the row over once its lease had ended).
-    if (await deps.repository.complete(record)) deps.events.emit('usage', record.requestId);
+    const also = deps.alsoInCommit?.(record.requestId) ?? null;
+    if (await deps.repository.complete(record, also)) deps.events.emit('usage', record.requestId);
   };
   const announce = (requestId: string, costMicros: number) => {
     deps.events.emit('settled', requestId, costMicros, true);
