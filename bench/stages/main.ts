@@ -1,8 +1,8 @@
 // `npm run bench:stages`: the CPU one small request costs the gateway, stage by stage (issue 26
 // item 3). The simulator and the gateway each run in a process of their own; this process is the
 // client. Per kind of key: warm-up requests, then a V8 CPU profile of the gateway (100 µs
-// sampling) over a run of small generations sent one at a time, lasting until each is settled and
-// its image kept. Each sample is charged to a stage (attribution.ts); the table gives CPU per
+// sampling) over a run of small generations sent one at a time (or --concurrency at once),
+// lasting until each is settled and its image kept. Each sample is charged to a stage (attribution.ts); the table gives CPU per
 // request by stage, and the gateway process's own CPU (user + system) per request beside it.
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -25,6 +25,9 @@ const USAGE = `npm run bench:stages -- [--requests N] [--warmup N] [--keys plain
   --keys      which keys: plain (no limits), budget (a monthly budget), limited (budget,
               requests per minute and images per day); default all three
   --gallery   off: the gallery keeps no API image (keep_api_images false); default on, as installed
+  --concurrency  requests in flight at once (default 1: one at a time)
+  --rounds    profiled runs per kind of key, the kinds taking turns; each figure is the median
+              run's (default 3)
   --detail    also list, per stage, the functions its samples were in (the first kind of key)`;
 
 /** What a key of each kind may do: far more than the benchmark asks, so nothing is refused. */
@@ -55,6 +58,8 @@ interface Options {
   keys: string[];
   gallery: boolean;
   detail: boolean;
+  concurrency: number;
+  rounds: number;
 }
 
 function parseOptions(argv: string[]): Options {
@@ -64,6 +69,8 @@ function parseOptions(argv: string[]): Options {
     keys: Object.keys(KEY_KINDS),
     gallery: true,
     detail: false,
+    concurrency: 1,
+    rounds: 3,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -76,6 +83,8 @@ function parseOptions(argv: string[]): Options {
     };
     if (arg === '--requests') options.requests = count();
     else if (arg === '--warmup') options.warmup = count();
+    else if (arg === '--concurrency') options.concurrency = count();
+    else if (arg === '--rounds') options.rounds = count();
     else if (arg === '--keys') {
       options.keys = (value ?? '').split(',');
       const unknown = options.keys.filter((k) => !Object.hasOwn(KEY_KINDS, k));
@@ -118,7 +127,19 @@ function next<T extends { type: string }>(proc: ChildProcess, type: T['type']): 
   });
 }
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+const agent = new http.Agent({ keepAlive: true });
+
+/** `count` generations, `concurrency` at a time. */
+async function generateMany(url: URL, key: string, count: number, concurrency: number) {
+  let sent = 0;
+  const worker = async () => {
+    while (sent < count) {
+      sent += 1;
+      await generate(url, key);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+}
 
 /** One generation; resolves with its status once the whole body is in. */
 function generate(url: URL, key: string): Promise<void> {
@@ -190,50 +211,60 @@ async function main(): Promise<void> {
       return { ...totals };
     };
     console.log(
-      `CPU of the gateway process per small request (${options.requests} requests per key after ` +
-        `${options.warmup} warm-up, one at a time, 1024x1024 low, gallery ${options.gallery ? 'on' : 'off'}), µs`,
+      `CPU of the gateway process per small request (median of ${options.rounds} runs of ${options.requests} requests per key after ` +
+        `${options.warmup} warm-up, ${options.concurrency} at a time, 1024x1024 low, gallery ${options.gallery ? 'on' : 'off'}), µs`,
     );
     const columns = options.keys;
-    const results = new Map<string, { byStage: Map<string, number>; rows: Map<string, number> }>();
+    type Run = Map<string, number>;
+    const runs = new Map<string, Run[]>(columns.map((kind) => [kind, []]));
     for (const kind of columns) {
-      const key = keys.get(kind)!;
-      for (let i = 0; i < options.warmup; i++) await generate(url, key);
+      await generateMany(url, keys.get(kind)!, options.warmup, options.concurrency);
       const quiet = next(gateway, 'quiet');
       send({ type: 'quiesce', totals: expect(options.warmup) });
       await quiet;
-      const profiling = next(gateway, 'profiling');
-      const profiled = next<Extract<FromStagesGateway, { type: 'profiled' }>>(gateway, 'profiled');
-      send({ type: 'profile', until: expect(options.requests) });
-      await profiling;
-      for (let i = 0; i < options.requests; i++) await generate(url, key);
-      const done = await profiled;
-      const { byStage, busyUs, leaves } = stageTimes(done.file);
-      if (options.detail && kind === columns[0]) printLeaves(leaves, options.requests);
-      fs.rmSync(path.dirname(done.file), { recursive: true, force: true });
-      const per = (us: number) => us / options.requests;
-      results.set(kind, {
-        byStage: new Map([...byStage].map(([stage, us]) => [stage, per(us)])),
-        rows: new Map([
-          ['profiled, busy', per(busyUs)],
-          ['process CPU, user', per(done.cpuUserUs)],
-          ['process CPU, system', per(done.cpuSystemUs)],
-          ['wall time', per(done.wallMs * 1000)],
-        ]),
-      });
     }
+    // Rounds in turn, so a change in the machine's load falls on every kind of key alike.
+    for (let round = 0; round < options.rounds; round++) {
+      for (const kind of columns) {
+        const profiling = next(gateway, 'profiling');
+        const profiled = next<Extract<FromStagesGateway, { type: 'profiled' }>>(
+          gateway,
+          'profiled',
+        );
+        send({ type: 'profile', until: expect(options.requests) });
+        await profiling;
+        await generateMany(url, keys.get(kind)!, options.requests, options.concurrency);
+        const done = await profiled;
+        const { byStage, busyUs, leaves } = stageTimes(done.file);
+        if (options.detail && round === 0 && kind === columns[0])
+          printLeaves(leaves, options.requests);
+        fs.rmSync(path.dirname(done.file), { recursive: true, force: true });
+        const per = (us: number) => us / options.requests;
+        runs
+          .get(kind)!
+          .push(
+            new Map([
+              ...[...byStage].map(([stage, us]) => [stage, per(us)] as const),
+              ['profiled, busy', per(busyUs)],
+              ['process CPU, user', per(done.cpuUserUs)],
+              ['process CPU, system', per(done.cpuSystemUs)],
+              ['wall time', per(done.wallMs * 1000)],
+            ]),
+          );
+      }
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    const figure = (kind: string, row: string) =>
+      median(runs.get(kind)!.map((run) => run.get(row)!));
+    const rows = [...runs.get(columns[0]!)![0]!.keys()];
     const width = Math.max(...STAGE_NAMES.map((s) => s.length)) + 2;
     const line = (label: string, values: number[]) =>
       console.log(`${label.padEnd(width)}${values.map((v) => v.toFixed(0).padStart(10)).join('')}`);
     console.log(`${'stage'.padEnd(width)}${columns.map((c) => c.padStart(10)).join('')}`);
-    for (const stage of STAGE_NAMES)
-      line(
-        stage,
-        columns.map((c) => results.get(c)!.byStage.get(stage)!),
-      );
-    for (const row of results.get(columns[0]!)!.rows.keys())
+    for (const row of rows)
       line(
         row,
-        columns.map((c) => results.get(c)!.rows.get(row)!),
+        columns.map((c) => figure(c, row)),
       );
   } finally {
     agent.destroy();
