@@ -41,7 +41,7 @@ export async function composeUsage(deps: {
     events,
     rejected,
     // A limited request's reservation ends in its record's commit, not in a commit of its own.
-    alsoInCommit: (requestId) => limiter.releaseWithRecord(requestId),
+    reservations: limiter,
     now,
     log: deps.log,
   });

@@ -17,10 +17,10 @@ export interface UsageWriterDeps {
   now: () => number;
   log: (line: string) => void;
   /**
-   * What else ends in a request's record's commit, if anything: its key's limits reservation
-   * (limits/limiter.ts `releaseWithRecord`), so a limited request pays no commit of its own for it.
+   * The key limits' reservations (limits/limiter.ts): a request's ends in its record's commit, so
+   * a limited request pays no commit of its own for it.
    */
-  alsoInCommit?: (requestId: string) => InCommit | null;
+  reservations?: { releaseWithRecord(requestId: string): InCommit | null };
   /** How often an unwritable log is tried again (ms). */
   retryMs?: number;
   /**
@@ -105,7 +105,7 @@ export function createUsageWriter(deps: UsageWriterDeps): UsageWriter {
   const store = async (record: NewUsageRecord) => {
     // false: recorded already (an earlier try that reported an error after committing, or
     // another instance that took the row over once its lease had ended).
-    const also = deps.alsoInCommit?.(record.requestId) ?? null;
+    const also = deps.reservations?.releaseWithRecord(record.requestId) ?? null;
     if (await deps.repository.complete(record, also)) deps.events.emit('usage', record.requestId);
   };
   const announce = (requestId: string, costMicros: number) => {
