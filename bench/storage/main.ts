@@ -175,15 +175,6 @@ async function main(): Promise<void> {
         await usage.complete(usageRecord(id, Date.now()));
       }
     };
-    // Eight requests' records told in one turn (a loaded gateway): one group commit for them.
-    cases["a usage record's commit, 8 told together (group commit), per record"] = async () => {
-      for (let i = 0; i < LIMITED_CALLS; i += 8) {
-        const now = Date.now();
-        await Promise.all(
-          Array.from({ length: 8 }, () => usage.complete(usageRecord(`req_${++request}`, now))),
-        );
-      }
-    };
     // Now: the reservation ends in the usage record's commit; its cost over the case above is
     // what a limited key adds.
     cases["a budget key's admission, estimate and charge, with its usage record's commit (now)"] =

@@ -12,7 +12,6 @@ import {
   type UsagePerformanceQuery,
   type UsagePerformanceRow,
 } from './performance';
-import { commitGroups } from './commitGroup';
 import { COLUMN_SQL, FIELDS, SELECT_FIELDS, fromRow, toValues } from './row';
 
 /** One request as the usage log keeps it (spec 2.2): the fields of shared/usageRecord.ts. */
@@ -216,22 +215,15 @@ export function createUsageRepository(engine: SqlEngine): UsageRepository {
     return engine.all<T>(bound.sql, bound.values);
   };
 
-  // A request's pending row and its record are written through group commits: under load many
-  // requests' writes share one commit (commitGroup.ts).
-  const groups = commitGroups(engine);
-
   return {
     kind: engine.kind,
     insert: (record) => insertIn(engine, record),
     complete: (record, alsoInCommit) =>
-      groups.add({
-        atomic: true,
-        async write(tx) {
-          const inserted = await insertIn(tx, record);
-          await tx.run(DELETE_PENDING, [record.requestId]);
-          if (alsoInCommit) await alsoInCommit(tx);
-          return inserted;
-        },
+      engine.transaction(async (tx) => {
+        const inserted = await insertIn(tx, record);
+        await tx.run(DELETE_PENDING, [record.requestId]);
+        if (alsoInCommit) await alsoInCommit(tx);
+        return inserted;
       }),
 
     reconcile: (requestId, record, leaseExpiredAt) =>
@@ -244,7 +236,7 @@ export function createUsageRepository(engine: SqlEngine): UsageRepository {
       }),
 
     async savePending(pending) {
-      const values = [
+      await engine.run(UPSERT_PENDING, [
         pending.requestId,
         JSON.stringify(pending.record),
         pending.attempts,
@@ -252,13 +244,7 @@ export function createUsageRepository(engine: SqlEngine): UsageRepository {
         pending.ownerPid,
         pending.ownerRun,
         pending.leaseUntil,
-      ];
-      await groups.add({
-        atomic: false,
-        async write(q) {
-          await q.run(UPSERT_PENDING, values);
-        },
-      });
+      ]);
     },
 
     async renewLeases(ownerRun, leaseUntil) {
