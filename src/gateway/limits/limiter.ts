@@ -262,11 +262,15 @@ export class KeyLimiter {
     this.renewal = null;
   }
 
-  /** Renews this instance's reservations while it holds any. */
+  /**
+   * Renews this instance's reservations while it holds any. The timer, once started, stays until
+   * `close` and skips its turns while nothing is held: stopping it whenever the last request was
+   * charged cost every request of a key used one at a time a new timer.
+   */
   private keepRenewing(): void {
-    if (this.tickets.size === 0) return this.close();
-    if (this.renewal) return;
+    if (this.renewal || this.tickets.size === 0) return;
     this.renewal = setInterval(() => {
+      if (this.tickets.size === 0) return;
       const now = this.options.now();
       this.ledger
         .renew(this.options.owner, now + RESERVATION_HOLD_MS, now)
