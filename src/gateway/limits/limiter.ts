@@ -117,6 +117,7 @@ export class KeyLimiter {
           heldUntil: now + RESERVATION_HOLD_MS,
         },
         { costMicros: 0, images: 0 },
+        now,
       );
     });
     this.tickets.set(requestId, {
@@ -174,6 +175,7 @@ export class KeyLimiter {
             heldUntil: now + RESERVATION_HOLD_MS,
           },
           demand,
+          now,
         );
     });
     ticket.held = true;
