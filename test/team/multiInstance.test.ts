@@ -11,7 +11,6 @@ import {
   pooled,
   seeded,
   setUpTeam,
-  teamGatewayUnavailable,
   TEAM_FAULTS,
   type TeamSetup,
 } from '../support/team';
@@ -20,15 +19,6 @@ import {
 // against the simulator with 20 % faults. Everything is real: the run's PostgreSQL, three child
 // processes, Debian's HAProxy, the simulator over HTTP. (The shared accounts' cases, a rest, 4K
 // slots and an OAuth refresh, are test/team/sharedAccounts.test.ts.)
-//
-// It needs `atelier serve --database` (issue 21 item 1) starting a gateway whose state is all on
-// the storage port (items 1-2: usage, the limits ledger, accounts, jobs). Until it does the suite
-// is skipped, saying what it waits for: a skip, never a pass.
-const UNAVAILABLE = teamGatewayUnavailable();
-const SERVE_TAKES_DATABASE = UNAVAILABLE === null;
-const SUITE =
-  'PostgreSQL + three gateway processes + HAProxy, simulator with 20 % faults' +
-  (UNAVAILABLE === null ? '' : ` (SKIPPED, waits for: ${UNAVAILABLE})`);
 
 let setup: TeamSetup;
 let engine: SqlEngine;
@@ -37,7 +27,6 @@ let keys: KeysRepository;
 let tally: ReturnType<typeof callTally>;
 
 beforeAll(async () => {
-  if (!SERVE_TAKES_DATABASE) return;
   if (!inject('postgresUrl')) throw new Error(inject('postgresMissing'));
   setup = await setUpTeam({ postgresServer: inject('postgresUrl'), name: 'team' });
   engine = setup.engines[0]!;
@@ -69,7 +58,7 @@ const rowsOfKey = (keyId: string) =>
     [keyId],
   );
 
-describe.skipIf(!SERVE_TAKES_DATABASE)(SUITE, () => {
+describe('PostgreSQL + three gateway processes + HAProxy, simulator with 20 % faults', () => {
   it('300 requests over the instances: each billed once, billed = delivered, retries within budget', async () => {
     const { key, record } = await keys.create({ name: 'spread', group: 'default' });
     const random = seeded(21);

@@ -254,6 +254,8 @@ describe('databaseUrlOf', () => {
         const url = web.replace(/^https?:/, 'postgres:');
         expect(databaseUrlOf(url, {})).toBe(url);
       }),
+      // Each generated URL is long to make; a few dozen cover its shapes.
+      { numRuns: 30 },
     );
   });
 });
