@@ -120,3 +120,58 @@ test('the gateway keeps only the files the record names: a removed image and its
   expect(files.map((f) => f.key).sort()).toEqual([...new Set(named(after))].sort());
   expect(files.map((f) => f.key)).not.toContain(before.mask!.key);
 });
+
+test('two studio pages share the record without removing each other’s files', async () => {
+  const { page } = studio;
+  const edit = new EditPage(page);
+  const add = (on: EditPage, name: string, seed: number) =>
+    patternPng(160, 120, seed).then((buffer) =>
+      on.fileInput().setInputFiles({ name, mimeType: 'image/png', buffer }),
+    );
+  /** Every file the record names is on the gateway: the record a reload reads is whole. */
+  const recordIsWhole = async (names: string[]) => {
+    const record = await keptRecord();
+    if (!record || record.references.map((r) => r.name).join() !== names.join()) return false;
+    const { files } = await studio.admin<{ files: Array<{ key: string }> }>(
+      'GET',
+      '/api/admin/studio/work',
+    );
+    const there = new Set(files.map((f) => f.key));
+    const named = [...record.references, ...record.chain].map((x) => x.key);
+    if (record.mask) named.push(record.mask.key);
+    return named.every((key) => there.has(key));
+  };
+
+  await open(page, 'edit');
+  await expect(edit.references()).toHaveCount(0);
+  await add(edit, 'a.png', 11);
+  await expect.poll(() => recordIsWhole(['a.png'])).toBe(true);
+
+  // A second page starts from the record (a.png), then replaces a.png with its own b.png.
+  const other = await studio.context.newPage();
+  await other.goto(studio.server.url);
+  await expect(other.locator('.app')).toHaveAttribute('data-ready', 'true');
+  await open(other, 'edit');
+  const otherEdit = new EditPage(other);
+  await expect(otherEdit.references()).toHaveCount(1);
+  await add(otherEdit, 'b.png', 12);
+  await expect(otherEdit.references()).toHaveCount(2);
+  await other.getByTestId('remove-reference').first().click();
+  await expect.poll(() => recordIsWhole(['b.png'])).toBe(true);
+
+  // The first page still holds a.png, whose file the second page removed: its next write must
+  // send it again rather than name a file that is gone.
+  await add(edit, 'c.png', 13);
+  await expect.poll(() => recordIsWhole(['a.png', 'c.png'])).toBe(true);
+
+  // And the second page's next write finds its b.png still there (or sends it again).
+  await add(otherEdit, 'd.png', 14);
+  await expect.poll(() => recordIsWhole(['b.png', 'd.png'])).toBe(true);
+  await other.close();
+
+  // A reload reads the last record whole.
+  await page.reload();
+  await expect(page.locator('.app')).toHaveAttribute('data-ready', 'true');
+  await open(page, 'edit');
+  await expect(edit.references()).toHaveCount(2);
+});

@@ -6,9 +6,15 @@
  * IndexedDB moves there once (editWorkLegacy.ts).
  *
  * What is kept is bounded (boundWork): the references, the chain's first step and latest steps,
- * and only the first image's mask. Each file is sent once under a key of its own and removed when
- * the record no longer names it; the record is written after the files it names and before any
- * file is removed, so the record on the gateway only ever names files that are there.
+ * and only the first image's mask. Each file is sent under a key of its own; the record is
+ * written after the files it names and before any file is removed, so the record on the gateway
+ * only ever names files that are there.
+ *
+ * Several studio pages (two tabs, a tab and the desktop window) share the one record: the last to
+ * write wins it. So a page removes only the files it sent or restored itself once it no longer
+ * names them, never another page's, and it asks the gateway which files are there before each
+ * write, sending again any that another page's start removed. A page's start removes the files no
+ * record names (what closed pages left behind), which keeps the bounded work folder from filling.
  */
 import { sanitizeParams } from '../generate/params';
 import { studioWork, type StudioWorkClient } from '../../lib/api/studioWork';
@@ -43,7 +49,9 @@ const keyOf = (blob: Blob) => {
 let maskFile: { doc: object; version: number; key: string } | null = null;
 const NOTHING = new Uint8Array(0);
 
-async function write(client: StudioWorkClient, onGateway: Set<string>): Promise<void> {
+async function write(client: StudioWorkClient, mine: Set<string>): Promise<void> {
+  // Another page may have removed files this page sent (at its start): ask what is there.
+  const onGateway = (await client.keys()) ?? new Set<string>();
   const { references, chain } = useEditStore.getState();
   const kept = boundWork(references, chain);
   const mask = useMaskStore.getState();
@@ -73,15 +81,14 @@ async function write(client: StudioWorkClient, onGateway: Set<string>): Promise<
   };
 
   for (const [key, bytes] of files) {
-    if (onGateway.has(key)) continue;
-    await client.put(key, bytes);
-    onGateway.add(key);
+    mine.add(key);
+    if (!onGateway.has(key)) await client.put(key, bytes);
   }
   await client.put(STATE_KEY, new Blob([JSON.stringify(state)], { type: 'application/json' }));
-  for (const key of [...onGateway]) {
-    if (key === STATE_KEY || files.has(key)) continue;
+  for (const key of [...mine]) {
+    if (files.has(key)) continue;
     await client.remove(key);
-    onGateway.delete(key);
+    mine.delete(key);
   }
 }
 
@@ -89,6 +96,8 @@ interface Restored {
   references: RestoredImage[];
   chain: RestoredStep[];
   mask: (KeptMask & { coverage: Uint8Array }) | null;
+  /** Every file key the record names (the record itself aside). */
+  named: Set<string>;
 }
 
 async function readKept(
@@ -128,11 +137,21 @@ async function readKept(
       mask = { ...state.mask, coverage };
     }
   }
-  return { references, chain, mask };
+  const named = new Set([...state.references, ...state.chain].map((x) => x.key));
+  if (state.mask) named.add(state.mask.key);
+  return { references, chain, mask, named };
 }
 
-function restore(kept: Restored): void {
-  if (kept.references.length === 0 || useEditStore.getState().references.length > 0) return;
+/** What closed pages left behind: files no record names. Failures leave them for next time. */
+async function removeUnnamed(client: StudioWorkClient, onGateway: Set<string>, named: Set<string>) {
+  for (const key of onGateway) {
+    if (key !== STATE_KEY && !named.has(key)) await client.remove(key).catch(() => undefined);
+  }
+}
+
+/** Puts the kept work into Edit; false when there was none or Edit already has work. */
+function restore(kept: Omit<Restored, 'named'>): boolean {
+  if (kept.references.length === 0 || useEditStore.getState().references.length > 0) return false;
   const [first] = kept.references;
   const restored = useEditStore.getState().restore(kept.references, kept.chain);
   const { mask } = kept;
@@ -142,6 +161,7 @@ function restore(kept: Restored): void {
     const doc = useMaskStore.getState().doc;
     if (doc && mask.key) maskFile = { doc, version: doc.version, key: mask.key };
   }
+  return true;
 }
 
 interface KeptText {
@@ -180,12 +200,16 @@ async function start(client: StudioWorkClient): Promise<void> {
     useEditStore.setState({ prompt: text.prompt, params: text.params, sendMask: text.sendMask });
   }
   const onGateway = await client.keys().catch(() => null);
+  // The files this page sent or took up from the record: the only ones it ever removes.
+  const mine = new Set<string>();
   let legacy = false;
   if (onGateway) {
     try {
       const kept = await readKept(client, onGateway);
-      if (kept) restore(kept);
-      else {
+      if (kept) {
+        if (restore(kept)) for (const key of kept.named) mine.add(key);
+        await removeUnnamed(client, onGateway, kept.named);
+      } else {
         const old = await readLegacyWork();
         if (old) {
           restore(old);
@@ -204,7 +228,7 @@ async function start(client: StudioWorkClient): Promise<void> {
     clearTimeout(timer);
     timer = setTimeout(() => {
       writing = writing
-        .then(() => write(client, onGateway))
+        .then(() => write(client, mine))
         .then(async () => {
           if (!legacy) return;
           // Kept by the gateway now: the old copy goes.
