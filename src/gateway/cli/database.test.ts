@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { openAccountsRepository } from '../accounts/repository';
 import { createKeysRepository } from '../keys/repository';
 import { readAccountSecret } from '../secrets/accountSecret';
@@ -10,6 +10,7 @@ import { generateSecretKey, parseSecretKey } from '../secrets/secretKey';
 import type { SqlEngine } from '../storage/engine';
 import { openPostgresDatabase } from '../storage/postgresEngine';
 import { createPostgresDatabase, tempDir } from '../storage/testing';
+import { startSimulator } from '../../simulator';
 import { runAccountsCommand } from './accounts';
 import { ArgsError } from './args';
 import type { CommandIo } from './command';
@@ -120,6 +121,43 @@ describe('the CLI on a team database (--database, ATELIER_DATABASE_URL)', () => 
     );
     expect(refused.code).toBe(1);
     expect(refused.stderr.join('\n')).toMatch(/need a key: set ATELIER_SECRET_KEY/);
+  });
+
+  it('accounts login signs a subscription account in, its tokens sealed in the database', async () => {
+    const url = await createPostgresDatabase();
+    const simulator = await startSimulator({ speed: 0 });
+    onTestFinished(() => simulator.close());
+    const secretKey = generateSecretKey();
+    const stdout: string[] = [];
+    const signedIn = runAccountsCommand(
+      [
+        ...['login', '--name', 'studio-plan', '--issuer', simulator.url, '--port', '0'],
+        ...['--base-url', `${simulator.url}/backend-api/codex`, '--no-browser', '--database', url],
+      ],
+      {
+        stdout: (line) => stdout.push(line),
+        stderr: (line) => stdout.push(line),
+        env: { ATELIER_SECRET_KEY: secretKey },
+      },
+    );
+    // "The browser": the authorize URL the command prints, signed in as one person.
+    await expect.poll(() => stdout.some((line) => /oauth\/authorize/.test(line))).toBe(true);
+    const authorize = stdout.find((line) => /oauth\/authorize/.test(line))!.trim();
+    const page = await fetch(`${authorize}&login_hint=lead%40example.com`);
+    expect(page.status).toBe(200);
+    expect(await signedIn).toBe(0);
+    expect(stdout.at(-1)).toMatch(/^Added subscription account .*tokens are in the database\.$/);
+
+    await withTeamDatabase(url, async (engine) => {
+      const [account] = await (await openAccountsRepository(engine)).list();
+      expect(account).toMatchObject({ name: 'studio-plan', kind: 'subscription' });
+      const store = createDatabaseSecretStore({ engine, key: parseSecretKey(secretKey, 'k') });
+      const secret = await readAccountSecret(store, account!.secretName!);
+      expect(secret?.type).toBe('oauth');
+      if (secret?.type !== 'oauth') return;
+      const sealed = await engine.all<{ sealed: Buffer }>('SELECT sealed FROM secrets');
+      expect(sealed.some((row) => row.sealed.includes(secret.refreshToken))).toBe(false);
+    });
   });
 
   it('secrets rotate-key seals the database secrets again under the new key', async () => {
