@@ -139,8 +139,13 @@ export async function dispatchCall<T>(
       // A request that never left on a connection the upstream closed as it was reused (the
       // keep-alive race) says nothing about the account: no outage, no backoff. One whose
       // connection could not be made at all says the account does not answer: that counts.
-      if (!unsent || (failure.kind === 'network' && failure.unreachable === true))
+      if (!unsent || (failure.kind === 'network' && failure.unreachable === true)) {
         d.pool.failed(accountId, failure, request);
+        // A rest reaches a team gateway's other instances through the database: written before
+        // this request goes on or is answered, so its caller's next request, on any instance,
+        // finds the account resting (waits only when this failure rested the account).
+        await d.pool.saved(accountId);
+      }
       const step = error.final ? 'fail' : nextStep(failure);
       if (step === 'fail' || target.signal.aborted) throw error;
       if (target.calls && target.calls.left <= target.calls.keep) throw error;
