@@ -13,6 +13,8 @@ export interface RunIdentity {
   /** Host name, CPU model and count, memory: the same machine as far as the figures care. */
   machine: string;
   mode: 'quick' | 'full';
+  /** With --baseline: that checkout's commit; runs against different baselines never agree. */
+  baseline?: string;
 }
 
 /** One case's raw outcome in one run (null: the case has no target). */
@@ -30,14 +32,19 @@ export type Agreement =
   | { kind: 'differs'; with: string }
   | { kind: 'first'; reason: string };
 
-/** Whether a previous run may decide with this one: a full run of the same commit on the same machine. */
+/**
+ * Whether a previous run may decide with this one: a full run of the same commit on the same
+ * machine, against the same baseline (or none).
+ */
 export function comparable(a: RunIdentity, b: RunIdentity): boolean {
   return (
     a.mode === 'full' &&
     b.mode === 'full' &&
     !a.commit.endsWith('+dirty') &&
     a.commit === b.commit &&
-    a.machine === b.machine
+    a.machine === b.machine &&
+    a.baseline === b.baseline &&
+    !(a.baseline ?? '').endsWith('+dirty')
   );
 }
 
@@ -50,7 +57,7 @@ export function agree(
 ): Agreement {
   if (outcome === null) return { kind: 'info' };
   if (self.mode !== 'full') return { kind: 'first', reason: 'quick run: no verdict' };
-  if (self.commit.endsWith('+dirty'))
+  if (self.commit.endsWith('+dirty') || (self.baseline ?? '').endsWith('+dirty'))
     return { kind: 'first', reason: 'uncommitted tree: no verdict' };
   if (prior === null)
     return { kind: 'first', reason: 'first full run of this tree: no verdict yet' };
@@ -103,7 +110,8 @@ function isIdentity(value: unknown): value is RunIdentity {
   return (
     typeof v.commit === 'string' &&
     typeof v.machine === 'string' &&
-    (v.mode === 'quick' || v.mode === 'full')
+    (v.mode === 'quick' || v.mode === 'full') &&
+    (v.baseline === undefined || typeof v.baseline === 'string')
   );
 }
 

@@ -8,21 +8,27 @@ import { roundOrder, summariseRounds, type RoundSummary } from './rounds';
  * child set one way or another. The cases that compare them (paths, concurrency) run each in
  * turn so that the machine's drift falls on all of them alike.
  */
-export interface Variant<Name extends string> {
+export interface Variant<Name extends string, Sample = number> {
   name: Name;
-  /** One call (one request, or one burst of them); resolves to the ms it took. */
-  call(): Promise<number>;
+  /**
+   * One call (one request, or one burst of them); resolves to its sample: the ms it took, a rate,
+   * or a record of several times (a stream's events).
+   */
+  call(): Promise<Sample>;
   /** A gateway child: its CPU per call is measured, and it settles after its block. */
   gateway?: GatewayProcess;
   /** How a gateway settles after its block (waitIdle unless given); resolves to the ms it took. */
   settle?(pid: number): Promise<number>;
+  /** Runs just before and just after the way's block, outside its timed calls (counters). */
+  beforeBlock?(): Promise<void>;
+  afterBlock?(): Promise<void>;
 }
 
-export interface Blocks<Name extends string> {
-  /** ms per call, in the order they ran. */
-  samples: Record<Name, number[]>;
+export interface Blocks<Name extends string, Sample = number> {
+  /** Each call's sample, in the order they ran. */
+  samples: Record<Name, Sample[]>;
   /** The same samples grouped by round (one block per round). */
-  byRound: Record<Name, number[][]>;
+  byRound: Record<Name, Sample[][]>;
   /** Gateway CPU per call during its blocks, and after them until it settled (ms). */
   cpuInMs: Partial<Record<Name, number[]>>;
   cpuAfterMs: Partial<Record<Name, number[]>>;
@@ -38,12 +44,23 @@ export const WARMUP_CALLS = 10;
  */
 export const PAUSE_MS = 20;
 
+export interface BlockOptions {
+  /** The pause after every call (PAUSE_MS unless given). */
+  pauseMs?: number;
+  /**
+   * Let each gateway settle after every call, not only after its block: the one-at-a-time cases
+   * (latency, streaming, edit) time a request that meets an idle gateway; the no-wait cases
+   * (paths) leave the after-work on the next request on purpose.
+   */
+  settleEachCall?: boolean;
+}
+
 /**
  * Calls every way `calls` times, in turn, untimed: JIT, sockets and buffers warm for all alike.
  * The pause after each call is the one the timed calls get.
  */
-export async function warmUp<Name extends string>(
-  variants: ReadonlyArray<Variant<Name>>,
+export async function warmUp<Name extends string, Sample>(
+  variants: ReadonlyArray<Variant<Name, Sample>>,
   calls = WARMUP_CALLS,
   pauseMs = PAUSE_MS,
 ): Promise<void> {
@@ -75,36 +92,53 @@ export function roundSummaries<Name extends string>(
  * so what it does after a reply is counted as its CPU and does not fall on the variant measured
  * next.
  */
-export async function runBlocks<Name extends string>(
-  variants: ReadonlyArray<Variant<Name>>,
+export async function runBlocks<Name extends string, Sample = number>(
+  variants: ReadonlyArray<Variant<Name, Sample>>,
   rounds: number,
   block: number,
-  pauseMs = PAUSE_MS,
-): Promise<Blocks<Name>> {
-  const samples = Object.fromEntries(variants.map((v) => [v.name, [] as number[]])) as Record<
+  opts: BlockOptions = {},
+): Promise<Blocks<Name, Sample>> {
+  const pauseMs = opts.pauseMs ?? PAUSE_MS;
+  const samples = Object.fromEntries(variants.map((v) => [v.name, [] as Sample[]])) as Record<
     Name,
-    number[]
+    Sample[]
   >;
-  const byRound = Object.fromEntries(variants.map((v) => [v.name, [] as number[][]])) as Record<
+  const byRound = Object.fromEntries(variants.map((v) => [v.name, [] as Sample[][]])) as Record<
     Name,
-    number[][]
+    Sample[][]
   >;
-  const result: Blocks<Name> = { samples, byRound, cpuInMs: {}, cpuAfterMs: {}, settleMs: {} };
+  const result: Blocks<Name, Sample> = {
+    samples,
+    byRound,
+    cpuInMs: {},
+    cpuAfterMs: {},
+    settleMs: {},
+  };
   for (let round = 0; round < rounds; round += 1) {
     for (const v of roundOrder(variants, round)) {
+      await v.beforeBlock?.();
       const before = v.gateway ? cpuMs(v.gateway.pid) : 0;
-      const thisRound: number[] = [];
+      const thisRound: Sample[] = [];
       byRound[v.name].push(thisRound);
+      let settledInBlock = 0;
       for (let i = 0; i < block; i += 1) {
         const value = await v.call();
         samples[v.name].push(value);
         thisRound.push(value);
         if (pauseMs > 0) await sleep(pauseMs);
+        // Waiting after each call (the gateway idle before the next): its after-work counts as
+        // its CPU and never meets the next request.
+        if (opts.settleEachCall && v.gateway && i < block - 1)
+          settledInBlock += await (v.settle ?? waitIdle)(v.gateway.pid);
       }
-      if (!v.gateway) continue;
+      if (!v.gateway) {
+        await v.afterBlock?.();
+        continue;
+      }
       const during = cpuMs(v.gateway.pid) - before;
-      const settled = await (v.settle ?? waitIdle)(v.gateway.pid);
+      const settled = settledInBlock + (await (v.settle ?? waitIdle)(v.gateway.pid));
       const after = cpuMs(v.gateway.pid) - before - during;
+      await v.afterBlock?.();
       (result.cpuInMs[v.name] ??= []).push(during / block);
       (result.cpuAfterMs[v.name] ??= []).push(after / block);
       (result.settleMs[v.name] ??= []).push(settled);

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import type { BaselineBuild } from './baselineBuild';
 import path from 'node:path';
 import { cpuMs, waitIdle } from './cpu';
 import { retainedBy, type Retained } from './heapSnapshot';
@@ -31,6 +32,8 @@ export interface BenchContext {
   /** Minimal reference proxies in front of the simulator (proxyChild.ts). */
   proxy: ProxyProcess;
   plan: Plan;
+  /** The other checkout's gateway build (--baseline), or null. */
+  baseline: BaselineBuild | null;
   log(line: string): void;
   /** Whether the case with this id was selected (--case). */
   wants(id: string): boolean;
@@ -57,6 +60,7 @@ export interface ContextParts {
   setup: BenchSetup;
   proxy: ProxyProcess;
   plan: Plan;
+  baseline: BaselineBuild | null;
   /** Starts a gateway child on the bench's data folder. */
   startGateway: () => Promise<GatewayProcess>;
 }
@@ -69,6 +73,7 @@ export async function createContext(parts: ContextParts): Promise<BenchContext> 
     setup: parts.setup,
     proxy: parts.proxy,
     plan: parts.plan,
+    baseline: parts.baseline,
     get gateway() {
       return gateway;
     },
@@ -119,60 +124,4 @@ export async function createContext(parts: ContextParts): Promise<BenchContext> 
     },
   };
   return ctx;
-}
-
-export interface Alternation<T> {
-  direct: T[];
-  through: T[];
-  /** Gateway CPU per through call, its after-work included (ms; 10 ms resolution). */
-  throughCpuMs: number[];
-  /** How long the gateway kept busy after each through call (ms). */
-  settleMs: number[];
-}
-
-/**
- * Runs the two sides in turns, alternating which goes first (ABBA), so slow drift (a warming JIT,
- * a busy neighbour, a growing heap) falls on both sides alike. After each through call the gateway
- * is left to finish its after-work (settle), so it never runs into the next measurement. Warm-up
- * rounds are not recorded; the first through warm-up keeps its body for the spot check (so
- * `check` needs `warmup` >= 1).
- */
-export async function alternate<T>(
-  ctx: BenchContext,
-  opts: {
-    warmup: number;
-    iterations: number;
-    direct: (keep: boolean) => Promise<T>;
-    through: (keep: boolean) => Promise<T>;
-    check?: (firstThrough: T) => Promise<void>;
-  },
-): Promise<Alternation<T>> {
-  const result: Alternation<T> = { direct: [], through: [], throughCpuMs: [], settleMs: [] };
-  const through = async (keep: boolean, record: boolean) => {
-    const cpuBefore = ctx.gatewayCpuMs();
-    const sample = await opts.through(keep);
-    const settled = await ctx.settle();
-    if (record) {
-      result.through.push(sample);
-      result.throughCpuMs.push(ctx.gatewayCpuMs() - cpuBefore);
-      result.settleMs.push(settled);
-    }
-    return sample;
-  };
-  await ctx.settle();
-  for (let i = 0; i < opts.warmup; i += 1) {
-    await opts.direct(false);
-    const t = await through(i === 0 && opts.check !== undefined, false);
-    if (i === 0) await opts.check?.(t);
-  }
-  for (let i = 0; i < opts.iterations; i += 1) {
-    if (i % 2 === 0) {
-      result.direct.push(await opts.direct(false));
-      await through(false, true);
-    } else {
-      await through(false, true);
-      result.direct.push(await opts.direct(false));
-    }
-  }
-  return result;
 }

@@ -107,11 +107,12 @@ export function watchForeignLoad(pids: () => number[], cores: number) {
 }
 
 /**
- * Every process below `root` in the process tree, from the parent field of each /proc/<pid>/stat.
- * The studio group's Playwright runner, `atelier serve` and Chromium are the harness's
- * descendants: their CPU is the benchmark's own, not other load.
+ * Every process below `root` (or each of several roots) in the process tree, from the parent
+ * field of each /proc/<pid>/stat. The studio group's Playwright runner, `atelier serve` and
+ * Chromium are the harness's descendants, and a PostgreSQL server's backends its main process's:
+ * their CPU is the benchmark's own, not other load.
  */
-export function descendants(root: number): number[] {
+export function descendants(root: number | readonly number[]): number[] {
   const children = new Map<number, number[]>();
   for (const name of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
@@ -125,7 +126,8 @@ export function descendants(root: number): number[] {
     children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
   }
   const found: number[] = [];
-  const queue = [...(children.get(root) ?? [])];
+  // Several roots in one walk of /proc: it is read twice a second while cases run.
+  const queue = (typeof root === 'number' ? [root] : root).flatMap((r) => children.get(r) ?? []);
   while (queue.length > 0) {
     const pid = queue.shift()!;
     found.push(pid);

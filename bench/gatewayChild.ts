@@ -4,6 +4,7 @@ import { writeHeapSnapshot } from 'node:v8';
 import { createGateway, type Gateway } from '../src/gateway';
 import type { SecretStore } from '../src/gateway/secrets/types';
 import type { FromGateway, GatewayChildConfig, ToGateway } from './protocol';
+import { countPgQueries, type QueryCounter } from './queryCounter';
 
 const send = (message: FromGateway) => process.send!(message);
 
@@ -25,11 +26,16 @@ function memorySecrets(initial: Record<string, string>): SecretStore {
   };
 }
 
+/** On PostgreSQL: every statement the gateway's engine sends, counted (the postgres case). */
+let queries: QueryCounter | null = null;
+
 async function start(config: GatewayChildConfig): Promise<Gateway> {
+  if (config.databaseUrl !== undefined) queries = countPgQueries();
   const gateway = await createGateway({
     host: '127.0.0.1',
     port: 0,
     dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
     upstreamBaseUrl: config.upstreamBaseUrl,
     secrets: memorySecrets(config.secrets),
     log: config.verbose ? (line) => process.stderr.write(`[gateway] ${line}\n`) : () => undefined,
@@ -56,6 +62,9 @@ process.on('message', (message: ToGateway) => {
       break;
     case 'heap-snapshot':
       send({ type: 'heap-snapshot-done', file: writeHeapSnapshot(message.file) });
+      break;
+    case 'query-counts':
+      send({ type: 'query-counts-done', ...(queries?.read() ?? { total: 0, byStatement: {} }) });
       break;
     case 'close':
       // A normal exit, so that --cpu-prof writes its profile.

@@ -9,15 +9,20 @@ export interface ExtraGateway {
 }
 
 /**
- * Another gateway child with its own fresh data folder, the gallery on (as installed) or off:
- * for the cases that compare both in one run. Its CPU counts as the benchmark's own, not as
+ * Another gateway child with its own fresh data folder, the gallery on (as installed) or off,
+ * on the folder's SQLite file or on a PostgreSQL database: for the cases that compare them. Its CPU counts as the benchmark's own, not as
  * other processes' load.
  */
 export async function startExtraGateway(
   ctx: BenchContext,
   keepApiImages: boolean,
+  opts: { databaseUrl?: string } = {},
 ): Promise<ExtraGateway> {
-  const setup = await prepareDataDir(ctx.sim, { verbose: ctx.plan.verbose, keepApiImages });
+  const setup = await prepareDataDir(ctx.sim, {
+    verbose: ctx.plan.verbose,
+    keepApiImages,
+    ...opts,
+  });
   const gateway = await startGatewayProcess(setup.gatewayConfig, {
     flags: ctx.plan.gatewayFlags,
     // --profile covers these children too: the paths cases measure them, not the main one.

@@ -6,10 +6,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { agree, findPrior, verdictText, type RunIdentity } from './agreement';
+import { buildBaseline, type BaselineBuild } from './baselineBuild';
+import { baselineSummary } from './versusBaseline';
 import { editCases } from './cases/edit';
 import { concurrencyCases } from './cases/concurrency';
 import { latencyCases } from './cases/latency';
 import { pathsCases } from './cases/paths';
+import { postgresCases } from './cases/postgres';
 import { streamingCases } from './cases/streaming';
 import { studioCases } from './cases/studio';
 import { throughputCases } from './cases/throughput';
@@ -31,6 +34,7 @@ const GROUPS: Record<CaseGroup, (ctx: BenchContext) => Promise<Row[]>> = {
   concurrency: concurrencyCases,
   throughput: throughputCases,
   edit: editCases,
+  postgres: postgresCases,
   studio: studioCases,
 };
 
@@ -57,9 +61,18 @@ function commitOf(): string {
   }
 }
 
-function identityOf(info: Record<string, unknown>, mode: RunIdentity['mode']): RunIdentity {
+function identityOf(
+  info: Record<string, unknown>,
+  mode: RunIdentity['mode'],
+  baseline: BaselineBuild | null,
+): RunIdentity {
   const machineKey = [os.hostname(), info.cpuModel, info.cpus, info.memoryBytes].join(' / ');
-  return { commit: commitOf(), machine: machineKey, mode };
+  return {
+    commit: commitOf(),
+    machine: machineKey,
+    mode,
+    ...(baseline && { baseline: baseline.commit }),
+  };
 }
 
 function printProfile(file: string): void {
@@ -91,8 +104,10 @@ async function main(): Promise<number> {
   }
   const startedAt = new Date();
   const info = machine();
+  // Built first: a baseline tree that cannot be built stops the run before anything is measured.
+  const baseline = plan.baseline ? await buildBaseline(plan.baseline) : null;
   // Taken at the start: the tree measured is the one the run began with, whatever lands meanwhile.
-  const identity = identityOf(info, plan.mode);
+  const identity = identityOf(info, plan.mode, baseline);
   const loadAtStart = os.loadavg()[0]!;
   if (loadAtStart > 0.5) {
     process.stderr.write(
@@ -101,7 +116,9 @@ async function main(): Promise<number> {
   }
   process.stderr.write(
     `Atelier gateway benchmark (${plan.mode}): ${info.cpus} x ${info.cpuModel}, ` +
-      `${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}\n`,
+      `${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}` +
+      (baseline ? `; baseline ${baseline.dir} at ${baseline.commit}` : '') +
+      '\n',
   );
   if (plan.cpuProfileDir) fs.mkdirSync(plan.cpuProfileDir, { recursive: true });
 
@@ -113,6 +130,7 @@ async function main(): Promise<number> {
     setup,
     proxy,
     plan,
+    baseline,
     startGateway: () =>
       startGatewayProcess(setup.gatewayConfig, {
         cpuProfileDir: plan.cpuProfileDir ?? undefined,
@@ -134,6 +152,8 @@ async function main(): Promise<number> {
         ctx.gateway.pid,
         ...ctx.ownPids,
         ...(group === 'studio' ? descendants(process.pid) : []),
+        // The PostgreSQL server's backends are children of its main process (an own pid).
+        ...(group === 'postgres' ? descendants(ctx.ownPids) : []),
       ];
       const foreign = watchForeignLoad(pids, os.availableParallelism());
       const groupRows = await GROUPS[group](ctx);
@@ -178,6 +198,9 @@ async function main(): Promise<number> {
       concurrency: plan.concurrency,
       throughput: plan.throughput,
       edit: plan.edit,
+      postgres: plan.postgres,
+      warmup: plan.warmup,
+      baseline: baseline && { dir: baseline.dir, commit: baseline.commit },
     },
     rows,
   });
@@ -199,6 +222,7 @@ async function main(): Promise<number> {
       `; ${(durationMs / 1000).toFixed(0)} s; figures in ${file}\n`,
   );
 
+  if (baseline) process.stdout.write(`${baselineSummary(rows, baseline.commit)}\n`);
   const busy = Object.entries(loads).filter(([, share]) => share > 0.05);
   if (busy.length > 0) {
     process.stdout.write(

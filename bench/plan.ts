@@ -1,4 +1,5 @@
 /** Iteration counts and selected cases, from the command line. */
+import path from 'node:path';
 
 export const CASE_GROUPS = [
   'latency',
@@ -7,13 +8,15 @@ export const CASE_GROUPS = [
   'concurrency',
   'throughput',
   'edit',
+  'postgres',
   'studio',
 ] as const;
 export type CaseGroup = (typeof CASE_GROUPS)[number];
 
+/** A case's interleaved rounds (blocks.ts): `rounds` rounds of `block` calls per way. */
 export interface Rounds {
-  warmup: number;
-  iterations: number;
+  rounds: number;
+  block: number;
 }
 
 export interface Plan {
@@ -21,6 +24,8 @@ export interface Plan {
   groups: readonly CaseGroup[];
   /** Only cases whose id contains one of these (ids as in the JSON: latency.bridge.3840x2160). */
   caseFilter: readonly string[] | null;
+  /** Untimed calls per way before a case's rounds (issue 26: at least 10 in a full run). */
+  warmup: number;
   latency: { small: Rounds; large: Rounds };
   /** Rounds of blocks per variant in the no-wait cases (cases/paths.ts). */
   paths: { rounds: number };
@@ -29,6 +34,13 @@ export interface Plan {
   concurrency: { levels: ReadonlyArray<{ n: number; iterations: number }> };
   throughput: { requests: number; concurrency: number; rounds: number };
   edit: Rounds;
+  /** SQLite against PostgreSQL at 1024 (cases/postgres.ts). */
+  postgres: Rounds;
+  /**
+   * Another checkout whose gateway runs as one more way in every case (baseline.ts), or null.
+   * Absolute.
+   */
+  baseline: string | null;
   verbose: boolean;
   /** The gateway's keep_api_images setting: on (the default) writes every image to the gallery. */
   keepApiImages: boolean;
@@ -45,10 +57,15 @@ export const USAGE = `Usage: npm run bench -- [options]
   --quick              a short run (about 2 minutes) for development
   --only <groups>      comma list of: ${CASE_GROUPS.join(', ')}
                        (studio: test/e2e/bench.spec.ts in Chromium with Playwright, about
-                       20 s, --quick too; skipped with a warning without them)
+                       20 s, --quick too; skipped with a warning without them; postgres:
+                       the gateway on a throwaway PostgreSQL 15 beside SQLite, skipped with a
+                       warning without Debian's postgresql)
   --case <ids>         comma list of case id fragments, e.g. latency.bridge.3840,concurrency.16,
                        paths.apiKey.3840 (paths: both upstream paths, as installed and with the
                        gallery off, against the floor, with a client that does not wait)
+  --baseline <dir>     also run the gateway of another checkout (e.g. the tree before a change)
+                       as one more way in every case's rounds, and report installed / baseline
+                       per case (target within 1.05x); the checkout needs its own node_modules
   --profile            also write a V8 CPU profile of the gateway child (bench-results/profiles/)
                        and print its top self-time functions; best combined with --only
   --keep-api-images <on|off>
@@ -71,6 +88,7 @@ export function parsePlan(argv: readonly string[]): Plan | 'help' {
   let keepApiImages = true;
   let heapSnapshot = false;
   let gatewayFlags: string[] = [];
+  let baseline: string | null = null;
   while (args.length > 0) {
     const arg = args.shift()!;
     if (arg === '--quick') quick = true;
@@ -80,7 +98,12 @@ export function parsePlan(argv: readonly string[]): Plan | 'help' {
     else if (arg === '--gateway-flags')
       gatewayFlags = (args.shift() ?? '').split(/\s+/).filter(Boolean);
     else if (arg === '--help' || arg === '-h') return 'help';
-    else if (arg === '--keep-api-images') {
+    else if (arg === '--baseline') {
+      const dir = args.shift();
+      if (dir === undefined || dir === '' || dir.startsWith('--'))
+        throw new Error('--baseline takes the folder of another checkout');
+      baseline = path.resolve(dir);
+    } else if (arg === '--keep-api-images') {
       const value = args.shift();
       if (value !== 'on' && value !== 'off') throw new Error('--keep-api-images takes on or off');
       keepApiImages = value === 'on';
@@ -100,12 +123,14 @@ export function parsePlan(argv: readonly string[]): Plan | 'help' {
     mode: quick ? 'quick' : 'full',
     groups,
     caseFilter,
+    warmup: quick ? 3 : 10,
+    // Four ways (five with --baseline) turn through every position in 8 (10) rounds.
     latency: quick
-      ? { small: { warmup: 2, iterations: 6 }, large: { warmup: 1, iterations: 3 } }
-      : { small: { warmup: 3, iterations: 24 }, large: { warmup: 2, iterations: 10 } },
+      ? { small: { rounds: 4, block: 2 }, large: { rounds: 4, block: 1 } }
+      : { small: { rounds: 8, block: 3 }, large: { rounds: 8, block: 1 } },
     // Four ways turn through every position in 8 rounds (roundOrder); --quick runs half of them.
     paths: { rounds: quick ? 4 : 8 },
-    streaming: quick ? { warmup: 2, iterations: 6 } : { warmup: 3, iterations: 16 },
+    streaming: quick ? { rounds: 4, block: 1 } : { rounds: 8, block: 2 },
     // --quick leaves out 64 x 4K (over a minute per round here).
     concurrency: {
       levels: quick
@@ -116,7 +141,9 @@ export function parsePlan(argv: readonly string[]): Plan | 'help' {
           ],
     },
     throughput: { requests: quick ? 120 : 200, concurrency: 16, rounds: quick ? 4 : 6 },
-    edit: quick ? { warmup: 1, iterations: 2 } : { warmup: 2, iterations: 8 },
+    edit: quick ? { rounds: 2, block: 1 } : { rounds: 4, block: 2 },
+    postgres: quick ? { rounds: 4, block: 3 } : { rounds: 8, block: 6 },
+    baseline,
     verbose,
     keepApiImages,
     gatewayFlags,

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type {
   FromGateway,
   GatewayChildConfig,
+  QueryCounts,
   SimulatorReady,
   ToGateway,
   ToSimulator,
@@ -67,16 +68,23 @@ export interface GatewayProcess {
   gc(): Promise<NodeJS.MemoryUsage>;
   /** Writes a V8 heap snapshot of the child to `file`. */
   heapSnapshot(file: string): Promise<string>;
+  /** The SQL statements sent so far, on PostgreSQL (our gateway child only; zero on SQLite). */
+  queryCounts(): Promise<QueryCounts>;
   close(): Promise<void>;
 }
 
 export async function startGatewayProcess(
   config: GatewayChildConfig,
-  opts: { cpuProfileDir?: string; flags?: readonly string[] } = {},
+  opts: {
+    cpuProfileDir?: string;
+    flags?: readonly string[];
+    /** Another tree's bundled gateway child (baseline.ts); ours by default. */
+    script?: string;
+  } = {},
 ): Promise<GatewayProcess> {
   const execArgv = ['--enable-source-maps', '--expose-gc', ...(opts.flags ?? [])];
   if (opts.cpuProfileDir) execArgv.push('--cpu-prof', `--cpu-prof-dir=${opts.cpuProfileDir}`);
-  const child = fork(path.join(here, 'gatewayChild.mjs'), [], {
+  const child = fork(opts.script ?? path.join(here, 'gatewayChild.mjs'), [], {
     execArgv,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -98,6 +106,15 @@ export async function startGatewayProcess(
       );
       child.send({ type: 'heap-snapshot', file } satisfies ToGateway);
       return (await done).file;
+    },
+    async queryCounts() {
+      const done = nextMessage<Extract<FromGateway, { type: 'query-counts-done' }>>(
+        child,
+        'query-counts-done',
+      );
+      child.send({ type: 'query-counts' } satisfies ToGateway);
+      const { total, byStatement } = await done;
+      return { total, byStatement };
     },
     close: () => stop(child, { type: 'close' }),
   };

@@ -7,7 +7,7 @@ import { formatMb, formatMs, type Distribution } from './stats';
 export interface Row {
   id: string;
   label: string;
-  unit: 'ms' | 'req/s' | 'bytes';
+  unit: 'ms' | 'req/s' | 'bytes' | 'count';
   direct: Distribution | null;
   through: Distribution | null;
   /** through p50 - direct p50, in ms (latency rows only). */
@@ -71,6 +71,7 @@ function cell(d: Distribution | null, unit: Row['unit']): string {
   if (!d) return '-';
   if (unit === 'ms') return `${formatMs(d.p50)} / ${formatMs(d.p90)}`;
   if (unit === 'req/s') return `${d.p50.toFixed(1)} req/s`;
+  if (unit === 'count') return d.p50.toFixed(1);
   return `peak ${formatMb(d.max)}`;
 }
 

@@ -6,6 +6,8 @@ import { openAccountsRepository, type NewAccount } from '../src/gateway/accounts
 import { databasePath } from '../src/gateway/core/dataDir';
 import { API_KEY_MAX_PIXELS } from '../src/gateway/accounts/types';
 import { openDatabase } from '../src/gateway/storage/db';
+import type { SqlEngine } from '../src/gateway/storage/engine';
+import { openPostgresDatabase } from '../src/gateway/storage/postgresEngine';
 import { createKeysRepository } from '../src/gateway/keys/repository';
 import { openSettingsRepository } from '../src/gateway/storage/settingsRepository';
 import { sqliteEngine } from '../src/gateway/storage/sqliteEngine';
@@ -44,15 +46,23 @@ export interface BenchSetup {
  */
 export async function prepareDataDir(
   sim: SimulatorReady,
-  opts: { verbose: boolean; keepApiImages: boolean },
+  opts: {
+    verbose: boolean;
+    keepApiImages: boolean;
+    /** An empty PostgreSQL database for the gateway (migrated here); else the folder's SQLite. */
+    databaseUrl?: string;
+  },
 ): Promise<BenchSetup> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-bench-'));
-  const db = openDatabase(databasePath(dataDir));
+  const engine: SqlEngine =
+    opts.databaseUrl === undefined
+      ? sqliteEngine(openDatabase(databasePath(dataDir)))
+      : await openPostgresDatabase({ url: opts.databaseUrl });
   try {
-    const keys = createKeysRepository(sqliteEngine(db));
-    const settings = await openSettingsRepository(sqliteEngine(db));
+    const keys = createKeysRepository(engine);
+    const settings = await openSettingsRepository(engine);
     await settings.set(SETTINGS.keepApiImages, opts.keepApiImages);
-    const accounts = await openAccountsRepository(sqliteEngine(db));
+    const accounts = await openAccountsRepository(engine);
     const common = {
       capacity: 4096,
       enabled: true,
@@ -114,11 +124,12 @@ export async function prepareDataDir(
           Object.entries(secrets).map(([name, secret]) => [name, JSON.stringify(secret)]),
         ),
         verbose: opts.verbose,
+        ...(opts.databaseUrl !== undefined && { databaseUrl: opts.databaseUrl }),
       },
       tokens: sim.tokens,
       remove: () => fs.rmSync(dataDir, { recursive: true, force: true }),
     };
   } finally {
-    db.close();
+    await engine.close();
   }
 }

@@ -8,6 +8,7 @@ await runBundled({
     gatewayChild: 'bench/gatewayChild.ts',
     simulatorChild: 'bench/simulatorChild.ts',
     proxyChild: 'bench/proxyChild.ts',
+    baselineSetupChild: 'bench/baselineSetupChild.ts',
   },
   outdir: 'out/bench',
 });

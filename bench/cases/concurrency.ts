@@ -1,9 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import { checkImagesJson } from '../check';
+import { startBaselineGateway } from '../baseline';
 import { runBlocks, type Variant } from '../blocks';
-import { alternate, type BenchContext, type PeakMemory } from '../context';
+import type { BenchContext, PeakMemory } from '../context';
 import { waitIdle } from '../cpu';
-import { startExtraGateway } from '../gateways';
+import { startExtraGateway, type ExtraGateway } from '../gateways';
 import { watchPeak } from '../memory';
 import { timedPost, type Target } from '../http';
 import { timeRow, type Row } from '../report';
@@ -11,6 +12,8 @@ import { ratioByRound } from '../rounds';
 import { directGeneration, throughGeneration, viaProxy } from '../requests';
 import { TRANSPORT_LABEL } from '../setup';
 import { distribution, formatMb, MB } from '../stats';
+import { baselineRow } from '../versusBaseline';
+import type { Way } from '../ways';
 
 /** Issue 16: within 1.25x of the floor's time (the same burst through the do-nothing proxy). */
 const FLOOR_TIME_RATIO = 1.25;
@@ -65,21 +68,26 @@ export async function concurrencyCases(ctx: BenchContext): Promise<Row[]> {
         rows.push(...measured.rows);
       } else {
         // 64 at once: the peak RSS only (a round takes over a minute; no floor to time against).
+        // Two ways only, direct and installed, in rounds (no warm-up burst: the first request
+        // of the fresh child warms it; this level is about memory).
         const measured = await ctx.withPeak(
           async () => {
             await timedPost(through()); // the fresh child's first request
-            return alternate(ctx, {
-              warmup: 0,
-              iterations,
-              direct: () => burst(direct, n),
-              through: () => burst(through(), n),
-            });
+            const variants: Array<Variant<'direct' | 'installed'>> = [
+              { name: 'direct', call: () => burst(direct, n) },
+              { name: 'installed', call: () => burst(through(), n), gateway: ctx.gateway },
+            ];
+            return runBlocks(variants, iterations, 1);
           },
           { fresh: true, label: `concurrency.${transport}.${n}` },
         );
         memory = measured.memory;
-        const d = distribution(measured.value.direct);
-        const t = distribution(measured.value.through);
+        const result = measured.value;
+        const d = distribution(result.samples.direct);
+        const t = distribution(result.samples.installed);
+        const cpu =
+          distribution(result.cpuInMs.installed ?? []).p50 +
+          distribution(result.cpuAfterMs.installed ?? []).p50;
         rows.push(
           timeRow({
             id: `concurrency.${transport}.${n}.time`,
@@ -87,8 +95,9 @@ export async function concurrencyCases(ctx: BenchContext): Promise<Row[]> {
             direct: d,
             through: t,
             details: {
-              gatewayCpuMsPerRequest: distribution(measured.value.throughCpuMs).p50 / n,
-              settleMs: distribution(measured.value.settleMs).p50,
+              rounds: iterations,
+              gatewayCpuMsPerRequest: cpu / n,
+              settleMs: distribution(result.settleMs.installed ?? []).p50,
             },
           }),
         );
@@ -120,17 +129,18 @@ export async function concurrencyCases(ctx: BenchContext): Promise<Row[]> {
   return rows;
 }
 
-type BurstVariant = 'direct' | 'floor' | 'installed' | 'off';
+type BurstVariant = Way;
 
 /**
- * 16 x 4K at once four ways, one burst each per round, in turn (runBlocks: the order turns each
+ * 16 x 4K at once four ways (five with --baseline), one burst each per round, in turn (runBlocks: the order turns each
  * round and reverses every other one), so all four meet the same machine:
  *
  * - direct: the simulator itself;
  * - floor: the same burst through the do-nothing streaming Node proxy (for the bridge, carrying
  *   the bridge's bytes), which reads and writes every byte once more and keeps nothing;
  * - installed: a fresh gateway child as installed, whose peak RSS is measured over the rounds;
- * - off: a gateway child with the gallery off, what keeping the 16 images costs.
+ * - off: a gateway child with the gallery off, what keeping the 16 images costs;
+ * - baseline (with --baseline): the other checkout's gateway as installed.
  *
  * Measured one after the other, minutes apart, the floor moved by half between runs on a quiet
  * machine (docs/benchmarks.md), more than the difference the target is about.
@@ -144,22 +154,41 @@ async function timedBursts(
 ): Promise<{ rows: Row[]; memory: PeakMemory }> {
   const n = TIMED_N;
   const off = await startExtraGateway(ctx, false);
+  let baseline: ExtraGateway | null = null;
   try {
+    // Its gallery as the bench's own gateway's (as installed unless --keep-api-images off).
+    baseline = ctx.baseline ? await startBaselineGateway(ctx, ctx.plan.keepApiImages) : null;
     const params = { size: '3840x2160', quality: 'medium', partialImages: 0 } as const;
     const offTarget = throughGeneration(off.gateway.url, off.setup, transport, params);
+    const baselineTarget =
+      baseline && throughGeneration(baseline.gateway.url, baseline.setup, transport, params);
     const floorTarget = viaProxy(ctx.sim, ctx.proxy.url, direct);
     const { value: result, memory } = await ctx.withPeak(
       async () => {
         // Each way's first burst is not timed: a fresh child's first grows its memory (the
         // heap, the gallery's buffers), fresh pages that cost it 0.5-1 s more on these VMs and
         // that a gateway running for days has long had. The peak RSS still counts it.
-        for (const target of [floorTarget, offTarget, through()]) await burst(target, n);
-        await Promise.all([ctx.settle(), waitIdle(off.gateway.pid)]);
+        for (const target of [floorTarget, offTarget, through(), baselineTarget])
+          if (target) await burst(target, n);
+        await Promise.all([
+          ctx.settle(),
+          waitIdle(off.gateway.pid),
+          baseline && waitIdle(baseline.gateway.pid),
+        ]);
         const variants: Array<Variant<BurstVariant>> = [
           { name: 'direct', call: () => burst(direct, n) },
           { name: 'floor', call: () => burst(floorTarget, n) },
           { name: 'installed', call: () => burst(through(), n), gateway: ctx.gateway },
           { name: 'off', call: () => burst(offTarget, n), gateway: off.gateway },
+          ...(baseline && baselineTarget
+            ? [
+                {
+                  name: 'baseline' as const,
+                  call: () => burst(baselineTarget, n),
+                  gateway: baseline.gateway,
+                },
+              ]
+            : []),
         ];
         return runBlocks(variants, rounds, 1);
       },
@@ -220,6 +249,18 @@ async function timedBursts(
         spread: roundRatio('off').spread,
         details: { ...versusFloor('off'), ratioToFloorByRound: roundRatio('off').median },
       }),
+      ...(baseline
+        ? [
+            baselineRow({
+              id,
+              label,
+              unit: 'ms',
+              installed: result.byRound.installed,
+              baseline: result.byRound.baseline,
+              commit: ctx.baseline?.commit ?? '',
+            }),
+          ]
+        : []),
     ];
     ctx.log(
       `${label}: direct ${d.p50.toFixed(0)}, floor ${floor.toFixed(0)}, installed ` +
@@ -229,5 +270,6 @@ async function timedBursts(
     return { rows, memory };
   } finally {
     await off.close();
+    await baseline?.close();
   }
 }

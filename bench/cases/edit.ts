@@ -1,12 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
+import { runBlocks, warmUp } from '../blocks';
 import { checkImagesJson } from '../check';
-import { alternate, type BenchContext } from '../context';
+import type { BenchContext } from '../context';
 import { timedPost, type Target } from '../http';
-import { timeRow, type Row } from '../report';
-import { IMAGE_MODEL, multipartEdit } from '../requests';
+import type { Row } from '../report';
+import { IMAGE_MODEL, multipartEdit, viaProxy } from '../requests';
 import { UPSTREAM_API_KEY } from '../setup';
 import { distribution, formatMb, MB } from '../stats';
+import { gatewayWays, startOtherGateways, variantsOf, type Served } from '../ways';
+import { roundsRows } from './roundsRows';
 
 const WIDTH = 2560;
 const HEIGHT = 2048;
@@ -22,7 +25,8 @@ function noisePng(): Promise<Buffer> {
 
 /**
  * An edit upload (API-key transport): a ~20 MB PNG plus a mask of the same size as multipart, the
- * same bytes to both sides; the answer is a 2560x2048 PNG. The memory rule is the issue's
+ * same bytes to every way (direct, floor, installed, gallery off, baseline) in interleaved rounds,
+ * the gateway idle before each call; the answer is a 2560x2048 PNG. The memory rule is the issue's
  * (300 MB + 1.5 x bytes in flight), applied by analogy to upload plus answer.
  */
 export async function editCases(ctx: BenchContext): Promise<Row[]> {
@@ -51,37 +55,52 @@ export async function editCases(ctx: BenchContext): Promise<Row[]> {
     body,
   });
   const direct = target(`${ctx.sim.url}/v1/images/edits`, UPSTREAM_API_KEY);
-  // A function: the case gets a fresh gateway child, on a new port.
-  const through = () => target(`${ctx.gateway.url}/v1/images/edits`, ctx.setup.keys.apiKey);
+  const through = (served: Served) =>
+    target(`${served.gateway.url}/v1/images/edits`, served.setup.keys.apiKey);
   let b64Bytes = 0;
-  const { value, memory } = await ctx.withPeak(
-    () =>
-      alternate(ctx, {
-        ...ctx.plan.edit,
-        direct: (keep) => timedPost(direct, keep),
-        through: (keep) => timedPost(through(), keep),
-        check: async (t) => {
-          b64Bytes = await checkImagesJson(t.body!, WIDTH, HEIGHT);
-        },
-      }),
-    { fresh: true, label: 'edit' },
-  );
-  const d = distribution(value.direct.map((s) => s.ms));
-  const t = distribution(value.through.map((s) => s.ms));
+  const others = await startOtherGateways(ctx);
+  let measured;
+  try {
+    // The installed way is a fresh gateway child, so its peak RSS is this case's alone.
+    measured = await ctx.withPeak(
+      async () => {
+        const ways = gatewayWays(ctx, others);
+        const variants = variantsOf(ways, (way, served) => {
+          const t = served
+            ? through(served)
+            : way === 'floor'
+              ? viaProxy(ctx.sim, ctx.proxy.url, direct)
+              : direct;
+          return async () => (await timedPost(t)).ms;
+        });
+        b64Bytes = await checkImagesJson(
+          (await timedPost(through(ways.installed), true)).body!,
+          WIDTH,
+          HEIGHT,
+        );
+        await warmUp(variants, ctx.plan.warmup);
+        return runBlocks(variants, ctx.plan.edit.rounds, ctx.plan.edit.block, {
+          settleEachCall: true,
+        });
+      },
+      { fresh: true, label: 'edit' },
+    );
+  } finally {
+    await others.close();
+  }
+  const { value: result, memory } = measured;
   const inFlight = body.length + b64Bytes;
   const limit = 300 * MB + 1.5 * inFlight;
   const label = `edit ${WIDTH}x${HEIGHT}: ${formatMb(image.length)} PNG + ${formatMb(mask.length)} mask`;
-  ctx.log(`${label}: direct ${d.p50.toFixed(0)} ms, through ${t.p50.toFixed(0)} ms`);
   const details = {
+    ...ctx.plan.edit,
     imageBytes: image.length,
     maskBytes: mask.length,
     uploadBytes: body.length,
     b64Bytes,
-    gatewayCpuMsPerCall: distribution(value.throughCpuMs).p50,
-    settleMs: distribution(value.settleMs).p50,
   };
   return [
-    timeRow({ id: 'edit.time', label: `${label}, time`, direct: d, through: t, details }),
+    ...roundsRows(ctx, { id: 'edit.time', label: `${label}, time`, result, details }),
     {
       id: 'edit.rss',
       label: `${label}, gateway peak RSS`,

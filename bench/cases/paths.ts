@@ -1,6 +1,7 @@
 import { checkImagesJson } from '../check';
 import type { BenchContext } from '../context';
-import { runBlocks, warmUp, WARMUP_CALLS, type Blocks, type Variant } from '../blocks';
+import { startBaselineGateway } from '../baseline';
+import { runBlocks, warmUp, type Blocks, type Variant } from '../blocks';
 import { waitIdle, waitQuiet } from '../cpu';
 import { timedPost, type Target } from '../http';
 import { startExtraGateway } from '../gateways';
@@ -9,6 +10,8 @@ import { directGeneration, throughGeneration, viaProxy } from '../requests';
 import { TRANSPORT_LABEL } from '../setup';
 import { addedByRound } from '../rounds';
 import { distribution } from '../stats';
+import { baselineRow } from '../versusBaseline';
+import type { Way } from '../ways';
 
 const SIZES = [
   { size: '1024x1024', width: 1024, height: 1024, block: 6 },
@@ -29,22 +32,23 @@ const BRIDGE_RATIO = 1.5;
 const QUIET_WINDOW_MS = 1500;
 const QUIET_MAX_CPU_MS = 20;
 
-type VariantName = 'direct' | 'floor' | 'installed' | 'off';
+type VariantName = Way;
 
 /**
  * Both upstream paths (API key; subscription through the Responses bridge), one image at a time,
  * with a client that does not wait for the gateway to go idle: each variant runs a block of
  * requests back to back, so whatever the gateway does after a reply (the usage record, the
  * gallery's file and thumbnail) meets the next request, as it does for a real client. Four
- * variants per path and size, in blocks whose order turns every round (ABBA over the rounds):
+ * (five) variants per path and size, in blocks whose order turns every round (ABBA over the rounds):
  *
  * - direct: the simulator itself;
  * - floor: the same request through the do-nothing streaming Node proxy (for the bridge, that
  *   proxy carrying the bridge's SSE bytes);
  * - installed: the gateway as installed, the gallery keeping every image;
- * - off: the gateway with the gallery off (keep_api_images false).
+ * - off: the gateway with the gallery off (keep_api_images false);
+ * - baseline (with --baseline): the other checkout's gateway as installed.
  *
- * Both gateways are children of their own (fresh data folders), so their CPU is theirs. Between
+ * The gateways are children of their own (fresh data folders), so their CPU is theirs. Between
  * blocks each gateway settles; the installed one until it has been quiet long enough for its
  * deferred thumbnails to be made and counted in its CPU per request.
  */
@@ -55,6 +59,7 @@ export async function pathsCases(ctx: BenchContext): Promise<Row[]> {
   if (wanted.length === 0) return [];
   const installed = await startExtraGateway(ctx, true);
   const off = await startExtraGateway(ctx, false);
+  const baseline = ctx.baseline ? await startBaselineGateway(ctx, true) : null;
   const rows: Row[] = [];
   try {
     for (const spec of SIZES) {
@@ -63,13 +68,16 @@ export async function pathsCases(ctx: BenchContext): Promise<Row[]> {
         if (!wanted.some((w) => w.spec === spec && w.path === path)) continue;
         const params = { size: spec.size, quality: 'medium', partialImages: 0 } as const;
         const direct = directGeneration(ctx.sim, ctx.setup, path, params);
-        const targets: Record<VariantName, Target> = {
+        const targets: Partial<Record<VariantName, Target>> = {
           direct,
           floor: viaProxy(ctx.sim, ctx.proxy.url, direct),
           installed: throughGeneration(installed.gateway.url, installed.setup, path, params),
           off: throughGeneration(off.gateway.url, off.setup, path, params),
+          ...(baseline && {
+            baseline: throughGeneration(baseline.gateway.url, baseline.setup, path, params),
+          }),
         };
-        const call = (name: VariantName) => async () => (await timedPost(targets[name])).ms;
+        const call = (name: VariantName) => async () => (await timedPost(targets[name]!)).ms;
         const quiet = (pid: number) => waitQuiet(pid, QUIET_WINDOW_MS, QUIET_MAX_CPU_MS);
         const variants: Array<Variant<VariantName>> = [
           { name: 'direct', call: call('direct') },
@@ -77,15 +85,27 @@ export async function pathsCases(ctx: BenchContext): Promise<Row[]> {
           // The installed gateway settles until its deferred thumbnails are made and counted.
           { name: 'installed', call: call('installed'), gateway: installed.gateway, settle: quiet },
           { name: 'off', call: call('off'), gateway: off.gateway },
+          // The baseline keeps its images too: it settles as the installed one does.
+          ...(baseline
+            ? [
+                {
+                  name: 'baseline' as const,
+                  call: call('baseline'),
+                  gateway: baseline.gateway,
+                  settle: quiet,
+                },
+              ]
+            : []),
         ];
-        // A spot check of what each gateway answers, then WARMUP_CALLS untimed calls per way.
+        // A spot check of what each gateway answers, then the untimed warm-up calls per way.
         for (const v of variants) {
-          const answer = await timedPost(targets[v.name], v.gateway !== undefined);
+          const answer = await timedPost(targets[v.name]!, v.gateway !== undefined);
           if (v.gateway) await checkImagesJson(answer.body!, spec.width, spec.height);
         }
-        await warmUp(variants, WARMUP_CALLS - 1);
+        await warmUp(variants, ctx.plan.warmup - 1);
         await Promise.all([waitIdle(installed.gateway.pid), waitIdle(off.gateway.pid)]);
         await quiet(installed.gateway.pid);
+        if (baseline) await quiet(baseline.gateway.pid);
         const rounds = ctx.plan.paths.rounds;
         const result = await runBlocks(variants, rounds, spec.block);
         const d = distribution(result.samples.direct);
@@ -156,6 +176,18 @@ export async function pathsCases(ctx: BenchContext): Promise<Row[]> {
           }),
           cpuRow(`${id}.cpu`, label, result),
         );
+        if (baseline) {
+          rows.push(
+            baselineRow({
+              id,
+              label: `${label}, no wait`,
+              unit: 'ms',
+              installed: result.byRound.installed,
+              baseline: result.byRound.baseline,
+              commit: ctx.baseline?.commit ?? '',
+            }),
+          );
+        }
         ctx.log(
           `${label} (no wait): added over direct, median of ${rounds} rounds: floor ` +
             `${floorAdded.toFixed(1)}, installed ${keptAdded.toFixed(1)}, off ` +
@@ -168,6 +200,7 @@ export async function pathsCases(ctx: BenchContext): Promise<Row[]> {
   } finally {
     await installed.close();
     await off.close();
+    await baseline?.close();
   }
   return rows;
 }

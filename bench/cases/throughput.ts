@@ -3,12 +3,14 @@ import { checkImagesJson } from '../check';
 import { runBlocks, WARMUP_CALLS, type Variant } from '../blocks';
 import type { BenchContext } from '../context';
 import { waitIdle } from '../cpu';
-import { startExtraGateway } from '../gateways';
+import { startBaselineGateway } from '../baseline';
+import { startExtraGateway, type ExtraGateway } from '../gateways';
 import { timedPost, type Target } from '../http';
 import type { Row } from '../report';
 import { directGeneration, throughGeneration, viaProxy } from '../requests';
 import { ratioByRound } from '../rounds';
 import { distribution } from '../stats';
+import { baselineRow } from '../versusBaseline';
 
 /** The smallest valid size (655,360 pixels, the minimum), low quality: per-request overhead shows most. */
 const SMALL = { size: '1024x640', width: 1024, height: 640 } as const;
@@ -29,10 +31,11 @@ async function drive(target: Target, requests: number, concurrency: number): Pro
   return requests / ((performance.now() - started) / 1000);
 }
 
-type Way = 'direct' | 'floor' | 'gateway' | 'other';
+type Way = 'direct' | 'floor' | 'gateway' | 'other' | 'baseline';
 
 /**
- * Many small images at a fixed concurrency (API-key transport), four ways in interleaved rounds
+ * Many small images at a fixed concurrency (API-key transport), four ways (five with --baseline:
+ * the other checkout's gateway, its gallery set as the gateway's) in interleaved rounds
  * (runBlocks: the order turns each round): direct, the floor (the do-nothing streaming Node proxy),
  * the gateway as the plan sets its gallery (as installed by default) and a second gateway child
  * with the gallery set the other way. One call is one load of `requests`; its figure is req/s.
@@ -48,18 +51,28 @@ export async function throughputCases(ctx: BenchContext): Promise<Row[]> {
   await checkImagesJson((await timedPost(through, true)).body!, SMALL.width, SMALL.height);
   const keepOther = !ctx.plan.keepApiImages;
   const other = await startExtraGateway(ctx, keepOther);
+  let baseline: ExtraGateway | null = null;
   try {
+    // The baseline's gallery as the plan sets the gateway's: installed / baseline compares alike.
+    baseline = ctx.baseline ? await startBaselineGateway(ctx, ctx.plan.keepApiImages) : null;
     const otherTarget = throughGeneration(other.gateway.url, other.setup, 'apiKey', params);
-    const targets: Record<Way, Target> = {
+    const baselineTarget =
+      baseline && throughGeneration(baseline.gateway.url, baseline.setup, 'apiKey', params);
+    const targets: Partial<Record<Way, Target>> = {
       direct,
       floor: floorTarget,
       gateway: through,
       other: otherTarget,
+      ...(baselineTarget && { baseline: baselineTarget }),
     };
     // Warm-up: one load of `concurrency` (16 >= 10) requests per way, untimed.
-    for (const way of Object.keys(targets) as Way[])
-      await drive(targets[way], Math.max(WARMUP_CALLS, concurrency), concurrency);
-    await Promise.all([ctx.settle(), waitIdle(other.gateway.pid)]);
+    for (const target of Object.values(targets))
+      await drive(target, Math.max(WARMUP_CALLS, concurrency), concurrency);
+    await Promise.all([
+      ctx.settle(),
+      waitIdle(other.gateway.pid),
+      baseline && waitIdle(baseline.gateway.pid),
+    ]);
     const variants: Array<Variant<Way>> = [
       { name: 'direct', call: () => drive(direct, requests, concurrency) },
       { name: 'floor', call: () => drive(floorTarget, requests, concurrency) },
@@ -73,6 +86,15 @@ export async function throughputCases(ctx: BenchContext): Promise<Row[]> {
         call: () => drive(otherTarget, requests, concurrency),
         gateway: other.gateway,
       },
+      ...(baseline && baselineTarget
+        ? [
+            {
+              name: 'baseline' as const,
+              call: () => drive(baselineTarget, requests, concurrency),
+              gateway: baseline.gateway,
+            },
+          ]
+        : []),
     ];
     const { value: result, memory } = await ctx.withPeak(() => runBlocks(variants, rounds, 1));
     const of = (way: Way) => distribution(result.samples[way]);
@@ -157,8 +179,21 @@ export async function throughputCases(ctx: BenchContext): Promise<Row[]> {
           },
         },
       ),
+      ...(baseline
+        ? [
+            baselineRow({
+              id: 'throughput.small',
+              label,
+              unit: 'req/s',
+              installed: result.byRound.gateway,
+              baseline: result.byRound.baseline,
+              commit: ctx.baseline?.commit ?? '',
+            }),
+          ]
+        : []),
     ];
   } finally {
     await other.close();
+    await baseline?.close();
   }
 }

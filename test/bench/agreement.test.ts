@@ -77,6 +77,17 @@ describe('comparable', () => {
     expect(comparable(SELF, { ...SELF, mode: 'quick' })).toBe(false);
     expect(comparable({ ...SELF, commit: 'x+dirty' }, { ...SELF, commit: 'x+dirty' })).toBe(false);
   });
+
+  it('needs the same baseline (--baseline), clean, or none in both', () => {
+    const base = { ...SELF, baseline: 'c7d61aa' };
+    expect(comparable(base, base)).toBe(true);
+    expect(comparable(base, SELF)).toBe(false);
+    expect(comparable(SELF, base)).toBe(false);
+    expect(comparable(base, { ...SELF, baseline: 'e55d901' })).toBe(false);
+    const dirty = { ...SELF, baseline: 'c7d61aa+dirty' };
+    expect(comparable(dirty, dirty)).toBe(false);
+    expect(agree('x', true, prior({ x: true }, dirty), dirty).kind).toBe('first');
+  });
 });
 
 describe('readPrior', () => {

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { scriptFaults, upstreamReceived } from './support/api';
-import { GeneratePage, open, ready } from './support/pages';
+import { patternPng } from './support/images';
+import { EditPage, GeneratePage, open, ready } from './support/pages';
 import { useStudio } from './support/studio';
 
 // A slow simulator: a high 1536x1024 image takes about 12 s, its three partials about 3 s apart,
@@ -110,4 +111,61 @@ test('a run left by a closed page is cancelled from a new one: the upstream call
     .toEqual([[499, 0, 'client_cancelled']]);
   expect(await studio.admin('GET', '/api/admin/runs/live')).toEqual({ runs: [] });
   expect(await usageOf(marker)).toEqual([]);
+});
+
+test('an Edit run taken up after a reload can be sent again: Retry sends the page’s kept work', async () => {
+  const { page } = studio;
+  const callsWith = async (marker: string) => {
+    const response = await fetch(`${studio.server.simUrl}/__sim/calls`, {
+      headers: studio.server.simControl,
+    });
+    const { calls } = (await response.json()) as { calls: Array<{ prompt?: string }> };
+    return calls.filter((call) => call.prompt?.includes(marker)).length;
+  };
+  await scriptFaults(studio, [{ kind: 'slow', delayMs: 60_000 }]);
+  const marker = `edit-again-${Date.now()}`;
+  await open(page, 'edit');
+  const edit = new EditPage(page);
+  await edit.fileInput().setInputFiles({
+    name: 'source.png',
+    mimeType: 'image/png',
+    buffer: await patternPng(256, 256, 5),
+  });
+  await expect(edit.references()).toHaveCount(1);
+  // Kept by the gateway (a quiet moment after the change) before the page goes away.
+  await expect
+    .poll(async () => {
+      const { files } = await studio.admin<{ files: Array<{ key: string }> }>(
+        'GET',
+        '/api/admin/studio/work',
+      );
+      if (!files.some((file) => file.key === 'edit-state')) return [];
+      const record = JSON.parse(
+        (await studio.adminBytes('/api/admin/studio/work/edit-state')).toString('utf8'),
+      ) as { references: Array<{ name: string }> };
+      return record.references.map((r) => r.name);
+    })
+    .toEqual(['source.png']);
+  await edit.prompt().fill(`A lantern on the sill ${marker}`);
+  await edit.submit().click();
+  await page.getByTestId('send-without-mask').click();
+  await upstreamReceived(studio, marker);
+
+  // Reloaded mid-run: the page takes the run up, but the run's record has no images to send.
+  await page.reload();
+  await ready(page, 'edit');
+  const status = page.getByTestId('run-status');
+  await expect(status).toHaveAttribute('data-phase', 'running');
+  await expect(edit.references()).toHaveCount(1);
+  await page.getByRole('radio', { name: /^Result/ }).check();
+  await page.getByTestId('cancel').click();
+  await expect(status).toHaveAttribute('data-phase', 'cancelled');
+
+  // Retry sends Edit's kept work again, as its own button would: the empty mask is asked about
+  // the same way, then a second call reaches the upstream and finishes.
+  await page.getByTestId('run-status').getByTestId('retry').click();
+  await page.getByTestId('send-without-mask').click();
+  await expect.poll(() => callsWith(marker)).toBe(2);
+  await expect(status).toHaveAttribute('data-phase', 'done', { timeout: 60_000 });
+  await expect(edit.results()).toHaveCount(1);
 });

@@ -25,7 +25,8 @@ interface RunStatusProps {
   previews?: number;
   previewsAsked?: number;
   onCancel: () => void;
-  onRetry: () => void;
+  /** Absent when the run cannot be sent again from here: no Retry is offered. */
+  onRetry?: (() => void) | undefined;
   /** Why Retry / Run again may not send now (the session budget), shown on the disabled button. */
   retryBlockedBy?: string | null;
 }
@@ -72,7 +73,7 @@ export function RunStatus(props: RunStatusProps) {
             Cancel
           </button>
         )}
-        {(phase === 'cancelled' || phase === 'done') && (
+        {(phase === 'cancelled' || phase === 'done') && props.onRetry && (
           <button
             type="button"
             onClick={props.onRetry}

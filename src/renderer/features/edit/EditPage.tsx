@@ -221,6 +221,7 @@ export function EditPage() {
               onEdit={(slot) => void editResult(slot)}
               onSelect={setSelected}
               onView={setViewing}
+              onResend={sendNow}
             />
           )}
         </div>

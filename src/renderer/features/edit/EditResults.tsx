@@ -20,6 +20,8 @@ interface EditResultsProps {
   onEdit: (slot: ImageSlot) => void;
   onSelect: (index: number) => void;
   onView: (index: number) => void;
+  /** Sends Edit's current work: Retry for a run taken up after a reload (RunProgress). */
+  onResend: () => void;
 }
 
 /**
@@ -36,7 +38,7 @@ export function EditResults(props: EditResultsProps) {
       data-testid="edit-results"
       hidden={props.hidden}
     >
-      <RunProgress run={run} price={price} estimate={props.estimate} />
+      <RunProgress run={run} price={price} estimate={props.estimate} resend={props.onResend} />
       <ImageSlots
         slots={run.slots}
         phase={run.phase}

@@ -71,10 +71,16 @@ interface RunProgressProps {
   run: RunState;
   price: PriceTable;
   estimate: Estimate | null;
+  /**
+   * What Retry does for a run this page cannot send again as it was: one taken up after a reload
+   * has no request body in hand (Edit's images and mask are not in the run's record), so the page
+   * sends its current work instead. Without it, such a run offers no Retry.
+   */
+  resend?: () => void;
 }
 
 /** A run's status line (elapsed, progress, cancel, retry, real cost) and its error. */
-export function RunProgress({ run, price, estimate }: RunProgressProps) {
+export function RunProgress({ run, price, estimate, resend }: RunProgressProps) {
   // A retry sends the request again: it counts against the session budget like a first send.
   const estimateMicros = estimate?.costMicros ?? 0;
   const blocker = useBudgetStore((s) =>
@@ -86,6 +92,7 @@ export function RunProgress({ run, price, estimate }: RunProgressProps) {
     const release = hold(estimateMicros);
     void run.retry().finally(release);
   };
+  const onRetry = run.request ? retry : resend;
   const expected = useExpectedTime(run);
   const partialsAsked = partialsOf(run);
   return (
@@ -108,10 +115,10 @@ export function RunProgress({ run, price, estimate }: RunProgressProps) {
         )}
         previewsAsked={partialsAsked * run.slots.length}
         onCancel={run.cancel}
-        onRetry={retry}
+        onRetry={onRetry}
         retryBlockedBy={blocker}
       />
-      {run.error && <ErrorNotice error={run.error} onRetry={blocker ? undefined : retry} />}
+      {run.error && <ErrorNotice error={run.error} onRetry={blocker ? undefined : onRetry} />}
     </>
   );
 }
