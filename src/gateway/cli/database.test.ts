@@ -9,6 +9,7 @@ import { createDatabaseSecretStore } from '../secrets/databaseStore';
 import { generateSecretKey, parseSecretKey } from '../secrets/secretKey';
 import type { SqlEngine } from '../storage/engine';
 import { openPostgresDatabase } from '../storage/postgresEngine';
+import { openPricesRepository } from '../storage/pricesRepository';
 import { createPostgresDatabase, tempDir } from '../storage/testing';
 import { startSimulator } from '../../simulator';
 import { runAccountsCommand } from './accounts';
@@ -16,6 +17,7 @@ import { ArgsError } from './args';
 import type { CommandIo } from './command';
 import { databaseUrlOf } from './databaseUrl';
 import { runKeysCommand } from './keys';
+import { runPricesCommand } from './prices';
 import { runSecretsCommand } from './secrets';
 
 // The keys, accounts and secrets commands on a team gateway's PostgreSQL (docs/team.md, step 5),
@@ -158,6 +160,18 @@ describe('the CLI on a team database (--database, ATELIER_DATABASE_URL)', () => 
       const sealed = await engine.all<{ sealed: Buffer }>('SELECT sealed FROM secrets');
       expect(sealed.some((row) => row.sealed.includes(secret.refreshToken))).toBe(false);
     });
+  });
+
+  it('prices set changes the price every instance reads', async () => {
+    const url = await createPostgresDatabase();
+    const env = { ATELIER_DATABASE_URL: url };
+    const set = await run(runPricesCommand, ['set', 'image-model-2', '--image-output', '31'], env);
+    expect(set.stderr).toEqual([]);
+    expect(set.code).toBe(0);
+    const price = await withTeamDatabase(url, async (engine) =>
+      (await openPricesRepository(engine)).get('image-model-2'),
+    );
+    expect(price?.imageOutput).toBe(31_000_000);
   });
 
   it('secrets rotate-key seals the database secrets again under the new key', async () => {
