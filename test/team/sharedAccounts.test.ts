@@ -135,21 +135,29 @@ describe('accounts shared by three instances on PostgreSQL behind HAProxy', () =
       });
     });
     const limited = await generate(first!.url, key, 'a heron [rested 0]');
-    expect(limited.status, limited.error ?? '').toBe(429);
+    expect(limited.status, `instance 1: ${limited.error}`).toBe(429);
     expect(callsOfAccount()).toBe(1);
     // The first instance answered once the rest was in the database (before, it answered first
     // and wrote after: asked at once, another instance used the account in 10 of 20 tries).
     const until = (await accountNamed('rested')).cooldownUntil ?? 0;
     expect(until).toBeGreaterThan(Date.now());
-    // The others learn of it by its change notice, which leaves PostgreSQL when the write commits
-    // and reaches each instance a moment later: they are asked once it reached this test.
+    // The others learn of it by its change notice, which PostgreSQL sends each listening
+    // connection when the write commits; until an instance has read it, that instance may still
+    // pick the account (a window of milliseconds: asked right after the notice reached this
+    // test, one loaded run got a 200 here). So each is asked once the notice has reached this
+    // test and the instance has answered a /healthz on a new connection: an instance reads what
+    // is waiting on its database connection before a request that arrives on a connection it
+    // has yet to accept.
     await heard;
+    for (const instance of [second!, third!]) {
+      expect((await fetch(`${instance.url}/healthz`)).status).toBe(200);
+    }
 
     // The two instances that never saw the 429 refuse at once and send nothing upstream: the
     // account's only call is still the first instance's.
     for (const [i, instance] of [second!, third!].entries()) {
       const refused = await generate(instance.url, key, `a heron [rested ${i + 1}]`);
-      expect(refused.status, refused.error ?? '').toBe(429);
+      expect(refused.status, `instance ${i + 2}: ${refused.error}`).toBe(429);
     }
     expect(callsOfAccount()).toBe(1);
     // Still before the reset: the refusals above were the rest's, not a coincidence of timing.
