@@ -7,7 +7,8 @@ import { signInIssuers } from './accounts/signInIssuers';
 import type { GatewayConfig } from './config';
 import type { GatewayEventMap, GatewayEvents } from './core/events';
 import { createUrlImages } from './gallery/urlImages';
-import { sharedKey } from './storage/sharedKeys';
+import { secretKeyFromEnv } from './secrets/secretKey';
+import { sharedKey } from './secrets/sharedKeys';
 import type { Gateway, GatewayDeps } from './gatewayApi';
 import { serverAddress } from './http/address';
 import { mcpRoute } from './http/mcpRoute';
@@ -84,7 +85,8 @@ export async function createGateway(
       // A team gateway's instances answer each other's URLs; the desktop's die with its run.
       sharedKey:
         storage.engine.kind === 'postgres'
-          ? await sharedKey(storage.engine, 'url_images', now())
+          ? // Sealed with the database secret key when one is given, as the upstream secrets are.
+            await sharedKey(storage.engine, 'url_images', now(), secretKeyFromEnv(process.env))
           : undefined,
     });
     parts.started({ stop: () => urlImages.close() });

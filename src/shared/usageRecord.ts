@@ -50,6 +50,12 @@ export const USAGE_FIELDS = {
   latencyMs: 'int',
   upstreamAccountId: 'textOrNull',
   upstreamAccountName: 'textOrNull',
+  /**
+   * The id(s) the upstream gave its answer(s) (its `x-request-id`): on a desktop whose upstream
+   * is a team gateway, the team gateway's own request id, the key to its row. Comma-separated
+   * when the request made several upstream calls; null when the upstream named none.
+   */
+  upstreamRequestId: 'textOrNull',
   groupName: 'textOrNull',
   user: 'textOrNull',
   apiKeyId: 'textOrNull',

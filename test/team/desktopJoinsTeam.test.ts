@@ -63,5 +63,14 @@ describe('a desktop Atelier with the team gateway as an upstream account', () =>
           .all(teamKey.id),
       )
       .toEqual([{ status: 200, images: 1 }]);
+    // The desktop's row names the team gateway's request id: the key to its row there.
+    const teamRow = team.db
+      .prepare('SELECT request_id FROM usage_records WHERE api_key_id = ?')
+      .get(teamKey.id) as { request_id: string };
+    expect(
+      desktop.db
+        .prepare('SELECT upstream_request_id FROM usage_records WHERE request_id = ?')
+        .get(localId),
+    ).toEqual({ upstream_request_id: teamRow.request_id });
   });
 });

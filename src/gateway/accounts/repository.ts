@@ -143,7 +143,7 @@ export async function openAccountsRepository(
   const clock = options.clock ?? Date.now;
   let records: AccountRecord[] = [];
   let version = 0;
-  let stamp = engine.changeStamp();
+  let stamp = engine.changeStamp('accounts');
   /** Writes not yet committed, and a count of those that finished: a refresh that overlapped one reads again. */
   const pending = new Set<Promise<unknown>>();
   let finished = 0;
@@ -153,7 +153,7 @@ export async function openAccountsRepository(
     for (;;) {
       while (pending.size > 0) await Promise.allSettled([...pending]);
       const before = finished;
-      const seen = engine.changeStamp();
+      const seen = engine.changeStamp('accounts');
       const rows = await read();
       if (before !== finished || pending.size > 0) continue;
       records = rows;
@@ -219,7 +219,8 @@ export async function openAccountsRepository(
 
   await refresh();
   // PostgreSQL pushes other instances' changes: the snapshot follows without waiting for a request.
-  engine.onChange(() => {
+  engine.onChange((table) => {
+    if (table !== null && table !== 'accounts') return;
     refresh().catch((error: Error) =>
       options.log?.(`accounts could not be read again: ${error.message}`),
     );
@@ -298,7 +299,7 @@ export async function openAccountsRepository(
     },
     cached: () => records,
     version: () => version,
-    stale: () => engine.changeStamp() !== stamp,
+    stale: () => engine.changeStamp('accounts') !== stamp,
     refresh,
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ENGINES, testStorage } from '../storage/testing';
+import { ageLeases, ENGINES, testStorage } from '../storage/testing';
 import { createSlotLeases, SLOT_LEASE_MS, type SlotLease } from './slotLeases';
 
 const quiet = () => {};
@@ -29,13 +29,15 @@ describe.each(ENGINES)('account slot leases on %s', (kind) => {
 
   it("an expired lease returns its slot: a dead instance's claim lapses", async () => {
     const { engine } = await testStorage(kind);
-    let now = 1_000_000;
+    const now = Date.now();
     const dead = createSlotLeases(engine, { owner: 'dead', now: () => now, log: quiet });
     const alive = createSlotLeases(engine, { owner: 'alive', now: () => now, log: quiet });
     expect(await dead.claim('acct_a', 2, 2)).not.toBeNull();
     dead.close();
     expect(await alive.claim('acct_a', 1, 2)).toBeNull();
-    now += SLOT_LEASE_MS;
+    await ageLeases(engine, 'account_leases', SLOT_LEASE_MS - 5_000);
+    expect(await alive.claim('acct_a', 1, 2)).toBeNull();
+    await ageLeases(engine, 'account_leases', 5_000);
     const after = await alive.claim('acct_a', 2, 2);
     expect(after).not.toBeNull();
     expect(await engine.all('SELECT owner FROM account_leases')).toEqual([{ owner: 'alive' }]);
@@ -44,6 +46,31 @@ describe.each(ENGINES)('account slot leases on %s', (kind) => {
 });
 
 describe('account slot leases across two instances (PostgreSQL)', () => {
+  it("an instance whose clock runs ahead does not take a live instance's slots", async () => {
+    const { engine, connect } = await testStorage('postgres');
+    const onTime = createSlotLeases(engine, { owner: 'on_time', now: Date.now, log: quiet });
+    // Its clock is a lease and a minute ahead: by it, the other's lease has long lapsed.
+    const ahead = createSlotLeases(await connect(), {
+      owner: 'ahead',
+      now: () => Date.now() + SLOT_LEASE_MS + 60_000,
+      log: quiet,
+    });
+    const held = await onTime.claim('acct_a', 1, 1);
+    expect(held).not.toBeNull();
+    expect(await ahead.claim('acct_a', 1, 1)).toBeNull();
+    expect(await engine.all('SELECT owner FROM account_leases')).toEqual([{ owner: 'on_time' }]);
+    // And a lease it takes lasts by the database's clock: one lease long, not a minute more.
+    await held!.release();
+    expect(await ahead.claim('acct_a', 1, 1)).not.toBeNull();
+    const { left } = (await engine.get<{ left: number }>(
+      'SELECT held_until - atelier_lease_clock(0) AS left FROM account_leases',
+    ))!;
+    expect(left).toBeGreaterThan(SLOT_LEASE_MS - 5_000);
+    expect(left).toBeLessThanOrEqual(SLOT_LEASE_MS);
+    onTime.close();
+    ahead.close();
+  });
+
   it('capacity 2 for 4K-class calls is never exceeded by two engines claiming at once', async () => {
     const { engine, connect } = await testStorage('postgres');
     const instances = [engine, await connect()].map((e, i) =>

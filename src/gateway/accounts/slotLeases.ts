@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { SqlEngine } from '../storage/engine';
+import { LEASE_CLOCK, type SqlEngine } from '../storage/engine';
 
 /**
  * How long a slot lease holds without renewal. Its instance renews every lease it holds each
@@ -48,8 +48,9 @@ export function createSlotLeases(
     if (renewal) return;
     renewal = setInterval(() => {
       engine
-        .run('UPDATE account_leases SET held_until = ? WHERE owner = ?', [
-          options.now() + SLOT_LEASE_MS,
+        .run(`UPDATE account_leases SET held_until = ${LEASE_CLOCK} + ? WHERE owner = ?`, [
+          options.now(),
+          SLOT_LEASE_MS,
           options.owner,
         ])
         .catch((error: Error) =>
@@ -67,19 +68,21 @@ export function createSlotLeases(
         // One decision per account at a time, on any instance (SQLite: the write lock).
         if (tx.kind === 'postgres')
           await tx.get('SELECT pg_advisory_xact_lock(hashtext(?))', [`slots:${accountId}`]);
-        // A dead instance's leases lapse: their slots come back.
-        await tx.run('DELETE FROM account_leases WHERE account_id = ? AND held_until <= ?', [
-          accountId,
-          now,
-        ]);
+        // A dead instance's leases lapse: their slots come back. Judged by the lease clock, so
+        // an instance whose clock runs ahead does not take a live instance's slots.
+        await tx.run(
+          `DELETE FROM account_leases WHERE account_id = ? AND held_until <= ${LEASE_CLOCK}`,
+          [accountId, now],
+        );
         const { load } = (await tx.get<{ load: number }>(
           'SELECT COALESCE(SUM(weight), 0) AS load FROM account_leases WHERE account_id = ?',
           [accountId],
         ))!;
         if (load > 0 && load + weight > capacity) return false;
         await tx.run(
-          'INSERT INTO account_leases (id, account_id, weight, owner, held_until) VALUES (?, ?, ?, ?, ?)',
-          [id, accountId, weight, options.owner, now + SLOT_LEASE_MS],
+          `INSERT INTO account_leases (id, account_id, weight, owner, held_until)
+           VALUES (?, ?, ?, ?, ${LEASE_CLOCK} + ?)`,
+          [id, accountId, weight, options.owner, now, SLOT_LEASE_MS],
         );
         return true;
       });

@@ -38,10 +38,16 @@ export class UpstreamError extends Error {
    * failed): nothing may be retried or tried elsewhere, whatever the kind.
    */
   readonly final: boolean;
-  constructor(failure: UpstreamFailure, opts: { final?: boolean } = {}) {
+  /** The id the upstream gave its failing answer (its `x-request-id`), where it answered one. */
+  readonly upstreamRequestId: string | null;
+  constructor(
+    failure: UpstreamFailure,
+    opts: { final?: boolean; upstreamRequestId?: string | null } = {},
+  ) {
     super(failure.message);
     this.name = 'UpstreamError';
     this.failure = failure;
     this.final = opts.final ?? false;
+    this.upstreamRequestId = opts.upstreamRequestId ?? null;
   }
 }

@@ -49,6 +49,8 @@ export interface ImageRunRequest {
   onImageStart?: (imageIndex: number, start: ImageStartInfo) => ImageSink | null;
   /** Told before each upstream call starts (retries and ladder steps too): usage keeps a pending row. */
   onDispatch?: (imageIndex: number, account: { id: string; name: string }) => void;
+  /** Each upstream answer, an image or a failure, with the id the upstream gave it (or none). */
+  onAnswered?: (upstreamRequestId: string | null | undefined) => void;
   now: () => number;
   /** The client request, shared by its n images and their ladder steps (outage evidence). */
   requestId?: string;
@@ -288,11 +290,16 @@ async function attempt(
             : undefined,
       });
     } catch (error) {
+      if (error instanceof UpstreamError) req.onAnswered?.(error.upstreamRequestId);
       if (error instanceof UpstreamError && !error.final) plan?.failedOn.set(account.id, account);
       if (committed && error instanceof UpstreamError)
-        throw new UpstreamError(error.failure, { final: true });
+        throw new UpstreamError(error.failure, {
+          final: true,
+          upstreamRequestId: error.upstreamRequestId,
+        });
       throw error;
     }
+    req.onAnswered?.(outcome.upstreamRequestId);
     const check = checkDelivery(outcome, { size: step.size, outputFormat });
     if ('error' in check) {
       if (req.strict || !check.delivered)

@@ -2,6 +2,7 @@ import { IMAGE_MODELS } from '../../shared/models';
 import { ownValue } from '../../shared/ownProperty';
 import { parseSplicedJson } from '../bytes/jsonSplice';
 import { AUTO_SIZE } from '../core/requestedSize';
+import { UpstreamError } from '../core/upstreamError';
 import { checkPrompt, contentPolicyError } from '../contentFilter/checkPrompt';
 import { dispatchCall, toCallerError, type Dispatch } from '../dispatch/dispatchCall';
 import { requestedPixels, upstreamTimeoutFor, weightOf } from '../dispatch/sizeClass';
@@ -145,11 +146,18 @@ export async function runResponses(
           i === tool.index ? { ...(t as object), model: map(imageModel) } : t,
         );
       }
-      const answer = await upstream.responses(body, {
-        stream: request.stream,
-        signal: target.signal,
-        timeoutMs: upstreamTimeoutFor(tool?.size, deps.dispatch.timeouts()),
-      });
+      const answer = await upstream
+        .responses(body, {
+          stream: request.stream,
+          signal: target.signal,
+          timeoutMs: upstreamTimeoutFor(tool?.size, deps.dispatch.timeouts()),
+        })
+        .catch((error: unknown) => {
+          // A failing answer has an id too (the upstream's row of the refusal).
+          if (error instanceof UpstreamError) usage.answered(error.upstreamRequestId);
+          throw error;
+        });
+      usage.answered(answer.upstreamRequestId);
       try {
         if (answer.events) await relayEvents(reply, answer.events, bill, plan, tap);
         else {

@@ -44,6 +44,7 @@ export async function runImagePlan(
       ladder: plan.ladder,
       now: deps.now,
       onDispatch: (_imageIndex, account) => usage.dispatched(account),
+      onAnswered: (upstreamRequestId) => usage.answered(upstreamRequestId),
       onImageStart: reply.onImageStart,
       onPartial: reply.onPartial,
       onImage: reply.onImage,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SqlQueries } from '../storage/engine';
-import { ENGINES, testStorage } from '../storage/testing';
+import { ageLeases, ENGINES, testStorage } from '../storage/testing';
 import { NO_LIMITS, type KeyLimits } from './keyLimits';
 import { createUsageLedger } from './ledger';
 import { KeyLimiter, RESERVATION_HOLD_MS, type LimitedKey } from './limiter';
@@ -108,6 +108,8 @@ describe.each(ENGINES)('limits ledger on %s', (kind) => {
     expect(await refusal(alive.reserve('req_2', limited, { costMicros: 0, images: 2 }, NOW))).toBe(
       'images_per_day',
     );
+    // A hold passes (on PostgreSQL by the database's clock, whatever the instances' say).
+    await ageLeases(engine, 'limit_reservations', RESERVATION_HOLD_MS + 1);
     // Renewed by the living instance, lapsed for the dead one.
     const after = NOW + RESERVATION_HOLD_MS + 1;
     await ledger.renew('alive', after + RESERVATION_HOLD_MS, after);
@@ -122,6 +124,35 @@ describe.each(ENGINES)('limits ledger on %s', (kind) => {
 });
 
 describe('limits ledger across two instances (PostgreSQL)', () => {
+  it("an instance whose clock runs ahead still counts a live instance's reservation", async () => {
+    const { engine, connect } = await testStorage('postgres');
+    // Midday, so the two clocks are on the same day; the leases go by the database's clock.
+    const now = NOW;
+    const onTime = new KeyLimiter(createUsageLedger(engine), {
+      owner: 'on_time',
+      now: () => now,
+      log: quiet,
+    });
+    const ledgerAhead = createUsageLedger(await connect());
+    // Its clock is past the other's hold: by it, every reservation the other made has lapsed.
+    const ahead = now + RESERVATION_HOLD_MS + 60_000;
+    const late = new KeyLimiter(ledgerAhead, { owner: 'ahead', now: () => ahead, log: quiet });
+    const limited = key({ imagesPerDay: 4 });
+    await onTime.admit('req_on_time', limited, now, now);
+    await onTime.reserve('req_on_time', limited, { costMicros: 0, images: 3 }, now);
+    await late.admit('req_ahead', limited, ahead, ahead);
+    expect(
+      await refusal(late.reserve('req_ahead', limited, { costMicros: 0, images: 2 }, ahead)),
+    ).toBe('images_per_day');
+    // Its renewal sweep keeps the other's live reservation too.
+    await ledgerAhead.renew('ahead', ahead + RESERVATION_HOLD_MS, ahead);
+    expect(await engine.all('SELECT request_id FROM limit_reservations')).toEqual([
+      { request_id: 'req_on_time' },
+    ]);
+    onTime.close();
+    late.close();
+  });
+
   it('40 reservations at once against a $0.05 budget from two engines: never past it by more than one estimate', async () => {
     const { engine, connect } = await testStorage('postgres');
     const other = await connect();

@@ -1,4 +1,4 @@
-import type { SqlEngine, SqlQueries } from '../storage/engine';
+import { LEASE_CLOCK, type SqlEngine, type SqlQueries } from '../storage/engine';
 
 /**
  * The limit refusals the gateway itself answers with. Their usage rows hold no work, so they do
@@ -25,7 +25,11 @@ export interface Reservation {
   startedAt: number;
   /** The instance that holds it (and renews it while the request runs). */
   owner: string;
-  /** Until when it counts unless renewed: a dead instance's reservations lapse by themselves. */
+  /**
+   * Until when it counts unless renewed, by the caller's clock: a dead instance's reservations
+   * lapse by themselves. The database holds it as long from the lease clock's now
+   * (storage/engine.ts LEASE_CLOCK), so instances whose clocks differ agree on when it lapses.
+   */
   heldUntil: number;
 }
 
@@ -44,8 +48,8 @@ export interface LedgerView {
    * once: by its usage row once written, by its reservation until then.
    */
   requestTimes(keyId: string, since: number, now: number): Promise<number[]>;
-  /** Holds a reservation of `use` (more is added with `add`). */
-  hold(reservation: Reservation, use: RecordedUse): Promise<void>;
+  /** Holds a reservation of `use` (more is added with `add`); `now` is the caller's clock. */
+  hold(reservation: Reservation, use: RecordedUse, now: number): Promise<void>;
   /** Adds to a held reservation what the request's estimate needs. */
   add(requestId: string, use: RecordedUse): Promise<void>;
 }
@@ -62,16 +66,16 @@ export interface UsageLedger extends LedgerView {
   /** The request's row is written (or lost): its reservation no longer counts. */
   release(requestId: string): Promise<void>;
   /**
-   * Extends the owner's reservations (its requests still run), and deletes every reservation
-   * that no longer counts: lapsed before `now` (a dead instance's), or whose request's row is
-   * written (a release that failed).
+   * Extends the owner's reservations (its requests still run) to `heldUntil - now` from the lease
+   * clock's now, and deletes every reservation that no longer counts: lapsed by the lease clock (a
+   * dead instance's), or whose request's row is written (a release that failed).
    */
   renew(owner: string, heldUntil: number, now: number): Promise<void>;
 }
 
 const REFUSALS = REFUSAL_CODES.map((code) => `'${code}'`).join(', ');
 /** A reservation counts while held and until its request's usage row exists (then the row does). */
-const OPEN_RESERVATION = `held_until > ? AND NOT EXISTS
+const OPEN_RESERVATION = `held_until > ${LEASE_CLOCK} AND NOT EXISTS
   (SELECT 1 FROM usage_records u WHERE u.request_id = r.request_id)`;
 
 function viewOn(q: SqlQueries): LedgerView {
@@ -99,10 +103,10 @@ function viewOn(q: SqlQueries): LedgerView {
       );
       return rows.map((row) => row.at);
     },
-    async hold(reservation, use) {
+    async hold(reservation, use, now) {
       await q.run(
         `INSERT INTO limit_reservations (request_id, api_key_id, started_at, cost_micros, images, owner, held_until)
-         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+         VALUES (?, ?, ?, ?, ?, ?, ${LEASE_CLOCK} + ?)`,
         [
           reservation.requestId,
           reservation.keyId,
@@ -110,7 +114,8 @@ function viewOn(q: SqlQueries): LedgerView {
           use.costMicros,
           use.images,
           reservation.owner,
-          reservation.heldUntil,
+          now,
+          reservation.heldUntil - now,
         ],
       );
     },
@@ -139,12 +144,12 @@ export function createUsageLedger(engine: SqlEngine): UsageLedger {
       await engine.run('DELETE FROM limit_reservations WHERE request_id = ?', [requestId]);
     },
     async renew(owner, heldUntil, now) {
-      await engine.run('UPDATE limit_reservations SET held_until = ? WHERE owner = ?', [
-        heldUntil,
-        owner,
-      ]);
       await engine.run(
-        `DELETE FROM limit_reservations WHERE held_until <= ? OR EXISTS
+        `UPDATE limit_reservations SET held_until = ${LEASE_CLOCK} + ? WHERE owner = ?`,
+        [now, heldUntil - now, owner],
+      );
+      await engine.run(
+        `DELETE FROM limit_reservations WHERE held_until <= ${LEASE_CLOCK} OR EXISTS
            (SELECT 1 FROM usage_records u WHERE u.request_id = limit_reservations.request_id)`,
         [now],
       );

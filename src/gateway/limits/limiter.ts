@@ -108,6 +108,7 @@ export class KeyLimiter {
           heldUntil: now + RESERVATION_HOLD_MS,
         },
         { costMicros: 0, images: 0 },
+        now,
       );
     });
     this.tickets.set(requestId, { keyId: key.id, limits: key.limits, startedAt, held: true });
@@ -159,6 +160,7 @@ export class KeyLimiter {
             heldUntil: now + RESERVATION_HOLD_MS,
           },
           demand,
+          now,
         );
     });
     ticket.held = true;

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { SqlEngine } from '../storage/engine';
-import { ENGINES, testStorage } from '../storage/testing';
-import { JOB_RETENTION_MS, ResponseJobs, STUDIO_RUN_RETENTION_MS } from './jobs';
+import { ageLeases, ENGINES, testStorage } from '../storage/testing';
+import { JOB_LEASE_MS, JOB_RETENTION_MS, ResponseJobs, STUDIO_RUN_RETENTION_MS } from './jobs';
 import { createJobsRepository, type JobEvent } from './repository';
 
 /** One upstream Responses event as it arrives: an SSE block with the upstream's own numbering. */
@@ -130,8 +130,12 @@ describe.each(ENGINES)('ResponseJobs on %s', (kind) => {
     const left = await jobs.create('key_a', 'req_2', { model: 'agent-model-1' });
     play(jobs, left.id, 1, 0, 2);
     await jobs.settled();
-    // The next start reads the same database with a new store.
+    // While its run is open its jobs are its own, not left.
     const next = jobsOn(engine);
+    expect(await next.failUnfinished()).toEqual({ responses: 0, studioRuns: 0 });
+    // The run stops, and (PostgreSQL) its lease passes: the next start fails what it left.
+    await jobs.close();
+    await ageLeases(engine, 'response_jobs', JOB_LEASE_MS);
     expect(await next.failUnfinished()).toEqual({ responses: 1, studioRuns: 0 });
     const failed = JSON.parse((await next.get('key_a', left.id))!.response) as {
       status: string;
@@ -198,12 +202,16 @@ describe('ResponseJobs across the instances of a team gateway (PostgreSQL)', () 
   /** Two gateways' job stores on one database; each reads the table every 10 ms. */
   async function twoInstances() {
     const { engine, connect } = await testStorage('postgres');
-    const here = new ResponseJobs(createJobsRepository(engine), () => 1_000_000, undefined, 10);
+    const here = new ResponseJobs(createJobsRepository(engine), () => 1_000_000, undefined, {
+      pollMs: 10,
+    });
     const other = new ResponseJobs(
       createJobsRepository(await connect()),
       () => 1_000_000,
       undefined,
-      10,
+      {
+        pollMs: 10,
+      },
     );
     onTestFinished(async () => {
       await Promise.all([here.close(), other.close()]);
@@ -231,6 +239,75 @@ describe('ResponseJobs across the instances of a team gateway (PostgreSQL)', () 
     play(here, job.id, 2, 2);
     await ended;
     expect(seen).toEqual([1, 2, 3]);
+  });
+
+  it("an instance starting leaves the live instances' jobs alone, whatever its clock says", async () => {
+    const { engine, connect } = await testStorage('postgres');
+    const running = new ResponseJobs(createJobsRepository(engine), Date.now);
+    onTestFinished(() => running.close());
+    const job = await running.create('key_a', 'req_1', { model: 'agent-model-1' });
+    const run = await running.createStudioRun('studio_key', 'req_2', 'run-live', {});
+    play(running, job.id, 2, 0, 2);
+    await running.settled();
+    // Another instance starts, its clock two leases ahead of the database's.
+    const starting = new ResponseJobs(
+      createJobsRepository(await connect()),
+      () => Date.now() + 2 * JOB_LEASE_MS,
+    );
+    onTestFinished(() => starting.close());
+    expect(await starting.failUnfinished()).toEqual({ responses: 0, studioRuns: 0 });
+    expect((await starting.get('key_a', job.id))?.status).toBe('in_progress');
+    expect((await starting.get('studio_key', run!.id))?.status).toBe('queued');
+    play(running, job.id, 2, 2);
+    await running.settled();
+    expect((await starting.get('key_a', job.id))?.status).toBe('completed');
+  });
+
+  it("fails a dead instance's job once its lease ends, and its followers elsewhere hear the end", async () => {
+    const { engine, connect } = await testStorage('postgres');
+    const dying = new ResponseJobs(createJobsRepository(engine), Date.now);
+    // The survivor looks for lapsed leases once per 50 ms.
+    const survivor = new ResponseJobs(createJobsRepository(await connect()), Date.now, undefined, {
+      pollMs: 10,
+      leaseMs: 50,
+    });
+    onTestFinished(() => survivor.close());
+    const job = await dying.create('key_a', 'req_1', { model: 'agent-model-1' });
+    play(dying, job.id, 2, 0, 2);
+    await dying.settled();
+    const ended = new Promise<void>((resolve) => {
+      survivor.follow(job.id, -1, (event) => {
+        if (!event) resolve();
+      });
+    });
+    // Within its lease it is the dying instance's.
+    expect(await survivor.failUnfinished()).toEqual({ responses: 0, studioRuns: 0 });
+    // kill -9: its renewals stop (a closed store renews nothing), nothing else is written, and
+    // its lease passes (by the database's clock: the test moves the lease).
+    await dying.close();
+    await ageLeases(engine, 'response_jobs', JOB_LEASE_MS);
+    await ended;
+    const row = (await survivor.get('key_a', job.id))!;
+    expect(row.status).toBe('failed');
+    expect(JSON.parse(row.response)).toMatchObject({
+      error: { message: expect.stringMatching(/gateway stopped before this response finished/) },
+    });
+  });
+
+  it("of two instances failing a dead instance's job at once, one does", async () => {
+    const { engine, connect } = await testStorage('postgres');
+    const dying = new ResponseJobs(createJobsRepository(engine), Date.now);
+    const job = await dying.create('key_a', 'req_1', { model: 'agent-model-1' });
+    await dying.close();
+    await ageLeases(engine, 'response_jobs', JOB_LEASE_MS);
+    const survivors = [
+      new ResponseJobs(createJobsRepository(await connect()), Date.now),
+      new ResponseJobs(createJobsRepository(await connect()), Date.now),
+    ];
+    onTestFinished(() => Promise.all(survivors.map((s) => s.close())).then(() => undefined));
+    const counts = await Promise.all(survivors.map((s) => s.failUnfinished()));
+    expect(counts.reduce((sum, c) => sum + c.responses, 0)).toBe(1);
+    expect((await survivors[0]!.get('key_a', job.id))?.status).toBe('failed');
   });
 
   it('a cancel made on another instance stops the upstream work where the job runs, and stands', async () => {

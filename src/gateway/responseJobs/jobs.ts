@@ -1,7 +1,8 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { ERROR_CODES } from '../../shared/errors';
 import type { ResponsesRunReply } from '../imageService/types';
 import { decodeEvent } from '../bytes/sse';
+import { isOpenRun, openRun, processAlive, type RunOwner } from '../storage/runOwners';
 import { followStored, typeOf } from './followStored';
 import { leadingType, withSequence } from './sequenced';
 import {
@@ -26,6 +27,19 @@ export const STUDIO_RUN_RETENTION_MS = 60 * 60 * 1000;
  * instance that runs a job reads it as often for a cancel made elsewhere.
  */
 const OTHER_INSTANCE_POLL_MS = 1000;
+
+/**
+ * How long a job's lease lasts without renewal (ms, by the lease clock). The run renews its jobs'
+ * leases every third of it; on PostgreSQL the other instances fail a job whose lease ended, each
+ * looking once per lease.
+ */
+export const JOB_LEASE_MS = 30_000;
+
+export interface ResponseJobsOptions {
+  /** How often the table is read for what another instance of a team gateway did to a job. */
+  pollMs?: number;
+  leaseMs?: number;
+}
 
 /** Ids of background responses (`/v1/responses/{id}`). */
 export const RESPONSE_JOB_PREFIX = 'resp_';
@@ -85,27 +99,80 @@ export class ResponseJobs {
   private readonly live = new Map<string, LiveJob>();
   /** While this gateway runs jobs: looks for cancels another instance wrote (`watchCancels`). */
   private cancelWatch: NodeJS.Timeout | null = null;
+  /** This gateway run, as the owner of the jobs it runs (and of their leases). */
+  private readonly owner: RunOwner = { pid: process.pid, run: randomUUID() };
+  private readonly closeRun = openRun(this.owner);
+  private readonly pollMs: number;
+  private readonly leaseMs: number;
+  /** PostgreSQL: the instances share the table, and judge each other's jobs by their leases. */
+  private readonly shared: boolean;
+  /** While this gateway runs jobs on a shared database: renews their leases. */
+  private renewal: NodeJS.Timeout | null = null;
+  /** On a shared database, from the first `failUnfinished`: fails what dead instances left. */
+  private sweep: NodeJS.Timeout | null = null;
+  private sweeping: Promise<{ responses: number; studioRuns: number }> | null = null;
 
   constructor(
     private readonly repo: JobsRepository,
     private readonly now: () => number,
     private readonly log: (line: string) => void = () => undefined,
-    /** How often the table is read for what another instance of a team gateway did to a job. */
-    private readonly pollMs = OTHER_INSTANCE_POLL_MS,
-  ) {}
+    options: ResponseJobsOptions = {},
+  ) {
+    this.pollMs = options.pollMs ?? OTHER_INSTANCE_POLL_MS;
+    this.leaseMs = options.leaseMs ?? JOB_LEASE_MS;
+    this.shared = repo.kind === 'postgres';
+  }
 
-  /** At start: jobs a stopped gateway left unfinished are failed, saying why. */
+  /**
+   * At start: the jobs a stopped gateway left unfinished are failed, saying why. Only a stopped
+   * one's: on SQLite a job whose process is gone (every writer is a process of this machine), on
+   * PostgreSQL a job whose run's lease has ended (the other instances' jobs run on). On
+   * PostgreSQL it then looks again once per lease, for the jobs of an instance that died since.
+   */
   async failUnfinished(): Promise<{ responses: number; studioRuns: number }> {
-    const rows = await this.repo.unfinished();
-    for (const row of rows) {
-      const error = stopped(row.id.startsWith(STUDIO_RUN_JOB_PREFIX) ? 'run' : 'response');
+    if (this.shared && !this.sweep) {
+      this.sweep = setInterval(() => {
+        this.failUnfinished().then(
+          ({ responses, studioRuns }) => {
+            if (responses + studioRuns > 0)
+              this.log(
+                `${responses} background response(s) and ${studioRuns} studio run(s) of a gateway instance that stopped: failed`,
+              );
+          },
+          (error: unknown) => this.log(`unfinished jobs not looked at: ${String(error)}`),
+        );
+      }, this.leaseMs);
+      this.sweep.unref();
+    }
+    this.sweeping ??= this.failLeft().finally(() => {
+      this.sweeping = null;
+    });
+    return this.sweeping;
+  }
+
+  private async failLeft(): Promise<{ responses: number; studioRuns: number }> {
+    const now = this.now();
+    let responses = 0;
+    let studioRuns = 0;
+    for (const row of await this.repo.unfinished(now)) {
+      // A run still open in this process runs it (run ids are random).
+      if (isOpenRun(row.ownerRun)) continue;
+      if (
+        this.shared ? !row.leaseEnded : row.ownerPid !== process.pid && processAlive(row.ownerPid)
+      )
+        continue;
+      const isRun = row.id.startsWith(STUDIO_RUN_JOB_PREFIX);
+      const error = stopped(isRun ? 'run' : 'response');
       const object = { ...(JSON.parse(row.response) as Json), status: 'failed', error };
       const at = this.now();
-      await this.repo.update(row.id, 'failed', JSON.stringify(object), at, keptUntil(row.id, at));
+      const text = JSON.stringify(object);
+      const judged = this.shared ? now : undefined;
+      if (!(await this.repo.abandon(row.id, text, at, keptUntil(row.id, at), judged))) continue;
+      if (isRun) studioRuns += 1;
+      else responses += 1;
     }
     await this.repo.purge(this.now());
-    const studioRuns = rows.filter((row) => row.id.startsWith(STUDIO_RUN_JOB_PREFIX)).length;
-    return { responses: rows.length - studioRuns, studioRuns };
+    return { responses, studioRuns };
   }
 
   /** A new background response for a validated request: answered at once as `queued`. */
@@ -415,8 +482,31 @@ export class ResponseJobs {
   /** At a stop, once no request runs: the last writes land, and the table is read no more. */
   async close(): Promise<void> {
     await this.settled();
-    if (this.cancelWatch) clearInterval(this.cancelWatch);
-    this.cancelWatch = null;
+    for (const timer of [this.cancelWatch, this.renewal, this.sweep]) {
+      if (timer) clearInterval(timer);
+    }
+    this.cancelWatch = this.renewal = this.sweep = null;
+    await this.sweeping?.catch(() => undefined);
+    this.closeRun();
+  }
+
+  /**
+   * While this gateway runs jobs on a shared database, their leases are renewed every third of a
+   * lease, so the other instances leave them alone; a dead instance's lapse.
+   */
+  private keepRenewing(): void {
+    if (!this.shared || this.renewal) return;
+    this.renewal = setInterval(() => {
+      if (![...this.live.values()].some((live) => !live.ended)) {
+        clearInterval(this.renewal!);
+        this.renewal = null;
+        return;
+      }
+      this.repo
+        .renewLeases(this.owner.run, this.leaseMs, this.now())
+        .catch((error: unknown) => this.log(`job leases not renewed: ${String(error)}`));
+    }, this.leaseMs / 3);
+    this.renewal.unref();
   }
 
   private async start(
@@ -427,16 +517,19 @@ export class ResponseJobs {
     object: Json,
   ): Promise<AbortSignal> {
     await this.repo.purge(createdAt);
-    await this.repo.insert({
-      id,
-      apiKeyId: keyId,
-      requestId,
-      status: 'queued',
-      createdAt,
-      finishedAt: null,
-      expiresAt: createdAt + JOB_RETENTION_MS,
-      response: JSON.stringify(object),
-    });
+    await this.repo.insert(
+      {
+        id,
+        apiKeyId: keyId,
+        requestId,
+        status: 'queued',
+        createdAt,
+        finishedAt: null,
+        expiresAt: createdAt + JOB_RETENTION_MS,
+        response: JSON.stringify(object),
+      },
+      { owner: this.owner, leaseMs: this.leaseMs, now: createdAt },
+    );
     const controller = new AbortController();
     this.live.set(id, {
       id,
@@ -450,6 +543,7 @@ export class ResponseJobs {
       ended: false,
     });
     this.watchCancels();
+    this.keepRenewing();
     return controller.signal;
   }
 

@@ -122,28 +122,34 @@ describe('change notices on PostgreSQL', () => {
   it("moves another engine's stamp when a change is announced, at commit", async () => {
     const { engine, connect } = await testStorage('postgres', { migrated: false });
     const other = await connect();
-    const before = other.changeStamp();
-    const noticed = new Promise<void>((resolve) => other.onChange(resolve));
+    const before = other.changeStamp('settings');
+    const pricesBefore = other.changeStamp('prices');
+    const noticed = new Promise<string | null>((resolve) => other.onChange(resolve));
     await engine.transaction(async (tx) => {
       await tx.announceChange('settings');
       // Not before the commit: a reader must find the change once it hears of it.
-      expect(other.changeStamp()).toBe(before);
+      expect(other.changeStamp('settings')).toBe(before);
     });
-    await noticed;
-    expect(other.changeStamp()).toBeGreaterThan(before);
+    // The notice says what changed: only that table's stamp moves.
+    expect(await noticed).toBe('settings');
+    expect(other.changeStamp('settings')).toBeGreaterThan(before);
+    expect(other.changeStamp('prices')).toBe(pricesBefore);
   });
 
   it('moves the stamp when its listening connection is lost, since a notice may be missed', async () => {
     const { engine, connect } = await testStorage('postgres', { migrated: false });
     const other = await connect();
-    const before = engine.changeStamp();
-    const noticed = new Promise<void>((resolve) => engine.onChange(resolve));
+    const before = engine.changeStamp('settings');
+    const pricesBefore = engine.changeStamp('prices');
+    const noticed = new Promise<string | null>((resolve) => engine.onChange(resolve));
     // Ends this database's listening connections (both engines'), as a server restart would.
     await other.get(
       `SELECT COUNT(pg_terminate_backend(pid)) AS n FROM pg_stat_activity
        WHERE datname = current_database() AND query LIKE 'LISTEN atelier_changes%'`,
     );
-    await noticed;
-    expect(engine.changeStamp()).toBeGreaterThan(before);
+    // Any table may have changed unheard: every stamp moves.
+    expect(await noticed).toBeNull();
+    expect(engine.changeStamp('settings')).toBeGreaterThan(before);
+    expect(engine.changeStamp('prices')).toBeGreaterThan(pricesBefore);
   });
 });

@@ -12,6 +12,20 @@ export type SqlValue = string | number | bigint | Buffer | null;
 
 export type EngineKind = 'sqlite' | 'postgres';
 
+/**
+ * The time leases are taken, renewed and judged by, in ms, as SQL: bind the caller's own clock
+ * (`Date.now()` or the gateway's injected clock) to its one placeholder. PostgreSQL answers with
+ * the database server's clock and ignores the argument, because the instances of a team gateway
+ * run on machines whose clocks differ (a lease one instance takes must not look lapsed to another
+ * whose clock is ahead); SQLite answers with the argument, since every process on one file shares
+ * one machine's clock. The same text runs on both engines: migration 19 defines the function on
+ * PostgreSQL, the SQLite engine registers it on its connection.
+ *
+ * A lease's length stays the caller's (`held_until = ${LEASE_CLOCK} + ?`); only its start and
+ * the moment it is judged at come from the lease clock.
+ */
+export const LEASE_CLOCK = 'atelier_lease_clock(?)';
+
 /** What a statement can do; a transaction's handle is one too (its statements run inside it). */
 export interface SqlQueries {
   readonly kind: EngineKind;
@@ -24,9 +38,10 @@ export interface SqlQueries {
   /** A script of several statements without parameters (a migration's DDL). */
   exec(script: string): Promise<void>;
   /**
-   * Tells the other connections that a table held in memory changed (settings, prices), so
-   * their `changeStamp()` moves: PostgreSQL's NOTIFY, sent when the transaction commits. SQLite
-   * needs none (its data_version moves by itself).
+   * Tells the other connections that a table held in memory changed (settings, prices,
+   * accounts), so their `changeStamp(table)` moves and only that table is read again:
+   * PostgreSQL's NOTIFY naming the table, sent when the transaction commits. SQLite needs none
+   * (its data_version moves by itself).
    */
   announceChange(table: string): Promise<void>;
 }
@@ -40,14 +55,18 @@ export interface SqlEngine extends SqlQueries {
    */
   transaction<T>(fn: (tx: SqlQueries) => Promise<T>): Promise<T>;
   /**
-   * A number that changes when another connection commits a change, so an in-memory snapshot
-   * knows when to read again: SQLite's `PRAGMA data_version` (one cheap synchronous call), or on
-   * PostgreSQL the count of change notices (`announceChange`) this engine has heard, and of its
-   * listening connection's losses (a notice may have been missed then).
+   * A number that changes when another connection commits a change to `table`, so an in-memory
+   * snapshot of it knows when to read again. On PostgreSQL the count of change notices naming
+   * `table` (`announceChange`) this engine has heard, plus its listening connection's losses (a
+   * notice may have been missed then, whatever it named). SQLite's `PRAGMA data_version` (one
+   * cheap synchronous call) says only that the file changed, not which table.
    */
-  changeStamp(): number;
-  /** Calls `listener` when the stamp moved on its own (PostgreSQL's notices); returns the undo. */
-  onChange(listener: () => void): () => void;
+  changeStamp(table: string): number;
+  /**
+   * Calls `listener` with the table a change notice names when one arrives (PostgreSQL), or
+   * with null when notices may have been lost (every table may have changed); returns the undo.
+   */
+  onChange(listener: (table: string | null) => void): () => void;
   /**
    * Sends a short text (at most 7,900 bytes of UTF-8) to every engine on this database,
    * this one included: PostgreSQL's NOTIFY on a channel of its own, so several gateway instances

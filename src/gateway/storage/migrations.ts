@@ -446,6 +446,30 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 19,
+    name: 'job leases and lease clock',
+    up(db) {
+      // The gateway run that runs a background response or a studio run, and until when it
+      // vouches for it (ms, by the lease clock: storage/engine.ts LEASE_CLOCK). A gateway starting
+      // fails only the unfinished jobs whose run is gone: on SQLite its process, on PostgreSQL
+      // its lease (issue 21). Rows written before this step have no owner and count as left.
+      db.exec(`
+        ALTER TABLE response_jobs ADD COLUMN owner_pid INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE response_jobs ADD COLUMN owner_run TEXT NOT NULL DEFAULT '';
+        ALTER TABLE response_jobs ADD COLUMN lease_until INTEGER NOT NULL DEFAULT 0;
+      `);
+    },
+  },
+  {
+    version: 20,
+    name: 'usage upstream request id',
+    up(db) {
+      // The request id(s) the upstream answered with (its `x-request-id`), comma-separated for a
+      // request of several upstream calls: a desktop's row names the team gateway's row.
+      db.exec(`ALTER TABLE usage_records ADD COLUMN upstream_request_id TEXT;`);
+    },
+  },
 ]; /**
  * Brings a database up to the latest schema and returns the versions it applied. Each migration
  * runs in its own IMMEDIATE transaction that re-checks whether it is applied, so two processes

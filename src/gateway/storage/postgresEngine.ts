@@ -110,12 +110,15 @@ export function postgresEngine(options: PostgresEngineOptions): PostgresEngine {
       void (await query(client, `SELECT pg_notify('${CHANGES_CHANNEL}', ?)`, [table])),
   });
 
-  let stamp = 0;
-  const changeListeners = new Set<() => void>();
+  /** Notices heard per table, and losses of the listening connection (every table's). */
+  const stamps = new Map<string, number>();
+  let losses = 0;
+  const changeListeners = new Set<(table: string | null) => void>();
   const broadcastListeners = new Set<(payload: string) => void>();
-  const bump = () => {
-    stamp += 1;
-    for (const listener of changeListeners) listener();
+  const bump = (table: string | null) => {
+    if (table === null) losses += 1;
+    else stamps.set(table, (stamps.get(table) ?? 0) + 1);
+    for (const listener of changeListeners) listener(table);
   };
   let listener: pg.Client | null = null;
   let relisten: NodeJS.Timeout | null = null;
@@ -127,7 +130,7 @@ export function postgresEngine(options: PostgresEngineOptions): PostgresEngine {
       listener = null;
       options.log?.(`PostgreSQL change notices lost (${why}); listening again`);
       // Notices may have been missed: every snapshot reads again.
-      bump();
+      bump(null);
       relisten = setTimeout(() => {
         relisten = null;
         listen().catch((error: Error) => lost(error.message));
@@ -137,7 +140,7 @@ export function postgresEngine(options: PostgresEngineOptions): PostgresEngine {
     client.on('error', (error) => lost(error.message));
     client.on('end', () => lost('connection closed'));
     client.on('notification', (notice) => {
-      if (notice.channel === CHANGES_CHANNEL) bump();
+      if (notice.channel === CHANGES_CHANNEL) bump(notice.payload ?? null);
       else if (notice.channel === BROADCAST_CHANNEL) {
         for (const hear of broadcastListeners) hear(notice.payload ?? '');
       }
@@ -174,7 +177,7 @@ export function postgresEngine(options: PostgresEngineOptions): PostgresEngine {
         client.release(broken);
       }
     },
-    changeStamp: () => stamp,
+    changeStamp: (table) => losses + (stamps.get(table) ?? 0),
     onChange(fn) {
       changeListeners.add(fn);
       return () => changeListeners.delete(fn);

@@ -386,4 +386,29 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       `);
     },
   },
+  {
+    version: 19,
+    name: 'job leases and lease clock',
+    async up(tx) {
+      // storage/engine.ts LEASE_CLOCK: the database server's time in ms, one clock for every
+      // instance whatever their own say (the argument, the caller's clock, is SQLite's answer).
+      // STABLE with statement_timestamp(): one value per statement, so a comparison can use an
+      // index.
+      await tx.exec(`
+        ALTER TABLE response_jobs ADD COLUMN owner_pid INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE response_jobs ADD COLUMN owner_run TEXT NOT NULL DEFAULT '';
+        ALTER TABLE response_jobs ADD COLUMN lease_until BIGINT NOT NULL DEFAULT 0;
+        CREATE FUNCTION atelier_lease_clock(local_ms BIGINT) RETURNS BIGINT
+          LANGUAGE sql STABLE
+          AS $$ SELECT floor(extract(epoch FROM statement_timestamp()) * 1000)::BIGINT $$;
+      `);
+    },
+  },
+  {
+    version: 20,
+    name: 'usage upstream request id',
+    async up(tx) {
+      await tx.exec(`ALTER TABLE usage_records ADD COLUMN upstream_request_id TEXT;`);
+    },
+  },
 ];

@@ -101,7 +101,7 @@ describe('prices repository: changes made by another instance', () => {
     const { engine, connect } = await testStorage('postgres');
     const prices = await openPricesRepository(engine);
     const elsewhere = await openPricesRepository(await connect());
-    const noticed = new Promise<void>((resolve) => engine.onChange(resolve));
+    const noticed = new Promise<void>((resolve) => engine.onChange(() => resolve()));
     await elsewhere.set('image-model-2', { imageOutput: 7 });
     await noticed;
     expect(prices.stale()).toBe(true);

@@ -30,13 +30,13 @@ export async function openPricesRepository(
   clock: () => number = Date.now,
 ): Promise<PricesRepository> {
   let byModel = new Map<string, PriceRow>();
-  let stamp = engine.changeStamp();
+  let stamp = engine.changeStamp('prices');
   let writes = 0;
 
   const refresh = async (): Promise<void> => {
     for (;;) {
       const before = writes;
-      const seen = engine.changeStamp();
+      const seen = engine.changeStamp('prices');
       const rows = await engine.all<PriceRow>(`${SELECT} ORDER BY model`);
       // A write of ours landed while we read: read again, or the snapshot would lose it.
       if (before !== writes) continue;
@@ -99,7 +99,7 @@ export async function openPricesRepository(
       byModel = new Map(byModel).set(model, row);
       return row;
     },
-    stale: () => engine.changeStamp() !== stamp,
+    stale: () => engine.changeStamp('prices') !== stamp,
     refresh,
   };
 }

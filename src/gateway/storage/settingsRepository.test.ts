@@ -92,7 +92,7 @@ describe('settings repository: changes made by another instance', () => {
     const other = await connect();
     const settings = await openSettingsRepository(engine);
     const elsewhere = await openSettingsRepository(other);
-    const noticed = new Promise<void>((resolve) => engine.onChange(resolve));
+    const noticed = new Promise<void>((resolve) => engine.onChange(() => resolve()));
     await elsewhere.set(theme, 'light');
     await noticed;
     expect(settings.stale()).toBe(true);

@@ -58,14 +58,14 @@ export async function openSettingsRepository(engine: SqlEngine): Promise<Setting
   let stored = new Map<string, string>();
   /** Each setting's parsed value, for the snapshot it was parsed from. */
   let parsed = new WeakMap<Setting<unknown>, unknown>();
-  let stamp = engine.changeStamp();
+  let stamp = engine.changeStamp('settings');
   /** Counts this repository's writes, so a refresh that raced one reads again. */
   let writes = 0;
 
   const refresh = async (): Promise<void> => {
     for (;;) {
       const before = writes;
-      const seen = engine.changeStamp();
+      const seen = engine.changeStamp('settings');
       const rows = await engine.all<{ key: string; value: string }>(
         'SELECT key, value FROM settings',
       );
@@ -110,7 +110,7 @@ export async function openSettingsRepository(engine: SqlEngine): Promise<Setting
       store(setting.key, null);
       await engine.announceChange('settings');
     },
-    stale: () => engine.changeStamp() !== stamp,
+    stale: () => engine.changeStamp('settings') !== stamp,
     refresh,
   };
 }

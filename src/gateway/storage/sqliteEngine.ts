@@ -15,6 +15,8 @@ type Statement = BetterSqlite3.Statement<unknown[], unknown>;
  * the very transaction it waits for.
  */
 export function sqliteEngine(db: BetterSqlite3.Database): SqlEngine {
+  // engine.ts LEASE_CLOCK: one machine's processes share one clock, the caller's.
+  db.function('atelier_lease_clock', { deterministic: true }, (local: unknown) => local);
   const statements = new Map<string, Statement>();
   const prepare = (sql: string): Statement => {
     let statement = statements.get(sql);
@@ -73,6 +75,7 @@ export function sqliteEngine(db: BetterSqlite3.Database): SqlEngine {
         open();
       }
     },
+    // Any table: SQLite says only that another connection committed.
     changeStamp: () => dataVersion.get() as number,
     // data_version is read, not pushed: a caller asks changeStamp() when it needs to know.
     onChange: () => () => {},

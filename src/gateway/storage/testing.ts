@@ -97,3 +97,18 @@ async function maintenance(server: string, statement: string): Promise<void> {
     await client.end();
   }
 }
+
+/**
+ * Lets `ms` pass for the leases in `table` (its `column`, ms by the lease clock): each moves that
+ * far into the past. Leases are judged by the database's clock on PostgreSQL, which a test cannot
+ * move; this moves the leases instead, the same way on both engines.
+ */
+export async function ageLeases(
+  engine: SqlEngine,
+  table: 'account_leases' | 'limit_reservations' | 'usage_pending' | 'response_jobs',
+  ms: number,
+): Promise<void> {
+  const column =
+    table === 'usage_pending' || table === 'response_jobs' ? 'lease_until' : 'held_until';
+  await engine.run(`UPDATE ${table} SET ${column} = ${column} - ?`, [ms]);
+}

@@ -6,6 +6,7 @@ import { readImagesJson } from './imagesJsonReader';
 import { buildMultipart, type MultipartPart } from './multipartBody';
 import { readAll, readErrorText } from './readBody';
 import { sendPost } from './sendPost';
+import { upstreamRequestIdOf } from './upstreamRequestId';
 import { parseSse } from '../bytes/sse';
 import type {
   CallOptions,
@@ -99,9 +100,10 @@ export function createApiKeyUpstream(account: UpstreamAccount, deps: HttpDeps): 
         variantHeader(job),
       );
       try {
-        return stream
+        const outcome = stream
           ? await readImageEvents(res.body, { ...opts, now: deps.now })
           : await readImagesJson(res.body, { now: deps.now, onImageStart: opts.onImageStart });
+        return { ...outcome, upstreamRequestId: upstreamRequestIdOf(res.headers) };
       } catch (error) {
         throw failureFromThrown(error, opts.signal);
       }
@@ -116,8 +118,21 @@ export function createApiKeyUpstream(account: UpstreamAccount, deps: HttpDeps): 
         opts.stream ? 'text/event-stream' : 'application/json',
       );
       const contentType = String(res.headers['content-type'] ?? 'application/json');
-      if (opts.stream) return { status: res.statusCode, contentType, events: parseSse(res.body) };
-      return { status: res.statusCode, contentType, body: await readAll(res.body) };
+      const upstreamRequestId = upstreamRequestIdOf(res.headers);
+      if (opts.stream) {
+        return {
+          status: res.statusCode,
+          contentType,
+          events: parseSse(res.body),
+          upstreamRequestId,
+        };
+      }
+      return {
+        status: res.statusCode,
+        contentType,
+        body: await readAll(res.body),
+        upstreamRequestId,
+      };
     },
   };
 }

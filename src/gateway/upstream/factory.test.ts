@@ -128,6 +128,40 @@ describe('upstreamFactory: one adapter per account kind', () => {
     await expect(made).rejects.toMatchObject({ failure: { kind: 'unauthorized' } });
   });
 
+  it.each([
+    ['database', "the database's sealed secrets"],
+    ['keychain', 'the OS keychain'],
+    ['encrypted-file', 'the encrypted secrets file'],
+  ] as const)(
+    'a missing key names the store in use (%s), not always the keychain',
+    async (kind, named) => {
+      const store: SecretStore = { ...memorySecrets(), kind };
+      const fromStore = upstreamFactory({
+        simulatorUrl: simulator.url,
+        fallback: null,
+        secrets: async () => store,
+        bridgeModel: () => 'text-model-setting',
+        tokensFor: () => ({ accessToken: async () => 'token', forceRefresh: async () => 'token' }),
+        agent,
+        now: Date.now,
+      });
+      const made = fromStore(
+        account({
+          id: 'k3',
+          kind: 'api_key',
+          baseUrl: 'http://127.0.0.1:9/v1',
+          secretName: 'none',
+        }),
+      );
+      await expect(made).rejects.toMatchObject({
+        failure: {
+          kind: 'unauthorized',
+          message: `no API key stored in ${named} for this account`,
+        },
+      });
+    },
+  );
+
   it('a subscription account needs its chatgpt-account-id', async () => {
     const made = make(
       account({ id: 's1', kind: 'subscription', baseUrl: 'https://chatgpt.example/backend-api' }),

@@ -27,6 +27,14 @@ export interface UpstreamFactoryDeps {
   now: () => number;
 }
 
+/** Where a secret was looked for, in a message (a team gateway's store is no keychain). */
+const STORE_NAMES: Record<SecretStore['kind'], string> = {
+  keychain: 'the OS keychain',
+  'encrypted-file': 'the encrypted secrets file',
+  database: "the database's sealed secrets",
+  memory: 'the in-memory secret store',
+};
+
 /** Makes the upstream adapter of an account, by its kind, with its secret from the store. */
 export function upstreamFactory(deps: UpstreamFactoryDeps) {
   const { agent: dispatcher, now } = deps;
@@ -54,14 +62,13 @@ export function upstreamFactory(deps: UpstreamFactoryDeps) {
         { dispatcher, now },
       );
     }
-    const secret = account.secretName
-      ? await readAccountSecret(await deps.secrets(), account.secretName)
-      : null;
+    const store = await deps.secrets();
+    const secret = account.secretName ? await readAccountSecret(store, account.secretName) : null;
     if (account.kind === 'api_key') {
       if (secret?.type !== 'api_key')
         throw new UpstreamError({
           kind: 'unauthorized',
-          message: 'no API key stored in the keychain for this account',
+          message: `no API key stored in ${STORE_NAMES[store.kind]} for this account`,
         });
       return createApiKeyUpstream(
         { ...base, baseUrl: account.baseUrl, credential: secret.apiKey },
@@ -74,7 +81,7 @@ export function upstreamFactory(deps: UpstreamFactoryDeps) {
         message: 'the account has no chatgpt-account-id: sign in again with atelier accounts login',
       });
     }
-    const tokens = deps.tokensFor(account, await deps.secrets());
+    const tokens = deps.tokensFor(account, store);
     return createSubscriptionUpstream(
       {
         ...base,

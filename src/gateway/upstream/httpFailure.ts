@@ -1,6 +1,7 @@
 import { errors as undiciErrors } from 'undici';
 import { UpstreamError, type UpstreamFailure } from '../core/upstreamError';
 import { UnsentRequestError } from './sendPost';
+import { upstreamRequestIdOf } from './upstreamRequestId';
 
 type Headers = Record<string, string | string[] | undefined>;
 
@@ -92,7 +93,7 @@ export function failureFromResponse(
   } else {
     failure = { kind: 'http', status, code, message, param, type };
   }
-  return new UpstreamError(failure);
+  return new UpstreamError(failure, { upstreamRequestId: upstreamRequestIdOf(headers) });
 }
 
 /** Classifies a thrown transport error (undici, abort). */

@@ -72,6 +72,8 @@ export interface ImageOutcome {
   background: string | null;
   outputFormat: string | null;
   usage: TokenUsage;
+  /** The id the upstream gave this answer (its `x-request-id`), where it gave one. */
+  upstreamRequestId?: string | null;
 }
 
 export interface CallOptions {
@@ -127,6 +129,8 @@ export interface ResponsesReply {
   body?: Buffer;
   /** Streaming: SSE events, each the exact bytes of one event (ending in a blank line). */
   events?: AsyncIterable<SseEvent>;
+  /** The id the upstream gave this answer (its `x-request-id`), where it gave one. */
+  upstreamRequestId?: string | null;
 }
 
 export interface ImageUpstream {

@@ -1,24 +1,11 @@
 import { INTERRUPTED } from '../../shared/usageRecord';
+import { isOpenRun, processAlive } from '../storage/runOwners';
 import type { PendingUsage, UsageRepository } from './repository';
-
-/** The gateway process and run a pending row belongs to. */
-export interface UsageOwner {
-  pid: number;
-  run: string;
-}
-
-/** Runs of this process that are still open: their pending rows are requests under way. */
-const liveRuns = new Set<string>();
-
-export function openRun(owner: UsageOwner): () => void {
-  liveRuns.add(owner.run);
-  return () => liveRuns.delete(owner.run);
-}
 
 export interface ReconcileOptions {
   /** Whether a process id is alive on this machine (SQLite: every writer is on this machine). */
   isAlive?: (pid: number) => boolean;
-  /** The time a lease is judged by (PostgreSQL). */
+  /** This instance's clock, bound to the lease clock (PostgreSQL judges by its own). */
   now?: () => number;
 }
 
@@ -41,13 +28,16 @@ export async function recordInterrupted(
 ): Promise<number> {
   const isAlive = options.isAlive ?? processAlive;
   const now = (options.now ?? Date.now)();
+  const shared = repository.kind === 'postgres';
   let recorded = 0;
-  for (const pending of await repository.listPending()) {
+  // PostgreSQL: the rows whose lease has ended by the database's clock (the instances' clocks
+  // differ, so none judges another's lease by its own).
+  const candidates = shared ? await repository.listLapsed(now) : await repository.listPending();
+  for (const pending of candidates) {
     // Run ids are random: a run still open in this process is a request under way here.
-    if (liveRuns.has(pending.ownerRun)) continue;
+    if (isOpenRun(pending.ownerRun)) continue;
     const record = interruptedRecord(pending);
-    if (repository.kind === 'postgres') {
-      if (pending.leaseUntil > now) continue;
+    if (shared) {
       if (await repository.reconcile(pending.requestId, record, now)) recorded += 1;
     } else {
       if (pending.ownerPid !== process.pid && isAlive(pending.ownerPid)) continue;
@@ -68,14 +58,4 @@ export function interruptedRecord(pending: PendingUsage): PendingUsage['record']
       "What the upstream made and billed is unknown: check the account's own usage.",
     latencyMs: Math.max(0, pending.updatedAt - pending.record.createdAt),
   };
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

@@ -69,6 +69,8 @@ export class UsageNotes {
   private deliveredSize: string | null = null;
   private deliveredQuality: string | null = null;
   private fallbackStep: string | null = null;
+  /** The ids the upstream gave its answers (`x-request-id`), each once, in order. */
+  private upstreamRequestIds = new Set<string>();
   private streamFailure: StreamFailure | null = null;
   private calls = 0;
 
@@ -131,6 +133,14 @@ export class UsageNotes {
     if (outcome.deliveredSize !== undefined) this.deliveredSize = outcome.deliveredSize;
     if (outcome.deliveredQuality !== undefined) this.deliveredQuality = outcome.deliveredQuality;
     if (outcome.fallbackStep !== undefined) this.fallbackStep = outcome.fallbackStep;
+  }
+
+  /**
+   * An upstream call was answered under this id (the upstream's `x-request-id`): on a desktop
+   * whose upstream is a team gateway, the key to the team gateway's own row.
+   */
+  answered(upstreamRequestId: string | null | undefined): void {
+    if (upstreamRequestId) this.upstreamRequestIds.add(upstreamRequestId);
   }
 
   /** The reply failed after its headers went out: its status stays 200, the record must not. */
@@ -197,6 +207,9 @@ export class UsageNotes {
       latencyMs: final.latencyMs,
       upstreamAccountId: accountIds.length ? accountIds.join(',') : null,
       upstreamAccountName: accountNames.length ? accountNames.join(',') : null,
+      upstreamRequestId: this.upstreamRequestIds.size
+        ? [...this.upstreamRequestIds].join(',')
+        : null,
       groupName: this.key?.group ?? null,
       user: this.asked.user,
       apiKeyId: this.key?.id ?? null,

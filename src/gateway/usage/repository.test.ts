@@ -37,6 +37,7 @@ function record(overrides: Partial<NewUsageRecord> = {}): NewUsageRecord {
     latencyMs: 12_000,
     upstreamAccountId: 'acc_1',
     upstreamAccountName: 'Main',
+    upstreamRequestId: null,
     groupName: 'default',
     user: null,
     apiKeyId: null,
@@ -368,27 +369,33 @@ describe.each(ENGINES)('usage repository on %s', (kind) => {
   it('keeps pending rows with their lease, renews them by run, and ends one once', async () => {
     const { engine } = await testStorage(kind);
     const usage = createUsageRepository(engine);
-    const pending = (requestId: string, ownerRun: string, leaseUntil: number) => ({
+    const pending = (requestId: string, ownerRun: string, leaseMs: number) => ({
       requestId,
       record: record({ requestId, costMicros: 7, estimated: true }),
       attempts: 1,
       updatedAt: MAY_1,
       ownerPid: 1,
       ownerRun,
-      leaseUntil,
+      leaseUntil: MAY_1 + leaseMs,
     });
-    await usage.savePending(pending('a', 'run_1', 100));
-    await usage.savePending(pending('b', 'run_2', 100));
-    await usage.savePending({ ...pending('a', 'run_1', 100), attempts: 3 });
-    expect(await usage.renewLeases('run_1', 500)).toBe(1);
+    // Leases are kept by the lease clock (the database's on PostgreSQL): a lease of 0 has ended
+    // as soon as it is written, one of a minute has not.
+    await usage.savePending(pending('a', 'run_1', 0));
+    await usage.savePending(pending('b', 'run_2', 0));
+    await usage.savePending({ ...pending('a', 'run_1', 0), attempts: 3 });
+    expect((await usage.listLapsed(MAY_1)).map((p) => p.requestId)).toEqual(['a', 'b']);
+    expect(await usage.renewLeases('run_1', MAY_1 + 60_000, MAY_1)).toBe(1);
+    const { leaseUntil: _a, ...a } = { ...pending('a', 'run_1', 0), attempts: 3 };
+    const { leaseUntil: _b, ...b } = pending('b', 'run_2', 0);
     expect(await usage.listPending()).toEqual([
-      { ...pending('a', 'run_1', 500), attempts: 3 },
-      pending('b', 'run_2', 100),
+      { ...a, leaseUntil: expect.any(Number) },
+      { ...b, leaseUntil: expect.any(Number) },
     ]);
-    // Lease of a still in force at 200: not taken. b's over: taken once.
-    expect(await usage.reconcile('a', record({ requestId: 'a' }), 200)).toBe(false);
-    expect(await usage.reconcile('b', record({ requestId: 'b' }), 200)).toBe(true);
-    expect(await usage.reconcile('b', record({ requestId: 'b' }), 200)).toBe(false);
+    expect((await usage.listLapsed(MAY_1)).map((p) => p.requestId)).toEqual(['b']);
+    // Lease of a still in force: not taken. b's over: taken once.
+    expect(await usage.reconcile('a', record({ requestId: 'a' }), MAY_1)).toBe(false);
+    expect(await usage.reconcile('b', record({ requestId: 'b' }), MAY_1)).toBe(true);
+    expect(await usage.reconcile('b', record({ requestId: 'b' }), MAY_1)).toBe(false);
     expect(await usage.countPending()).toBe(1);
     await usage.probe();
     expect(await usage.countPending()).toBe(1);

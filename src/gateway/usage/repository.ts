@@ -5,7 +5,13 @@ import {
   INTERRUPTED,
   type StoredUsage,
 } from '../../shared/usageRecord';
-import type { EngineKind, SqlEngine, SqlQueries, SqlValue } from '../storage/engine';
+import {
+  LEASE_CLOCK,
+  type EngineKind,
+  type SqlEngine,
+  type SqlQueries,
+  type SqlValue,
+} from '../storage/engine';
 import { bindNamed } from '../storage/named';
 import {
   usagePerformance,
@@ -39,7 +45,9 @@ export interface PendingUsage {
   ownerRun: string;
   /**
    * Until when (ms) its run vouches for it: the run renews the lease while it lives, and once the
-   * lease has ended another instance may record the request as interrupted.
+   * lease has ended another instance may record the request as interrupted. Written as the
+   * caller's clock says (`updatedAt` + the lease); the database keeps it as long from the lease
+   * clock's now (storage/engine.ts LEASE_CLOCK), so on PostgreSQL it reads back by that clock.
    */
   leaseUntil: number;
 }
@@ -129,8 +137,11 @@ export interface UsageRepository {
   lastId(): Promise<number>;
   /** Writes or replaces the request's pending row (its lease included). */
   savePending(pending: PendingUsage): Promise<void>;
-  /** Extends the lease of every pending row of this run; returns how many it holds. */
-  renewLeases(ownerRun: string, leaseUntil: number): Promise<number>;
+  /**
+   * Extends the lease of every pending row of this run to `leaseUntil - now` from the lease
+   * clock's now (`now` is the caller's clock); returns how many it holds.
+   */
+  renewLeases(ownerRun: string, leaseUntil: number, now: number): Promise<number>;
   /**
    * The request's final record and the end of its pending row, in one transaction: a crash
    * leaves one or the other, never both and never neither. false when it was already recorded.
@@ -138,11 +149,14 @@ export interface UsageRepository {
   complete(record: NewUsageRecord): Promise<boolean>;
   /**
    * Records another run's pending row as `record` and ends it, in one transaction, only if the
-   * row is still there and (with `leaseExpiredAt`) its lease ended by then: an owner that renewed
-   * meanwhile keeps its row, and of two instances reconciling one row only one records it.
+   * row is still there and (with `leaseJudgedAt`, the caller's clock) its lease has ended by the
+   * lease clock: an owner that renewed meanwhile keeps its row, and of two instances reconciling
+   * one row only one records it.
    */
-  reconcile(requestId: string, record: NewUsageRecord, leaseExpiredAt?: number): Promise<boolean>;
+  reconcile(requestId: string, record: NewUsageRecord, leaseJudgedAt?: number): Promise<boolean>;
   listPending(): Promise<PendingUsage[]>;
+  /** The pending rows whose lease has ended by the lease clock (`now` is the caller's clock). */
+  listLapsed(now: number): Promise<PendingUsage[]>;
   /** Pending rows still waiting (the soak's invariant: none once the gateway is idle). */
   countPending(): Promise<number>;
   /**
@@ -191,7 +205,7 @@ const INSERT = `INSERT INTO usage_records (${FIELDS.map((f) => COLUMN_SQL[f]).jo
   ON CONFLICT (request_id) DO NOTHING`;
 const UPSERT_PENDING = `INSERT INTO usage_pending
     (request_id, record, attempts, updated_at, owner_pid, owner_run, lease_until)
-  VALUES (?, ?, ?, ?, ?, ?, ?)
+  VALUES (?, ?, ?, ?, ?, ?, ${LEASE_CLOCK} + ?)
   ON CONFLICT (request_id) DO UPDATE SET record = excluded.record,
     attempts = excluded.attempts, updated_at = excluded.updated_at,
     owner_pid = excluded.owner_pid, owner_run = excluded.owner_run,
@@ -199,12 +213,17 @@ const UPSERT_PENDING = `INSERT INTO usage_pending
 const DELETE_PENDING = 'DELETE FROM usage_pending WHERE request_id = ?';
 const SELECT_PENDING = `SELECT request_id AS "requestId", record, attempts, updated_at AS "updatedAt",
     owner_pid AS "ownerPid", owner_run AS "ownerRun", lease_until AS "leaseUntil"
-  FROM usage_pending WHERE request_id <> '~probe' ORDER BY updated_at, request_id`;
+  FROM usage_pending WHERE request_id <> '~probe'`;
+const PENDING_ORDER = 'ORDER BY updated_at, request_id';
 
 export function createUsageRepository(engine: SqlEngine): UsageRepository {
   const insertIn = async (db: SqlQueries, record: NewUsageRecord) => {
     if (!record.requestId) throw new TypeError('A usage record needs a requestId');
     return (await db.run(INSERT, toValues(record))).changes === 1;
+  };
+  const readPending = async (sql: string, params: SqlValue[]): Promise<PendingUsage[]> => {
+    const rows = await engine.all<Omit<PendingUsage, 'record'> & { record: string }>(sql, params);
+    return rows.map((row) => ({ ...row, record: JSON.parse(row.record) as NewUsageRecord }));
   };
   const all = async <T>(sql: string, params: Record<string, SqlValue>) => {
     const bound = bindNamed(sql, params);
@@ -221,12 +240,15 @@ export function createUsageRepository(engine: SqlEngine): UsageRepository {
         return inserted;
       }),
 
-    reconcile: (requestId, record, leaseExpiredAt) =>
+    reconcile: (requestId, record, leaseJudgedAt) =>
       engine.transaction(async (tx) => {
         const ended =
-          leaseExpiredAt === undefined
+          leaseJudgedAt === undefined
             ? await tx.run(DELETE_PENDING, [requestId])
-            : await tx.run(`${DELETE_PENDING} AND lease_until <= ?`, [requestId, leaseExpiredAt]);
+            : await tx.run(`${DELETE_PENDING} AND lease_until <= ${LEASE_CLOCK}`, [
+                requestId,
+                leaseJudgedAt,
+              ]);
         return ended.changes === 1 && (await insertIn(tx, record));
       }),
 
@@ -238,24 +260,22 @@ export function createUsageRepository(engine: SqlEngine): UsageRepository {
         pending.updatedAt,
         pending.ownerPid,
         pending.ownerRun,
-        pending.leaseUntil,
+        pending.updatedAt,
+        pending.leaseUntil - pending.updatedAt,
       ]);
     },
 
-    async renewLeases(ownerRun, leaseUntil) {
+    async renewLeases(ownerRun, leaseUntil, now) {
       const renewed = await engine.run(
-        'UPDATE usage_pending SET lease_until = ? WHERE owner_run = ?',
-        [leaseUntil, ownerRun],
+        `UPDATE usage_pending SET lease_until = ${LEASE_CLOCK} + ? WHERE owner_run = ?`,
+        [now, leaseUntil - now, ownerRun],
       );
       return renewed.changes;
     },
 
-    async listPending() {
-      const rows = await engine.all<Omit<PendingUsage, 'record'> & { record: string }>(
-        SELECT_PENDING,
-      );
-      return rows.map((row) => ({ ...row, record: JSON.parse(row.record) as NewUsageRecord }));
-    },
+    listPending: () => readPending(`${SELECT_PENDING} ${PENDING_ORDER}`, []),
+    listLapsed: (now) =>
+      readPending(`${SELECT_PENDING} AND lease_until <= ${LEASE_CLOCK} ${PENDING_ORDER}`, [now]),
 
     async countPending() {
       const row = await engine.get<{ n: number }>(

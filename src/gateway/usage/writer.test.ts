@@ -6,7 +6,7 @@ import type { GatewayEventMap } from '../core/events';
 import { sizeOf } from '../core/requestedSize';
 import type { EngineKind, SqlEngine } from '../storage/engine';
 import { sqliteEngine } from '../storage/sqliteEngine';
-import { ENGINES, tempDatabase, testStorage } from '../storage/testing';
+import { ageLeases, ENGINES, tempDatabase, testStorage } from '../storage/testing';
 import { recordInterrupted } from './interrupted';
 import { createRejectedCounter } from './rejected';
 import { createUsageRepository } from './repository';
@@ -82,7 +82,6 @@ describe.each(ENGINES)('usage writer on %s', (kind) => {
       attempts: 2,
       updatedAt: 1_500,
       ownerPid: process.pid,
-      leaseUntil: 1_500 + LEASE_MS,
       record: {
         apiKeyId: 'key_1',
         groupName: 'default',
@@ -92,6 +91,11 @@ describe.each(ENGINES)('usage writer on %s', (kind) => {
         upstreamAccountId: 'acc_2',
       },
     });
+    // A lease long from the lease clock's now: the writer's clock on SQLite, the database's on
+    // PostgreSQL.
+    const leaseLeft = pending!.leaseUntil - (kind === 'sqlite' ? 1_500 : Date.now());
+    expect(leaseLeft).toBeGreaterThan(LEASE_MS - 5_000);
+    expect(leaseLeft).toBeLessThanOrEqual(LEASE_MS);
 
     notes.delivered({ parts: [{ model: 'image-model-2', usage: tokens }], images: 2 });
     await Promise.all([t.writer.write(notes, final), t.writer.write(notes, final)]);
@@ -145,9 +149,9 @@ describe.each(ENGINES)('usage writer on %s', (kind) => {
     // Pretend the rows came from another process's run: one stopped, one alive (renewing).
     await t.engine.run(`UPDATE usage_pending SET owner_pid = 999999991, owner_run = 'gone'`);
     await t.engine.run(
-      `UPDATE usage_pending SET owner_pid = 999999992, owner_run = 'alive', lease_until = ?
-       WHERE request_id = 'req_running'`,
-      [t.clock.now + LEASE_MS],
+      `UPDATE usage_pending SET owner_pid = 999999992, owner_run = 'alive',
+         lease_until = atelier_lease_clock(?) + ? WHERE request_id = 'req_running'`,
+      [t.clock.now, LEASE_MS],
     );
     await t.engine.run(`UPDATE usage_pending SET lease_until = 0 WHERE owner_run = 'gone'`);
     const alive = (pid: number) => pid === 999999992;
@@ -175,6 +179,7 @@ describe.each(ENGINES)('usage writer on %s', (kind) => {
 
     // The live one's process dies (SQLite) or its lease runs out (PostgreSQL).
     t.tick(LEASE_MS + 1);
+    await ageLeases(t.engine, 'usage_pending', LEASE_MS + 1);
     expect(
       await recordInterrupted(t.repository, { isAlive: () => false, now: () => t.clock.now }),
     ).toBe(1);
@@ -234,14 +239,15 @@ describe('pending rows across instances on PostgreSQL', () => {
     const estimate = (await dying.repository.listPending())[0]!.record.costMicros;
     expect(estimate).toBeGreaterThan(0);
 
-    // kill -9: its run stops renewing and never writes. Within the lease nothing is taken.
+    // kill -9: its run stops renewing and never writes. Within the lease nothing is taken (leases
+    // go by the database's clock: the test moves them, not the instances' clocks).
     await dying.writer.close();
-    clock.now += LEASE_MS - 1;
+    await ageLeases(storage.engine, 'usage_pending', LEASE_MS - 5_000);
     expect(await survivors[0]!.writer.recordInterrupted()).toBe(0);
     expect(await dying.repository.countPending()).toBe(13);
 
     // Once the lease has ended both survivors reconcile at the same moment.
-    clock.now += 2;
+    await ageLeases(storage.engine, 'usage_pending', 5_000);
     const counts = await Promise.all(survivors.map((s) => s.writer.recordInterrupted()));
     expect(counts[0]! + counts[1]!).toBe(12);
     const rows = await storage.engine.all<{ requestId: string; n: number; cost: number }>(
@@ -277,11 +283,13 @@ describe('pending rows across instances on PostgreSQL', () => {
     const other = instance(await storage.connect(), clock);
     admittedRequest(slow.writer, 'req_slow');
     await slow.writer.pendingSaved();
+    await ageLeases(storage.engine, 'usage_pending', LEASE_MS + 1);
     clock.now += LEASE_MS + 1;
     // The renewal its timer makes, at the new time.
     await slow.repository.renewLeases(
       (await slow.repository.listPending())[0]!.ownerRun,
       clock.now + LEASE_MS,
+      clock.now,
     );
     expect(await other.writer.recordInterrupted()).toBe(0);
     // A reconcile decided on a stale read (the lease seen expired) does nothing either.
@@ -292,5 +300,23 @@ describe('pending rows across instances on PostgreSQL', () => {
     expect(await other.repository.count()).toBe(0);
     await slow.writer.close();
     await other.writer.close();
+  });
+
+  it("an instance whose clock runs ahead does not take a live instance's rows", async () => {
+    const storage = await testStorage('postgres');
+    const onTime = instance(storage.engine, { now: Date.now() });
+    // Two leases ahead: by its own clock the other's lease ended long ago.
+    const ahead = instance(await storage.connect(), { now: Date.now() + 2 * LEASE_MS });
+    admittedRequest(onTime.writer, 'req_live');
+    await onTime.writer.pendingSaved();
+    expect(await ahead.writer.recordInterrupted()).toBe(0);
+    const [live] = await ahead.repository.listPending();
+    expect(
+      await ahead.repository.reconcile(live!.requestId, live!.record, Date.now() + 2 * LEASE_MS),
+    ).toBe(false);
+    expect(await ahead.repository.count()).toBe(0);
+    expect(await ahead.repository.countPending()).toBe(1);
+    await onTime.writer.close();
+    await ahead.writer.close();
   });
 });

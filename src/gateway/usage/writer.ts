@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Prices } from '../billing/prices';
 import { settle } from '../billing/settle';
 import type { GatewayEvents } from '../core/events';
-import { openRun, recordInterrupted, type UsageOwner } from './interrupted';
+import { openRun, type RunOwner } from '../storage/runOwners';
+import { recordInterrupted } from './interrupted';
 import { createLogHealth, type UsageLogHealth } from './logHealth';
 import { UsageNotes, type FinalStatus } from './notes';
 import type { RejectedCounter } from './rejected';
@@ -77,7 +78,7 @@ interface Unwritten {
 
 export function createUsageWriter(deps: UsageWriterDeps): UsageWriter {
   const written = new WeakSet<UsageNotes>();
-  const owner: UsageOwner = { pid: process.pid, run: randomUUID() };
+  const owner: RunOwner = { pid: process.pid, run: randomUUID() };
   const closeRun = openRun(owner);
   const leaseMs = deps.leaseMs ?? DEFAULT_PENDING_LEASE_MS;
   const unwritten = new Map<string, Unwritten>();
@@ -145,8 +146,9 @@ export function createUsageWriter(deps: UsageWriterDeps): UsageWriter {
   const shared = deps.repository.kind === 'postgres';
   const renewal = shared
     ? setInterval(() => {
+        const now = deps.now();
         deps.repository
-          .renewLeases(owner.run, deps.now() + leaseMs)
+          .renewLeases(owner.run, now + leaseMs, now)
           .catch((error: unknown) =>
             deps.log(`pending usage leases not renewed: ${String(error)}`),
           );

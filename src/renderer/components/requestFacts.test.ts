@@ -28,6 +28,7 @@ const record: UsageRecord = {
   latencyMs: 12_400,
   upstreamAccountId: 'acc_1',
   upstreamAccountName: 'relay',
+  upstreamRequestId: 'req_team_0123',
   groupName: 'default',
   user: 'user-42',
   apiKeyId: 'key_1',
@@ -51,15 +52,24 @@ describe('requestFacts', () => {
       cost: '$0.0469 at image-model-2 prices',
       key: 'my-app · group default',
       account: 'relay',
+      upstreamRequest: 'req_team_0123',
       user: 'user-42',
     });
   });
 
   it('leaves out what a plain success does not have', () => {
-    const ok = { ...record, status: 200, errorCode: null, errorMessage: null, user: null };
+    const ok = {
+      ...record,
+      status: 200,
+      errorCode: null,
+      errorMessage: null,
+      user: null,
+      upstreamRequestId: null,
+    };
     const ids = requestFacts(ok).map((f) => f.id);
     expect(ids).not.toContain('error');
     expect(ids).not.toContain('user');
+    expect(ids).not.toContain('upstreamRequest');
   });
 
   it('shows the prompt the gallery kept it with, when the list names one', () => {

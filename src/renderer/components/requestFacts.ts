@@ -139,6 +139,10 @@ export function requestFacts(r: RequestRecord): RequestFact[] {
     { id: 'key', label: 'Key', value: `${orDash(r.apiKeyName)} · group ${orDash(r.groupName)}` },
     { id: 'account', label: 'Account', value: orDash(r.upstreamAccountName) },
   );
+  // The upstream's own id for its answer: on a desktop joined to a team gateway, its row there.
+  if (r.upstreamRequestId) {
+    facts.push({ id: 'upstreamRequest', label: 'Upstream request', value: r.upstreamRequestId });
+  }
   if (r.user) facts.push({ id: 'user', label: 'User', value: r.user });
   return facts;
 }

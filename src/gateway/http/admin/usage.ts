@@ -123,6 +123,7 @@ const CSV_COLUMNS: Array<[string, (r: UsageView) => string | number | boolean | 
   ['latency_ms', (r) => r.latencyMs],
   ['account_id', (r) => r.upstreamAccountId],
   ['account_name', (r) => r.upstreamAccountName],
+  ['upstream_request_id', (r) => r.upstreamRequestId],
   ['group', (r) => r.groupName],
   ['user', (r) => r.user],
   ['api_key_id', (r) => r.apiKeyId],
