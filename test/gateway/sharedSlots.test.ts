@@ -107,4 +107,41 @@ describe('dispatch with slots shared across instances (PostgreSQL)', () => {
     expect(refused).toMatchObject({ status: 429 });
     for (const { slotLeases } of [a!, b!]) slotLeases.close();
   });
+
+  it('a rest another instance wrote binds before its change notice arrives', async () => {
+    const { engine, connect } = await testStorage('postgres');
+    const accounts = await openAccountsRepository(engine);
+    const { id } = await accounts.create(apiKeyAccount({ name: 'limited' }));
+    const b = await instance(await connect(), 'b');
+    // The rest as another instance writes it, without the notice: b's snapshot does not have it,
+    // as in the moment between another instance's write and its notice reaching b.
+    await engine.run(
+      'UPDATE accounts SET cooldown_until = ?, cooldown_reason = ?, cooldown_kind = ? WHERE id = ?',
+      [Date.now() + 60_000, 'rate limited by the upstream', 'rate_limit', id],
+    );
+    expect(b.accounts.cached().find((account) => account.id === id)?.cooldownUntil).toBeNull();
+    let called = 0;
+    const refused = await dispatchCall(
+      b.dispatch,
+      {
+        group: 'default',
+        pixels: 1024 * 1024,
+        weight: 1,
+        maxRetries: 0,
+        signal: new AbortController().signal,
+      },
+      () => {
+        called += 1;
+        return Promise.resolve();
+      },
+    ).catch((error: unknown) => error);
+    // The slot claim read the rest from the database; the account was left out and b's
+    // snapshot read again, so the answer is the rest's.
+    expect(called).toBe(0);
+    expect(refused).toMatchObject({ status: 429 });
+    expect(b.accounts.cached().find((account) => account.id === id)?.cooldownKind).toBe(
+      'rate_limit',
+    );
+    b.slotLeases.close();
+  });
 });

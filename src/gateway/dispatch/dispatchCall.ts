@@ -5,6 +5,7 @@ import { UpstreamError, type UpstreamFailure } from '../core/upstreamError';
 import type { ImageUpstream } from '../upstream/types';
 import type { CooldownKind } from './cooldownPolicy';
 import { failureToApiError } from './failureToApiError';
+import { RestedElsewhere } from '../accounts/slotLeases';
 import type { UpstreamPool } from './pool';
 import { backoffMs, nextStep, type RetryBudget, type RetrySettings } from './retryPolicy';
 import { QueueFullError, QueueTimeoutError, type Scheduler } from './scheduler';
@@ -117,7 +118,11 @@ export async function dispatchCall<T>(
         );
       } catch (error) {
         lease.release();
-        throw error;
+        if (!(error instanceof RestedElsewhere)) throw error;
+        // Rested by another instance, whose change notice has not arrived: read the accounts
+        // again and choose again (the rest now shows, so the account is left out).
+        await d.pool.reread();
+        continue;
       }
       // Full across the instances: back to the queue, where it waits for a slot anywhere.
       if (!releaseShared) {

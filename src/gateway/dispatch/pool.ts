@@ -67,6 +67,8 @@ export interface UpstreamPool {
    * its next request to another instance that still uses the account.
    */
   saved(id: string): Promise<void>;
+  /** Reads the accounts again now (a team gateway's claim found a rest it had not heard of). */
+  reread(): Promise<void>;
   list(): readonly AccountRecord[];
   /**
    * The account's latest calls did not reach it (no connection, a timeout, a 502-504), before any
@@ -78,7 +80,7 @@ export interface UpstreamPool {
 }
 
 export interface PoolDeps {
-  accounts: Pick<AccountsRepository, 'cached' | 'version' | 'setCooldown' | 'update'>;
+  accounts: Pick<AccountsRepository, 'cached' | 'version' | 'setCooldown' | 'update' | 'refresh'>;
   /** The implicit account used while no account is configured (the in-process simulator). */
   fallback: AccountRecord | null;
   makeUpstream: (account: AccountRecord) => Promise<ImageUpstream>;
@@ -247,6 +249,7 @@ export function createUpstreamPool(deps: PoolDeps): UpstreamPool {
     },
 
     saved: (id) => writes.get(id) ?? Promise.resolve(),
+    reread: () => deps.accounts.refresh(),
     list: () => current(),
     failing: (id) => failures.get(id) ?? null,
     noteTest: noteReach,
