@@ -14,6 +14,8 @@ import { SETTINGS } from '../../src/gateway/storage/settings';
 import { openDatabase } from '../../src/gateway/storage/db';
 import { openSettingsRepository, type Setting } from '../../src/gateway/storage/settingsRepository';
 import { sqliteEngine } from '../../src/gateway/storage/sqliteEngine';
+import { UsageNotes } from '../../src/gateway/usage/notes';
+import { createUsageRepository } from '../../src/gateway/usage/repository';
 
 const ROUNDS = 15;
 const CALLS = 20_000;
@@ -88,6 +90,17 @@ async function main(): Promise<void> {
     );
     const tickets = new Map<string, { costMicros: number }>();
     let request = 0;
+    // Every request's usage record (its own commit). Its rows name another key, so the budget's
+    // sum stays as small in the last round as in the first and the cases measure commits.
+    const usage = createUsageRepository(engine);
+    const usageRecord = (requestId: string, now: number) => {
+      const notes = new UsageNotes(requestId, now, '/images/generations');
+      notes.authenticated({ id: 'k501', group: 'default' });
+      return notes.record(
+        { status: 200, errorCode: null, errorMessage: null, latencyMs: 1 },
+        { costMicros: 4_000, estimated: false },
+      );
+    };
 
     const cases: Record<string, () => Promise<void> | void> = {
       'key lookup, better-sqlite3 directly': () => {
@@ -143,17 +156,42 @@ async function main(): Promise<void> {
         rawSpent.get(limited.id, 0);
       }
     };
-    // Now: a reservation row, decided and written in transactions, released at the charge.
-    cases["a budget key's admission, estimate and charge, reservation rows (now)"] = async () => {
+    // Before (b4cb6ca): a reservation row, decided and written in a transaction, released in a
+    // commit of its own at the charge.
+    cases["a budget key's admission, estimate and charge, reservation rows (before)"] =
+      async () => {
+        for (let i = 0; i < LIMITED_CALLS; i++) {
+          const id = `req_${++request}`;
+          const now = Date.now();
+          await limiter.admit(id, limited, now, now);
+          await limiter.reserve(id, limited, { costMicros: 4_000, images: 1 }, now);
+          await limiter.charge(id, 4_000, now);
+        }
+      };
+    // What every request commits at its end, limited or not: the baseline of the next case.
+    cases["a usage record's commit (any key)"] = async () => {
       for (let i = 0; i < LIMITED_CALLS; i++) {
         const id = `req_${++request}`;
-        const now = Date.now();
-        await limiter.admit(id, limited, now, now);
-        await limiter.reserve(id, limited, { costMicros: 4_000, images: 1 }, now);
-        await limiter.charge(id, 4_000, now);
+        await usage.complete(usageRecord(id, Date.now()));
       }
     };
-    const perCall = (name: string) => (name.startsWith("a budget key's") ? LIMITED_CALLS : CALLS);
+    // Now: the reservation ends in the usage record's commit; its cost over the case above is
+    // what a limited key adds.
+    cases["a budget key's admission, estimate and charge, with its usage record's commit (now)"] =
+      async () => {
+        for (let i = 0; i < LIMITED_CALLS; i++) {
+          const id = `req_${++request}`;
+          const now = Date.now();
+          await limiter.admit(id, limited, now, now);
+          await limiter.reserve(id, limited, { costMicros: 4_000, images: 1 }, now);
+          await usage.complete(usageRecord(id, now), limiter.releaseWithRecord(id));
+          await limiter.charge(id, 4_000, now);
+        }
+      };
+    const perCall = (name: string) =>
+      name.startsWith("a budget key's") || name.startsWith("a usage record's")
+        ? LIMITED_CALLS
+        : CALLS;
     const samples = new Map<string, number[]>(Object.keys(cases).map((name) => [name, []]));
     for (let round = 0; round < ROUNDS; round++) {
       for (const [name, run] of Object.entries(cases)) {

@@ -40,6 +40,8 @@ export async function composeUsage(deps: {
     priceFor: deps.prices.get,
     events,
     rejected,
+    // A limited request's reservation ends in its record's commit, not in a commit of its own.
+    reservations: limiter,
     now,
     log: deps.log,
   });

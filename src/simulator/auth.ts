@@ -1,4 +1,4 @@
-import type { Ctx } from './context';
+import { countAtOnce, type Ctx } from './context';
 import { SimHttpError } from './errors';
 import { bearerToken, headerValue } from './http';
 import type { Account } from './oauthStore';
@@ -14,6 +14,7 @@ function unauthorized(message: string, code: string | null): SimHttpError {
 export function requireApiKey(ctx: Ctx): string {
   const token = bearerToken(ctx.req);
   if (ctx.call && token) ctx.call.accountId = token;
+  if (token) countAtOnce(ctx, token);
   if (!token) {
     throw unauthorized(
       "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth.",
@@ -36,6 +37,7 @@ export function requireSubscription(ctx: Ctx): Account {
     ctx.call.accountId = accountHeader;
     ctx.call.originator = headerValue(ctx.req, 'originator');
   }
+  if (accountHeader) countAtOnce(ctx, accountHeader);
   const token = bearerToken(ctx.req);
   const grant = token ? ctx.state.oauth.accessGrant(token) : undefined;
   if (!token || !grant) throw unauthorized('Missing or unknown access token.', 'invalid_token');

@@ -23,6 +23,13 @@ export interface SimState {
    * are megabytes.
    */
   lastEdit: { at: number; image: Buffer; mask: Buffer | null } | null;
+  /** Per account (API key or subscription account id): its calls in progress, and the most seen. */
+  atOnce: Map<string, AtOnce>;
+}
+
+export interface AtOnce {
+  now: number;
+  most: number;
 }
 
 /**
@@ -66,6 +73,25 @@ export function recordCall(ctx: Ctx, kind: SimCallKind): SimCall {
     if (!ctx.res.writableFinished) call.aborted = true;
   });
   return call;
+}
+
+/**
+ * Counts the call as in progress for `accountId` until its response is finished or its socket
+ * closes, so a test can assert how many calls of one account an upstream ever had at once
+ * (a gateway's concurrency limit, across all its instances).
+ */
+export function countAtOnce(ctx: Ctx, accountId: string): void {
+  let count = ctx.state.atOnce.get(accountId);
+  if (!count) {
+    count = { now: 0, most: 0 };
+    ctx.state.atOnce.set(accountId, count);
+  }
+  const counted = count;
+  counted.now += 1;
+  counted.most = Math.max(counted.most, counted.now);
+  ctx.res.once('close', () => {
+    counted.now -= 1;
+  });
 }
 
 const asString = (value: unknown): string | undefined =>

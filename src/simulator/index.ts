@@ -52,6 +52,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     hosts: new Set<string>(),
     controlToken,
     lastEdit: null,
+    atOnce: new Map(),
   };
   const closing = new AbortController();
   const server = createSimServer(state, closing.signal);
@@ -73,6 +74,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     calls: state.calls,
     controlToken,
     revoke: (token) => state.revoked.add(token),
+    atOnce: (accountId) => ({ now: 0, most: 0, ...state.atOnce.get(accountId) }),
     oauth: {
       setRefreshTokenState: (token, refreshState) =>
         state.oauth.setRefreshState(token, refreshState),

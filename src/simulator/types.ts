@@ -155,6 +155,12 @@ export interface Simulator {
   controlToken: string;
   /** Bearer tokens (API keys or access tokens) answered with 401 from now on. */
   revoke(token: string): void;
+  /**
+   * The calls of one account in progress now, and the most it ever had at once: an API key (the
+   * Bearer of API-key routes) or a subscription's `chatgpt-account-id`. A call counts from its
+   * authentication until its response is finished or its connection closes.
+   */
+  atOnce(accountId: string): { now: number; most: number };
   oauth: OAuthControl;
   close(): Promise<void>;
 }

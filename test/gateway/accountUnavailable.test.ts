@@ -7,6 +7,7 @@ import type { SecretStore } from '../../src/gateway/secrets/types';
 import { openDatabase, type Db } from '../../src/gateway/storage/db';
 import { createKeysRepository } from '../../src/gateway/keys/repository';
 import { sqliteEngine } from '../../src/gateway/storage/sqliteEngine';
+import { apiKeyAccount } from '../support/accounts';
 import { tempDir } from '../support/gateway';
 
 // A store that fails as a locked or unreachable keychain does. The real keychain daemon is tested
@@ -28,21 +29,7 @@ beforeAll(async () => {
   key = (await createKeysRepository(sqliteEngine(db)).create({ name: 'app' })).key;
   await (
     await openAccountsRepository(sqliteEngine(db))
-  ).create({
-    name: 'relay',
-    kind: 'api_key',
-    tier: 'api',
-    groupName: 'default',
-    capacity: 4,
-    enabled: true,
-    modelMap: {},
-    maxPixels: 8_294_400,
-    baseUrl: 'http://127.0.0.1:9/v1',
-    issuer: null,
-    bridgeModel: null,
-    upstreamAccountId: null,
-    secretName: 'data-x/account/relay',
-  });
+  ).create(apiKeyAccount({ name: 'relay', secretName: 'data-x/account/relay' }));
   gateway = await createGateway({
     host: '127.0.0.1',
     port: 0,

@@ -56,6 +56,6 @@ describe('atelier serve --database', () => {
       ATELIER_DATABASE_URL: 'mysql://localhost/atelier',
     });
     expect(res.status).toBe(2);
-    expect(res.stderr).toContain('--database must be a PostgreSQL URL');
+    expect(res.stderr).toContain('ATELIER_DATABASE_URL must be a PostgreSQL URL');
   });
 });

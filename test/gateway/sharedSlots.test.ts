@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { openAccountsRepository } from '../../src/gateway/accounts/repository';
 import { createSlotLeases } from '../../src/gateway/accounts/slotLeases';
-import { composeDispatch } from '../../src/gateway/dispatch/compose';
 import { dispatchCall } from '../../src/gateway/dispatch/dispatchCall';
-import { DEFAULT_TIMEOUTS, WEIGHT_CLASSES } from '../../src/gateway/dispatch/sizeClass';
+import { WEIGHT_CLASSES } from '../../src/gateway/dispatch/sizeClass';
 import type { SqlEngine } from '../../src/gateway/storage/engine';
 import { testStorage } from '../../src/gateway/storage/testing';
 import { UpstreamError } from '../../src/gateway/core/upstreamError';
-import type { ImageUpstream } from '../../src/gateway/upstream/types';
+import { apiKeyAccount, dispatchOverAccounts } from '../support/accounts';
 
 /** A 3840x2160 image: the 4K class. */
 const FOUR_K_PIXELS = 3840 * 2160;
@@ -16,17 +15,7 @@ const FOUR_K_PIXELS = 3840 * 2160;
 async function instance(engine: SqlEngine, name: string) {
   const accounts = await openAccountsRepository(engine);
   const slotLeases = createSlotLeases(engine, { owner: name, now: Date.now, log: () => {} });
-  const dispatch = composeDispatch({
-    accounts,
-    slotLeases,
-    fallback: null,
-    // The adapter is the only stand-in: the calls below never reach it (they run `call`).
-    makeUpstream: (account) => Promise.resolve({ account } as unknown as ImageUpstream),
-    now: Date.now,
-    log: () => {},
-    timeouts: () => DEFAULT_TIMEOUTS,
-  });
-  return { dispatch, slotLeases, accounts };
+  return { dispatch: dispatchOverAccounts(accounts, slotLeases), slotLeases, accounts };
 }
 
 describe('dispatch with slots shared across instances (PostgreSQL)', () => {
@@ -34,21 +23,7 @@ describe('dispatch with slots shared across instances (PostgreSQL)', () => {
     const { engine, connect } = await testStorage('postgres');
     const weight = WEIGHT_CLASSES.find((c) => FOUR_K_PIXELS <= c.maxPixels)!.weight;
     const accounts = await openAccountsRepository(engine);
-    await accounts.create({
-      name: 'shared',
-      kind: 'api_key',
-      tier: 'api',
-      groupName: 'default',
-      capacity: 2 * weight,
-      enabled: true,
-      modelMap: {},
-      maxPixels: 8_294_400,
-      baseUrl: 'http://127.0.0.1:9/v1',
-      issuer: null,
-      bridgeModel: null,
-      upstreamAccountId: null,
-      secretName: null,
-    });
+    await accounts.create(apiKeyAccount({ name: 'shared', capacity: 2 * weight }));
     const instances = [await instance(engine, 'a'), await instance(await connect(), 'b')];
 
     let partner: (() => void) | null = null;
@@ -96,21 +71,7 @@ describe('dispatch with slots shared across instances (PostgreSQL)', () => {
   it('an account rested by a 429 on one instance is not used by the other until its reset', async () => {
     const { engine, connect } = await testStorage('postgres');
     const accounts = await openAccountsRepository(engine);
-    const { id } = await accounts.create({
-      name: 'limited',
-      kind: 'api_key',
-      tier: 'api',
-      groupName: 'default',
-      capacity: 4,
-      enabled: true,
-      modelMap: {},
-      maxPixels: 8_294_400,
-      baseUrl: 'http://127.0.0.1:9/v1',
-      issuer: null,
-      bridgeModel: null,
-      upstreamAccountId: null,
-      secretName: null,
-    });
+    const { id } = await accounts.create(apiKeyAccount({ name: 'limited' }));
     const otherEngine = await connect();
     const [a, b] = [await instance(engine, 'a'), await instance(otherEngine, 'b')];
     const target = {
@@ -145,5 +106,42 @@ describe('dispatch with slots shared across instances (PostgreSQL)', () => {
     expect(called).toBe(0);
     expect(refused).toMatchObject({ status: 429 });
     for (const { slotLeases } of [a!, b!]) slotLeases.close();
+  });
+
+  it('a rest another instance wrote binds before its change notice arrives', async () => {
+    const { engine, connect } = await testStorage('postgres');
+    const accounts = await openAccountsRepository(engine);
+    const { id } = await accounts.create(apiKeyAccount({ name: 'limited' }));
+    const b = await instance(await connect(), 'b');
+    // The rest as another instance writes it, without the notice: b's snapshot does not have it,
+    // as in the moment between another instance's write and its notice reaching b.
+    await engine.run(
+      'UPDATE accounts SET cooldown_until = ?, cooldown_reason = ?, cooldown_kind = ? WHERE id = ?',
+      [Date.now() + 60_000, 'rate limited by the upstream', 'rate_limit', id],
+    );
+    expect(b.accounts.cached().find((account) => account.id === id)?.cooldownUntil).toBeNull();
+    let called = 0;
+    const refused = await dispatchCall(
+      b.dispatch,
+      {
+        group: 'default',
+        pixels: 1024 * 1024,
+        weight: 1,
+        maxRetries: 0,
+        signal: new AbortController().signal,
+      },
+      () => {
+        called += 1;
+        return Promise.resolve();
+      },
+    ).catch((error: unknown) => error);
+    // The slot claim read the rest from the database; the account was left out and b's
+    // snapshot read again, so the answer is the rest's.
+    expect(called).toBe(0);
+    expect(refused).toMatchObject({ status: 429 });
+    expect(b.accounts.cached().find((account) => account.id === id)?.cooldownKind).toBe(
+      'rate_limit',
+    );
+    b.slotLeases.close();
   });
 });

@@ -3,11 +3,9 @@ import { openAccountsRepository } from '../../src/gateway/accounts/repository';
 import { sqliteEngine } from '../../src/gateway/storage/sqliteEngine';
 import { UpstreamError, type UpstreamFailure } from '../../src/gateway/core/upstreamError';
 import { tempDatabase } from '../../src/gateway/storage/testing';
-import type { ImageUpstream } from '../../src/gateway/upstream/types';
-import { composeDispatch } from '../../src/gateway/dispatch/compose';
 import { dispatchCall } from '../../src/gateway/dispatch/dispatchCall';
 import { DEFAULT_RETRIES } from '../../src/gateway/dispatch/retryPolicy';
-import { DEFAULT_TIMEOUTS } from '../../src/gateway/dispatch/sizeClass';
+import { apiKeyAccount, dispatchOverAccounts } from '../support/accounts';
 
 /**
  * Dispatch over a real pool (a real accounts table with one account) and an adapter that
@@ -17,31 +15,9 @@ import { DEFAULT_TIMEOUTS } from '../../src/gateway/dispatch/sizeClass';
 async function setup(failure: UpstreamFailure) {
   const { db } = tempDatabase();
   const accounts = await openAccountsRepository(sqliteEngine(db));
-  const account = await accounts.create({
-    name: 'Main',
-    kind: 'api_key',
-    tier: 'api',
-    groupName: 'default',
-    capacity: 4,
-    enabled: true,
-    modelMap: {},
-    maxPixels: 8_294_400,
-    baseUrl: 'http://127.0.0.1:9/v1',
-    issuer: null,
-    bridgeModel: null,
-    upstreamAccountId: null,
-    secretName: null,
-  });
+  await accounts.create(apiKeyAccount({ name: 'Main' }));
   let calls = 0;
-  const upstream = { account } as unknown as ImageUpstream;
-  const dispatch = composeDispatch({
-    accounts,
-    fallback: null,
-    makeUpstream: () => Promise.resolve(upstream),
-    now: Date.now,
-    log: () => undefined,
-    timeouts: () => DEFAULT_TIMEOUTS,
-  });
+  const dispatch = dispatchOverAccounts(accounts);
   // No backoff waits in this test: it counts calls, and an unsent retry takes none anyway.
   const slept: number[] = [];
   dispatch.sleep = (ms) => {

@@ -283,3 +283,37 @@ describe('control API over HTTP', () => {
     expect(sim.faults.pending).toHaveLength(0);
   });
 });
+
+describe('calls of one account at once', () => {
+  it('counts each key apart, from arrival until its connection ends', async () => {
+    const held = new AbortController();
+    // Held upstream until the client goes away: the counts are read while every call is there.
+    sim.faults.add({ kind: 'slow', delayMs: 120_000, times: 4 });
+    const send = (key: string) =>
+      fetch(images, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(imageBody()),
+        signal: held.signal,
+      }).catch(() => null);
+    const sent = [send('sk-at-once-a'), send('sk-at-once-a'), send('sk-at-once-a')];
+    sent.push(send('sk-at-once-b'));
+    await expect
+      .poll(() => [sim.atOnce('sk-at-once-a').now, sim.atOnce('sk-at-once-b').now])
+      .toEqual([3, 1]);
+    held.abort();
+    await Promise.all(sent);
+    await expect
+      .poll(() => [sim.atOnce('sk-at-once-a'), sim.atOnce('sk-at-once-b')])
+      .toEqual([
+        { now: 0, most: 3 },
+        { now: 0, most: 1 },
+      ]);
+    // A call that finishes counts down too; a key never seen has had none.
+    const done = await postJson(images, imageBody(), { authorization: 'Bearer sk-at-once-a' });
+    expect(done.status).toBe(200);
+    await done.arrayBuffer();
+    await expect.poll(() => sim.atOnce('sk-at-once-a')).toEqual({ now: 0, most: 3 });
+    expect(sim.atOnce('sk-never-seen')).toEqual({ now: 0, most: 0 });
+  });
+});

@@ -1,156 +1,48 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { admit } from '../../src/gateway/billing/admission';
 import { DEFAULT_RETRIES } from '../../src/gateway/dispatch/retryPolicy';
 import { readSize } from '../../src/gateway/validation/imageOptions';
 import { createKeysRepository, type KeysRepository } from '../../src/gateway/keys/repository';
-import { generateSecretKey } from '../../src/gateway/secrets/secretKey';
 import type { SqlEngine } from '../../src/gateway/storage/engine';
-import { openPostgresDatabase } from '../../src/gateway/storage/postgresEngine';
 import { openPricesRepository } from '../../src/gateway/storage/pricesRepository';
-import { startSimulator, type Simulator } from '../../src/simulator';
-import { startTeam, teamGatewayUnavailable, type Team } from '../support/team';
+import {
+  callTally,
+  generate as generateAt,
+  pooled,
+  seeded,
+  setUpTeam,
+  TEAM_FAULTS,
+  type TeamSetup,
+} from '../support/team';
 
 // Issue 21's "Done when": PostgreSQL + three `atelier serve` processes + HAProxy on loopback,
 // against the simulator with 20 % faults. Everything is real: the run's PostgreSQL, three child
-// processes, Debian's HAProxy, the simulator over HTTP.
-//
-// It needs `atelier serve --database` (issue 21 item 1) starting a gateway whose state is all on
-// the storage port (items 1-2: usage, the limits ledger, accounts, jobs). Until it does the suite
-// is skipped, saying what it waits for: a skip, never a pass.
-const UNAVAILABLE = teamGatewayUnavailable();
-const SERVE_TAKES_DATABASE = UNAVAILABLE === null;
-const SUITE =
-  'PostgreSQL + three gateway processes + HAProxy, simulator with 20 % faults' +
-  (UNAVAILABLE === null ? '' : ` (SKIPPED, waits for: ${UNAVAILABLE})`);
+// processes, Debian's HAProxy, the simulator over HTTP. (The shared accounts' cases, a rest, 4K
+// slots and an OAuth refresh, are test/team/sharedAccounts.test.ts.)
 
-/** Seeded, so a failure replays. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
-const FAULTS = [
-  { kind: 'http_error', status: 500 },
-  { kind: 'http_error', status: 503 },
-  { kind: 'reset' },
-  { kind: 'no_usage' },
-  { kind: 'no_image' },
-  { kind: 'refusal' },
-  { kind: 'downgrade' },
-  { kind: 'slow', delayMs: 200 },
-] as const;
-
-let simulator: Simulator;
-let team: Team;
+let setup: TeamSetup;
 let engine: SqlEngine;
 let keys: KeysRepository;
-let root: string;
-let databaseName: string;
-
-/** Upstream calls per marker, tallied as they arrive (the simulator keeps only its last 500). */
-const callsByMarker = new Map<string, number>();
-const tally = () => {
-  for (const call of simulator.calls.splice(0)) {
-    const marker = /\[team [a-z]+ \d+\]/.exec(call.prompt ?? '')?.[0];
-    if (marker) callsByMarker.set(marker, (callsByMarker.get(marker) ?? 0) + 1);
-  }
-};
-
-async function maintenance(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: inject('postgresUrl') });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
+/** Upstream calls per request marker. */
+let tally: ReturnType<typeof callTally>;
 
 beforeAll(async () => {
-  if (!SERVE_TAKES_DATABASE) return;
   if (!inject('postgresUrl')) throw new Error(inject('postgresMissing'));
-  databaseName = `atelier_team_${process.pid}`;
-  await maintenance(`CREATE DATABASE ${databaseName}`);
-  const url = new URL(inject('postgresUrl'));
-  url.pathname = `/${databaseName}`;
-  engine = await openPostgresDatabase({ url: url.toString(), max: 4 });
+  setup = await setUpTeam({ postgresServer: inject('postgresUrl'), name: 'team' });
+  engine = setup.engines[0]!;
   keys = createKeysRepository(engine);
-  simulator = await startSimulator({ speed: 0 });
-  root = fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-team-'));
-  team = await startTeam({
-    databaseUrl: url.toString(),
-    instances: 3,
-    root,
-    serveArgs: ['--upstream-url', `${simulator.url}/v1`],
-    env: { ATELIER_UPSTREAM_API_KEY: 'sk-team-upstream', ATELIER_SECRET_KEY: generateSecretKey() },
-  });
+  tally = callTally(setup.simulator, /\[team [a-z]+ \d+\]/);
 }, 120_000);
 
-afterAll(async () => {
-  if (!SERVE_TAKES_DATABASE) return;
-  await team?.stop();
-  await simulator?.close();
-  await engine?.close();
-  await maintenance(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
-  if (root) fs.rmSync(root, { recursive: true, force: true });
-});
+afterAll(() => setup?.stop());
 
-interface Answer {
-  status: number;
-  requestId: string | null;
-  images: number;
-}
-
-/**
- * One generation through HAProxy. A request whose instance died is lost to its client: HAProxy's
- * 502, or (on a kept-alive connection) the connection closed, here status 0.
- */
-async function generate(key: string, prompt: string): Promise<Answer> {
+/** One generation of 1024x1024 through HAProxy (status 0: the connection was lost). */
+async function generate(key: string, prompt: string) {
   try {
-    const res = await fetch(`${team.balancer.url}/v1/images/generations`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'image-model-2', prompt, quality: 'low', size: '1024x1024' }),
-    });
-    const text = await res.text();
-    const requestId = res.headers.get('x-request-id');
-    const body = requestId ? (JSON.parse(text) as { data?: unknown[] }) : {};
-    return {
-      status: res.status,
-      requestId,
-      images: res.status === 200 ? (body.data?.length ?? 0) : 0,
-    };
-  } catch (error) {
-    if (!/other side closed/.test(String((error as Error & { cause?: unknown }).cause)))
-      throw error;
-    return { status: 0, requestId: null, images: 0 };
+    return await generateAt(setup.team.balancer.url, key, prompt, { size: '1024x1024' });
   } finally {
-    tally();
+    tally.take();
   }
-}
-
-/** At most `limit` of `jobs` at once, in order. */
-async function pooled<T>(jobs: Array<() => Promise<T>>, limit: number): Promise<T[]> {
-  const results: T[] = new Array<T>(jobs.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < jobs.length) {
-      const index = next++;
-      results[index] = await jobs[index]!();
-    }
-  };
-  await Promise.all(Array.from({ length: limit }, worker));
-  return results;
 }
 
 interface Row {
@@ -166,15 +58,15 @@ const rowsOfKey = (keyId: string) =>
     [keyId],
   );
 
-describe.skipIf(!SERVE_TAKES_DATABASE)(SUITE, () => {
+describe('PostgreSQL + three gateway processes + HAProxy, simulator with 20 % faults', () => {
   it('300 requests over the instances: each billed once, billed = delivered, retries within budget', async () => {
     const { key, record } = await keys.create({ name: 'spread', group: 'default' });
     const random = seeded(21);
     const prompts = Array.from({ length: 300 }, (_, i) => {
       const marker = `[team spread ${i}]`;
       if (random() < 0.2) {
-        const fault = FAULTS[Math.floor(random() * FAULTS.length)]!;
-        simulator.faults.add({ ...fault, match: { promptIncludes: marker } });
+        const fault = TEAM_FAULTS[Math.floor(random() * TEAM_FAULTS.length)]!;
+        setup.simulator.faults.add({ ...fault, match: { promptIncludes: marker } });
       }
       return `a lighthouse ${marker}`;
     });
@@ -197,9 +89,9 @@ describe.skipIf(!SERVE_TAKES_DATABASE)(SUITE, () => {
       if (answer.status === 200) expect(row?.images).toBe(answer.images);
     }
     const budget = 1 + DEFAULT_RETRIES.maxRetries;
-    expect([...callsByMarker.values()].filter((calls) => calls > budget)).toEqual([]);
+    expect([...tally.calls.values()].filter((calls) => calls > budget)).toEqual([]);
     // Round robin reached every instance.
-    const served = await team.balancer.served();
+    const served = await setup.team.balancer.served();
     expect([...served.values()].every((count) => count > 0)).toBe(true);
   }, 180_000);
 
@@ -240,6 +132,7 @@ describe.skipIf(!SERVE_TAKES_DATABASE)(SUITE, () => {
 
   it('kill -9 one instance mid-burst: its requests get rows from the others, new work goes elsewhere', async () => {
     const { key, record } = await keys.create({ name: 'burst', group: 'default' });
+    const { simulator, team } = setup;
     const victim = team.instances[1]!;
     const markers = Array.from({ length: 12 }, (_, i) => `[team burst ${i}]`);
     // Each burst request waits upstream long enough to be held when the instance dies.

@@ -24,13 +24,22 @@ export interface SlotLeases {
   /**
    * A slot of `weight` on the account, or null when the leases of all instances leave no room.
    * As in the scheduler, an account with nothing in flight takes a call heavier than its whole
-   * capacity (a 4K image on a small account).
+   * capacity (a 4K image on a small account). Throws RestedElsewhere when the database has the
+   * account resting: another instance rested it, and this one has not read its notice yet.
    */
   claim(accountId: string, weight: number, capacity: number): Promise<SlotLease | null>;
   /** Leases this instance holds now. */
   readonly held: number;
   /** Stops renewing (the gateway is closing). */
   close(): void;
+}
+
+/** A claim on an account the database has resting (slotLeases.claim). */
+export class RestedElsewhere extends Error {
+  override readonly name = 'RestedElsewhere';
+  constructor() {
+    super('the account rests: another instance rested it');
+  }
 }
 
 export function createSlotLeases(
@@ -74,10 +83,18 @@ export function createSlotLeases(
           `DELETE FROM account_leases WHERE account_id = ? AND held_until <= ${LEASE_CLOCK}`,
           [accountId, now],
         );
-        const { load } = (await tx.get<{ load: number }>(
-          'SELECT COALESCE(SUM(weight), 0) AS load FROM account_leases WHERE account_id = ?',
-          [accountId],
+        // The account's rest is read in the same round trip: a rest another instance wrote is
+        // binding at once, not only once its change notice has arrived here.
+        const { load, resting_until } = (await tx.get<{
+          load: number;
+          resting_until: number | string | null;
+        }>(
+          `SELECT COALESCE(SUM(weight), 0) AS load,
+             (SELECT cooldown_until FROM accounts WHERE id = ?) AS resting_until
+           FROM account_leases WHERE account_id = ?`,
+          [accountId, accountId],
         ))!;
+        if (resting_until !== null && Number(resting_until) > now) throw new RestedElsewhere();
         if (load > 0 && load + weight > capacity) return false;
         await tx.run(
           `INSERT INTO account_leases (id, account_id, weight, owner, held_until)

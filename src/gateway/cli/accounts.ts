@@ -13,8 +13,10 @@ import {
   formatTable,
   formatTime,
   runSubcommands,
+  STORAGE_FLAGS,
   withStorage,
   type CommandIo,
+  type StorageLocation,
 } from './command';
 
 const PROGRAM = 'atelier accounts';
@@ -29,7 +31,9 @@ const USAGE = `usage:
   atelier accounts add-simulator --name NAME [--tier pro] [--group G] [--capacity 4] [--max-pixels N]
   atelier accounts set ID|NAME [--capacity N] [--tier T] [--group G] [--max-pixels N] [--bridge-model M]
   atelier accounts enable|disable|remove|clear-cooldown ID|NAME
-options: --data-dir DIR on every command`;
+options on every command: --data-dir DIR (the data folder's SQLite file), or --database
+  postgres://... (or ATELIER_DATABASE_URL) for a team gateway's database, whose secrets are sealed
+  under ATELIER_SECRET_KEY or ATELIER_SECRET_KEY_FILE (docs/team.md)`;
 
 const COMMON = {
   name: 'string',
@@ -37,7 +41,7 @@ const COMMON = {
   group: 'string',
   capacity: 'string',
   'max-pixels': 'string',
-  'data-dir': 'string',
+  ...STORAGE_FLAGS,
 } as const;
 
 export async function runAccountsCommand(argv: string[], io: CommandIo): Promise<number> {
@@ -55,12 +59,12 @@ export async function runAccountsCommand(argv: string[], io: CommandIo): Promise
 }
 
 async function open<T>(
-  dataDirFlag: string | undefined,
+  where: StorageLocation,
   env: NodeJS.ProcessEnv,
   use: (repo: AccountsRepository, dataDir: string, engine: SqlEngine) => Promise<T>,
 ): Promise<T> {
-  const dataDir = resolveDataDir(dataDirFlag, env);
-  return withStorage(dataDir, env, async (engine) =>
+  const dataDir = resolveDataDir(where['data-dir'], env);
+  return withStorage(where, env, async (engine) =>
     // The engine is also where the secrets are, when kept in the database.
     use(await openAccountsRepository(engine), dataDir, engine),
   );
@@ -80,9 +84,9 @@ function required(flag: string, value: string | undefined): string {
 }
 
 async function list(argv: string[], io: CommandIo): Promise<number> {
-  const { flags, positionals } = parseArgs(argv, { json: 'boolean', 'data-dir': 'string' });
+  const { flags, positionals } = parseArgs(argv, { json: 'boolean', ...STORAGE_FLAGS });
   expectPositionals(positionals, []);
-  const records = await open(flags['data-dir'], io.env, (repo) => repo.list());
+  const records = await open(flags, io.env, (repo) => repo.list());
   const now = Date.now();
   if (flags.json) {
     io.stdout(
@@ -151,7 +155,7 @@ async function addKey(argv: string[], io: CommandIo): Promise<number> {
   const options = accountOptions(flags);
   const apiKey = await readKey(io);
   const dataDir = resolveDataDir(flags['data-dir'], io.env);
-  const { record, store } = await open(flags['data-dir'], io.env, (accounts, _dir, engine) =>
+  const { record, store } = await open(flags, io.env, (accounts, _dir, engine) =>
     addApiKeyAccount(
       { accounts, dataDir, secrets: () => openSecretStore({ dataDir, env: io.env, engine }) },
       { ...options, baseUrl, apiKey },
@@ -167,9 +171,7 @@ async function addSimulator(argv: string[], io: CommandIo): Promise<number> {
   const { flags, positionals } = parseArgs(argv, COMMON);
   expectPositionals(positionals, []);
   const options = accountOptions(flags);
-  const record = await open(flags['data-dir'], io.env, (repo) =>
-    addSimulatorAccount(repo, options),
-  );
+  const record = await open(flags, io.env, (repo) => addSimulatorAccount(repo, options));
   io.stdout(`Added simulator account ${record.id} "${record.name}" (group ${record.groupName}).`);
   return 0;
 }
@@ -196,7 +198,7 @@ function accountOptions(flags: {
 async function set(argv: string[], io: CommandIo): Promise<number> {
   const { flags, positionals } = parseArgs(argv, { ...COMMON, 'bridge-model': 'string' });
   const [ref = ''] = expectPositionals(positionals, ['ID']);
-  const updated = await open(flags['data-dir'], io.env, async (repo) => {
+  const updated = await open(flags, io.env, async (repo) => {
     const account = await find(repo, ref);
     return (await repo.update(account.id, {
       name: flags.name,
@@ -220,9 +222,9 @@ async function toggle(
   io: CommandIo,
   action: 'enable' | 'disable' | 'remove' | 'clear-cooldown',
 ): Promise<number> {
-  const { flags, positionals } = parseArgs(argv, { 'data-dir': 'string' });
+  const { flags, positionals } = parseArgs(argv, STORAGE_FLAGS);
   const [ref = ''] = expectPositionals(positionals, ['ID']);
-  const account = await open(flags['data-dir'], io.env, async (repo) => {
+  const account = await open(flags, io.env, async (repo) => {
     const found = await find(repo, ref);
     if (action === 'remove') await repo.remove(found.id);
     else if (action === 'clear-cooldown') await repo.setCooldown(found.id, null, null);

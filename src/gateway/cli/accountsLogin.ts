@@ -6,7 +6,7 @@ import { DEFAULT_CLIENT_ID, DEFAULT_ISSUER } from '../oauth/constants';
 import { startLoopbackLogin } from '../oauth/loopbackLogin';
 import { openSecretStore } from '../secrets';
 import { ArgsError, parseArgs } from './args';
-import { expectPositionals, withStorage, type CommandIo } from './command';
+import { expectPositionals, STORAGE_FLAGS, withStorage, type CommandIo } from './command';
 
 /** Opens the system browser; where none can be opened, the printed URL is the way. */
 function openInBrowser(url: string): void {
@@ -42,7 +42,7 @@ export async function login(argv: string[], io: CommandIo): Promise<number> {
     tier: 'string',
     port: 'string',
     'no-browser': 'boolean',
-    'data-dir': 'string',
+    ...STORAGE_FLAGS,
   });
   expectPositionals(positionals, []);
   const name = flags.name;
@@ -56,7 +56,7 @@ export async function login(argv: string[], io: CommandIo): Promise<number> {
 
   const dataDir = resolveDataDir(flags['data-dir'], io.env);
   // The database is open for the whole sign-in: where the secrets are when kept in it.
-  const { record, again, store, result } = await withStorage(dataDir, io.env, async (engine) => {
+  const { record, again, store, result } = await withStorage(flags, io.env, async (engine) => {
     // Open the secret store first: better to fail before the user signs in than after.
     const secrets = await openSecretStore({ dataDir, env: io.env, engine });
     const issuer = flags.issuer ?? DEFAULT_ISSUER;

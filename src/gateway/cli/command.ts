@@ -1,9 +1,12 @@
 import { ApiError } from '../core/errors';
 import { databasePath, resolveDataDir } from '../core/dataDir';
-import { openDatabase, type Db } from '../storage/db';
+import { SecretStoreError } from '../secrets/errors';
+import { openDatabase } from '../storage/db';
 import type { SqlEngine } from '../storage/engine';
+import { openPostgresDatabase } from '../storage/postgresEngine';
 import { sqliteEngine } from '../storage/sqliteEngine';
 import { ArgsError } from './args';
+import { databaseUrlOf } from './databaseUrl';
 
 /** What the keys and prices commands use of the process (cli/io.ts's CliIo satisfies it). */
 export interface CommandIo {
@@ -36,7 +39,14 @@ export async function runCommand(
       io.stderr(`${program}: ${error.message}\n\n${usage}`);
       return 2;
     }
-    if (error instanceof CommandError || error instanceof ApiError || error instanceof RangeError) {
+    // A secret store that cannot be opened as configured (no key, another key, no keychain) is
+    // fixed by the person running the command: its message says how.
+    if (
+      error instanceof CommandError ||
+      error instanceof ApiError ||
+      error instanceof RangeError ||
+      error instanceof SecretStoreError
+    ) {
       io.stderr(`${program}: ${error.message}`);
       return 1;
     }
@@ -68,38 +78,54 @@ export function runSubcommands(
 }
 
 /**
- * Opens the same database the gateway uses (it may be running: WAL and the busy timeout make
- * that safe) for the length of one command.
+ * Where a storage command's database is: the PostgreSQL of `--database` (or
+ * ATELIER_DATABASE_URL), the one a team gateway's instances share; else the SQLite file of the
+ * data folder (`--data-dir`, ATELIER_DATA_DIR, the app-data folder). Spread into a command's flags.
  */
-export function withDatabase<T>(
-  dataDirFlag: string | undefined,
-  env: NodeJS.ProcessEnv,
-  use: (db: Db) => T,
-): T {
-  const db = openDatabase(databasePath(resolveDataDir(dataDirFlag, env)));
-  try {
-    return use(db);
-  } finally {
-    db.close();
-  }
+export const STORAGE_FLAGS = { 'data-dir': 'string', database: 'string' } as const;
+
+export interface StorageLocation {
+  'data-dir'?: string | undefined;
+  database?: string | undefined;
 }
 
 /**
- * As withDatabase, through the storage port (the repositories converted to it, issue 21); `db`
- * is the same connection, for the repositories not converted yet.
+ * Opens the database the gateway uses for the length of one command, through the storage port. A
+ * running gateway is no obstacle: SQLite's WAL and busy timeout, or PostgreSQL itself; a change
+ * is announced (PostgreSQL NOTIFY), so the running instances see it at once.
  */
 export async function withStorage<T>(
-  dataDirFlag: string | undefined,
+  where: StorageLocation,
   env: NodeJS.ProcessEnv,
-  use: (engine: SqlEngine, db: Db) => Promise<T>,
+  use: (engine: SqlEngine) => Promise<T>,
 ): Promise<T> {
-  const db = openDatabase(databasePath(resolveDataDir(dataDirFlag, env)));
-  const engine = sqliteEngine(db);
+  const databaseUrl = databaseUrlOf(where.database, env);
+  const engine =
+    databaseUrl === undefined
+      ? sqliteEngine(openDatabase(databasePath(resolveDataDir(where['data-dir'], env))))
+      : await openTeamDatabase(databaseUrl);
   try {
-    return await use(engine, db);
+    return await use(engine);
   } finally {
     await engine.close();
   }
+}
+
+/** The team database, migrated as an instance would (one at a time); its failure said plainly. */
+async function openTeamDatabase(url: string): Promise<SqlEngine> {
+  try {
+    return await openPostgresDatabase({ url, max: 4 });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new CommandError(`cannot open the database ${redacted(url)}: ${reason}`);
+  }
+}
+
+/** The URL without its password, for a message that may end up in a log. */
+function redacted(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = '***';
+  return parsed.toString();
 }
 
 /** Left-aligned columns separated by two spaces. */

@@ -11,6 +11,7 @@ import {
   formatTable,
   formatTime,
   runSubcommands,
+  STORAGE_FLAGS,
   withStorage,
   type CommandIo,
 } from './command';
@@ -28,7 +29,8 @@ const USAGE = `usage:
           --expires YYYY-MM-DD                             the UTC day the key stops working
   Any of them takes 'none' to clear it; --none clears them all. Days and months are UTC.
   --all lists deleted keys too. Every command takes --data-dir DIR (default: ATELIER_DATA_DIR,
-  else the app-data folder the desktop app uses). A running gateway sees changes at once.`;
+  else the app-data folder the desktop app uses), or --database postgres://... (default:
+  ATELIER_DATABASE_URL) for a team gateway's database. A running gateway sees changes at once.`;
 
 /**
  * `atelier keys ...`; `argv` is what follows `keys`. Exit codes: 0 done, 1 failed (unknown id,
@@ -52,14 +54,14 @@ async function create(argv: string[], io: CommandIo): Promise<number> {
     group: 'string',
     concurrency: 'string',
     ...LIMIT_FLAGS,
-    'data-dir': 'string',
+    ...STORAGE_FLAGS,
   });
   expectPositionals(positionals, []);
   const name = flags.name;
   if (name === undefined) throw new ArgsError('--name is required');
   const concurrency = flags.concurrency === undefined ? null : Number(flags.concurrency);
   const limits = limitsFromFlags(flags);
-  const { key, record } = await withStorage(flags['data-dir'], io.env, (engine) =>
+  const { key, record } = await withStorage(flags, io.env, (engine) =>
     createKeysRepository(engine).create({
       name,
       group: flags.group,
@@ -88,11 +90,11 @@ async function list(argv: string[], io: CommandIo): Promise<number> {
   const { flags, positionals } = parseArgs(argv, {
     all: 'boolean',
     json: 'boolean',
-    'data-dir': 'string',
+    ...STORAGE_FLAGS,
   });
   expectPositionals(positionals, []);
   const now = Date.now();
-  const records = await withStorage(flags['data-dir'], io.env, async (engine) => {
+  const records = await withStorage(flags, io.env, async (engine) => {
     const ledger = createUsageLedger(engine);
     const keys = await createKeysRepository(engine).list({ includeDeleted: flags.all });
     return Promise.all(
@@ -132,7 +134,7 @@ async function limit(argv: string[], io: CommandIo): Promise<number> {
   const { flags, positionals } = parseArgs(argv, {
     ...LIMIT_FLAGS,
     none: 'boolean',
-    'data-dir': 'string',
+    ...STORAGE_FLAGS,
   });
   const [idOrName = ''] = expectPositionals(positionals, ['ID|NAME']);
   const patch = limitsFromFlags(flags);
@@ -143,7 +145,7 @@ async function limit(argv: string[], io: CommandIo): Promise<number> {
       'give a limit to set (--budget, --rpm, --images-per-day, --expires) or --none',
     );
   const now = Date.now();
-  const { record, use } = await withStorage(flags['data-dir'], io.env, async (engine) => {
+  const { record, use } = await withStorage(flags, io.env, async (engine) => {
     const keys = createKeysRepository(engine);
     const current = await existing(keys, await resolveKey(keys, idOrName));
     const updated = (await keys.update(current.id, flags.none ? CLEAR_ALL_LIMITS : patch))!;
@@ -176,9 +178,9 @@ async function change(
   argv: string[],
   io: CommandIo,
 ): Promise<number> {
-  const { flags, positionals } = parseArgs(argv, { 'data-dir': 'string' });
+  const { flags, positionals } = parseArgs(argv, STORAGE_FLAGS);
   const [id = ''] = expectPositionals(positionals, ['ID']);
-  const record = await withStorage(flags['data-dir'], io.env, async (engine) => {
+  const record = await withStorage(flags, io.env, async (engine) => {
     const keys = createKeysRepository(engine);
     const current = await existing(keys, id);
     if (action === 'delete') await keys.remove(id);

@@ -21,7 +21,9 @@ usage:
   atelier mcp [--url URL] [--key KEY]                               an MCP server on stdio for agent hosts
                                                                      (talks to the running gateway; docs/mcp.md)
 
-Data lives in the platform's app-data folder unless --data-dir or ATELIER_DATA_DIR says otherwise.`;
+Data lives in the platform's app-data folder unless --data-dir or ATELIER_DATA_DIR says otherwise;
+serve, keys, accounts, prices and secrets take --database postgres://... (or ATELIER_DATABASE_URL)
+to work on a team gateway's PostgreSQL instead (docs/team.md).`;
 
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
   const [command, ...rest] = argv;

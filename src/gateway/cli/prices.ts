@@ -12,6 +12,7 @@ import {
   formatTable,
   formatTime,
   runSubcommands,
+  STORAGE_FLAGS,
   withStorage,
   type CommandIo,
 } from './command';
@@ -23,7 +24,8 @@ const USAGE = `usage:
 
   Prices are dollars per 1M tokens, e.g. --image-output 30. A new model needs all four.
   New prices apply to requests from now on; recorded costs keep the price they were made with.
-  Every command takes --data-dir DIR.`;
+  Every command takes --data-dir DIR, or --database postgres://... (or ATELIER_DATABASE_URL) for
+  a team gateway's database.`;
 
 const FLAG_OF: Record<PriceField, string> = {
   textInput: 'text-input',
@@ -38,9 +40,9 @@ export async function runPricesCommand(argv: string[], io: CommandIo): Promise<n
 }
 
 async function list(argv: string[], io: CommandIo): Promise<number> {
-  const { flags, positionals } = parseArgs(argv, { json: 'boolean', 'data-dir': 'string' });
+  const { flags, positionals } = parseArgs(argv, { json: 'boolean', ...STORAGE_FLAGS });
   expectPositionals(positionals, []);
-  const rows = await withStorage(flags['data-dir'], io.env, async (engine) =>
+  const rows = await withStorage(flags, io.env, async (engine) =>
     (await openPricesRepository(engine)).list(),
   );
   if (flags.json) {
@@ -64,7 +66,7 @@ async function set(argv: string[], io: CommandIo): Promise<number> {
     'image-input': 'string',
     'text-output': 'string',
     'image-output': 'string',
-    'data-dir': 'string',
+    ...STORAGE_FLAGS,
   });
   const [model = ''] = expectPositionals(positionals, ['MODEL']);
   const prices: Partial<Prices> = {};
@@ -74,7 +76,7 @@ async function set(argv: string[], io: CommandIo): Promise<number> {
   }
   if (Object.keys(prices).length === 0)
     throw new ArgsError('give at least one price, e.g. --image-output 30');
-  const row = await withStorage(flags['data-dir'], io.env, async (engine) =>
+  const row = await withStorage(flags, io.env, async (engine) =>
     (await openPricesRepository(engine)).set(model, prices),
   );
   const summary = PRICE_FIELDS.map(

@@ -11,6 +11,7 @@ import {
   CommandError,
   expectPositionals,
   runSubcommands,
+  STORAGE_FLAGS,
   withStorage,
   type CommandIo,
 } from './command';
@@ -19,7 +20,7 @@ const PROGRAM = 'atelier secrets';
 const USAGE = `usage:
   atelier secrets generate-key
       prints a new random key (32 bytes, base64) for ATELIER_SECRET_KEY or a key file
-  atelier secrets rotate-key [--new-key-file FILE] [--data-dir DIR]
+  atelier secrets rotate-key [--new-key-file FILE] [--data-dir DIR | --database postgres://...]
       seals every secret in the database again under the new key, in one transaction
 
   The key in use comes from ATELIER_SECRET_KEY or ATELIER_SECRET_KEY_FILE; the new one from
@@ -44,7 +45,7 @@ function generateKey(argv: string[], io: CommandIo): number {
 async function rotateKey(argv: string[], io: CommandIo): Promise<number> {
   const { flags, positionals } = parseArgs(argv, {
     'new-key-file': 'string',
-    'data-dir': 'string',
+    ...STORAGE_FLAGS,
   });
   expectPositionals(positionals, []);
   const current = userFacing(() => secretKeyFromEnv(io.env));
@@ -65,7 +66,7 @@ async function rotateKey(argv: string[], io: CommandIo): Promise<number> {
         '(make one with: atelier secrets generate-key).',
     );
   }
-  const count = await withStorage(flags['data-dir'], io.env, (engine) =>
+  const count = await withStorage(flags, io.env, (engine) =>
     userFacingAsync(() => rotateSecretKey(engine, current, next)),
   );
   io.stdout(`Sealed ${count} secret(s) again: key ${current.id} -> ${next.id}.`);

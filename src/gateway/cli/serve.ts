@@ -7,6 +7,7 @@ import { isLoopbackHost } from '../http/hostGuard';
 import { SecretStoreError } from '../secrets/errors';
 import { resolveCallbackPort } from '../oauth/callbackPort';
 import { ArgsError } from './args';
+import { databaseUrlOf } from './databaseUrl';
 import type { CliIo } from './io';
 import { servingLines } from './servingLines';
 import { ensureStudio, type StudioBuildDeps } from './studioBuild';
@@ -123,30 +124,13 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv): ServeArg
     host: values.host,
     port,
     dataDir: resolveDataDir(values['data-dir'], env),
-    databaseUrl: databaseUrlOf(values.database ?? (env.ATELIER_DATABASE_URL || undefined)),
+    databaseUrl: databaseUrlOf(values.database, env),
     allowedOrigins: values['allow-origin'] ?? [],
     upstreamUrl: values['upstream-url'],
     simulatorSpeed: speed,
     oauthCallbackPort,
     drainNoticeMs: drainSeconds === undefined ? undefined : Math.round(drainSeconds * 1000),
   };
-}
-
-/** A PostgreSQL URL, checked for its scheme only (the server says the rest when it connects). */
-function databaseUrlOf(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new ArgsError('--database must be a PostgreSQL URL, postgres://user@host:5432/name');
-  }
-  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
-    throw new ArgsError(
-      `--database must be a PostgreSQL URL (postgres:// or postgresql://), got '${url.protocol}'`,
-    );
-  }
-  return value;
 }
 
 export async function runServeCommand(

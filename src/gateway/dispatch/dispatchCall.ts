@@ -5,6 +5,7 @@ import { UpstreamError, type UpstreamFailure } from '../core/upstreamError';
 import type { ImageUpstream } from '../upstream/types';
 import type { CooldownKind } from './cooldownPolicy';
 import { failureToApiError } from './failureToApiError';
+import { RestedElsewhere } from '../accounts/slotLeases';
 import type { UpstreamPool } from './pool';
 import { backoffMs, nextStep, type RetryBudget, type RetrySettings } from './retryPolicy';
 import { QueueFullError, QueueTimeoutError, type Scheduler } from './scheduler';
@@ -117,7 +118,11 @@ export async function dispatchCall<T>(
         );
       } catch (error) {
         lease.release();
-        throw error;
+        if (!(error instanceof RestedElsewhere)) throw error;
+        // Rested by another instance, whose change notice has not arrived: read the accounts
+        // again and choose again (the rest now shows, so the account is left out).
+        await d.pool.reread();
+        continue;
       }
       // Full across the instances: back to the queue, where it waits for a slot anywhere.
       if (!releaseShared) {
@@ -139,8 +144,13 @@ export async function dispatchCall<T>(
       // A request that never left on a connection the upstream closed as it was reused (the
       // keep-alive race) says nothing about the account: no outage, no backoff. One whose
       // connection could not be made at all says the account does not answer: that counts.
-      if (!unsent || (failure.kind === 'network' && failure.unreachable === true))
+      if (!unsent || (failure.kind === 'network' && failure.unreachable === true)) {
         d.pool.failed(accountId, failure, request);
+        // A rest reaches a team gateway's other instances through the database: written before
+        // this request goes on or is answered, so its caller's next request, on any instance,
+        // finds the account resting (waits only when this failure rested the account).
+        await d.pool.saved(accountId);
+      }
       const step = error.final ? 'fail' : nextStep(failure);
       if (step === 'fail' || target.signal.aborted) throw error;
       if (target.calls && target.calls.left <= target.calls.keep) throw error;

@@ -60,6 +60,15 @@ export interface UpstreamPool {
    * client request); returns the reason when the account was cooled or disabled.
    */
   failed(id: string, failure: UpstreamFailure, request: string): string | null;
+  /**
+   * Resolves once the account's latest rest or out-of-service reason is in the database (at once
+   * when none is being written). The snapshot changes at once, but the other instances of a team
+   * gateway learn of it only from the database: a caller answered before the write could send
+   * its next request to another instance that still uses the account.
+   */
+  saved(id: string): Promise<void>;
+  /** Reads the accounts again now (a team gateway's claim found a rest it had not heard of). */
+  reread(): Promise<void>;
   list(): readonly AccountRecord[];
   /**
    * The account's latest calls did not reach it (no connection, a timeout, a 502-504), before any
@@ -71,7 +80,7 @@ export interface UpstreamPool {
 }
 
 export interface PoolDeps {
-  accounts: Pick<AccountsRepository, 'cached' | 'version' | 'setCooldown' | 'update'>;
+  accounts: Pick<AccountsRepository, 'cached' | 'version' | 'setCooldown' | 'update' | 'refresh'>;
   /** The implicit account used while no account is configured (the in-process simulator). */
   fallback: AccountRecord | null;
   makeUpstream: (account: AccountRecord) => Promise<ImageUpstream>;
@@ -89,6 +98,18 @@ export function createUpstreamPool(deps: PoolDeps): UpstreamPool {
   const cooldowns = deps.cooldowns ?? DEFAULT_COOLDOWNS;
   const outages = new OutageTracker(cooldowns);
   const failures = new Map<string, AccountFailing>();
+  /** Each account's rest or out-of-service write still on its way to the database. */
+  const writes = new Map<string, Promise<void>>();
+  const track = (id: string, write: Promise<unknown>) => {
+    const settled = write.then(
+      () => undefined,
+      () => undefined,
+    );
+    writes.set(id, settled);
+    void settled.then(() => {
+      if (writes.get(id) === settled) writes.delete(id);
+    });
+  };
   const noteReach = (id: string, failure: UpstreamFailure | null) => {
     if (failure === null || !isOutage(failure)) failures.delete(id);
     else
@@ -198,11 +219,14 @@ export function createUpstreamPool(deps: PoolDeps): UpstreamPool {
       if (verdict.action === 'none' || id === deps.fallback?.id) return null;
       if (verdict.action === 'cooldown') {
         // The snapshot rests it at once (the next pick here skips it); the write tells the others.
-        deps.accounts
-          .setCooldown(id, verdict.untilMs, verdict.reason, verdict.kind)
-          .catch((error: Error) =>
-            deps.log(`account ${id}: its rest was not saved: ${error.message}`),
-          );
+        track(
+          id,
+          deps.accounts
+            .setCooldown(id, verdict.untilMs, verdict.reason, verdict.kind)
+            .catch((error: Error) =>
+              deps.log(`account ${id}: its rest was not saved: ${error.message}`),
+            ),
+        );
         deps.log(
           `account ${id} cooling down until ${new Date(verdict.untilMs).toISOString()}: ${verdict.reason}`,
         );
@@ -210,17 +234,22 @@ export function createUpstreamPool(deps: PoolDeps): UpstreamPool {
         // A more specific reason may already be there (the token manager's "sign in again").
         const existing = deps.accounts.cached().find((a) => a.id === id)?.disabledReason;
         if (!existing)
-          deps.accounts
-            .update(id, { disabledReason: verdict.reason })
-            .catch((error: Error) =>
-              deps.log(`account ${id}: taking it out of service was not saved: ${error.message}`),
-            );
+          track(
+            id,
+            deps.accounts
+              .update(id, { disabledReason: verdict.reason })
+              .catch((error: Error) =>
+                deps.log(`account ${id}: taking it out of service was not saved: ${error.message}`),
+              ),
+          );
         deps.log(`account ${id} taken out of service: ${verdict.reason}`);
       }
       outages.reset(id);
       return verdict.reason;
     },
 
+    saved: (id) => writes.get(id) ?? Promise.resolve(),
+    reread: () => deps.accounts.refresh(),
     list: () => current(),
     failing: (id) => failures.get(id) ?? null,
     noteTest: noteReach,

@@ -15,7 +15,10 @@ const FULL_ELSEWHERE_MS = 250;
 export interface SharedSlots {
   /** Whether the account may be chosen now (not just refused as full elsewhere). */
   open(accountId: string): boolean;
-  /** The release of a claimed slot, or null when the account is full across instances. */
+  /**
+   * The release of a claimed slot, or null when the account is full across instances. Throws
+   * RestedElsewhere (accounts/slotLeases.ts) when the database has the account resting.
+   */
   claim(accountId: string, weight: number, capacity: number): Promise<(() => void) | null>;
 }
 

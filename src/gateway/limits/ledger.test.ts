@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { SqlQueries } from '../storage/engine';
 import { ageLeases, ENGINES, testStorage } from '../storage/testing';
 import { NO_LIMITS, type KeyLimits } from './keyLimits';
-import { createUsageLedger } from './ledger';
+import { createUsageLedger, type UsageLedger } from './ledger';
 import { KeyLimiter, RESERVATION_HOLD_MS, type LimitedKey } from './limiter';
 import { LimitError } from './limitErrors';
 
@@ -70,6 +70,56 @@ describe.each(ENGINES)('limits ledger on %s', (kind) => {
     expect((await limiter.use(limited, NOW)).budgetUsedMicros).toBe(30_000);
     await limiter.reserve('req_2', limited, { costMicros: 50_000, images: 1 }, NOW);
     expect((await limiter.use(limited, NOW)).budgetUsedMicros).toBe(80_000);
+    limiter.close();
+  });
+
+  it("ends a reservation in its usage record's commit: the charge commits nothing more", async () => {
+    const { engine } = await testStorage(kind);
+    const ledger = createUsageLedger(engine);
+    const released: string[] = [];
+    const counted: UsageLedger = {
+      ...ledger,
+      release: async (requestId) => {
+        released.push(requestId);
+        await ledger.release(requestId);
+      },
+    };
+    const limiter = new KeyLimiter(counted, { owner: 'one', now: () => NOW, log: quiet });
+    const limited = key({ budgetMicros: 100_000, budgetPeriod: 'month' });
+    const reservations = () => engine.all('SELECT request_id FROM limit_reservations');
+    const complete = (requestId: string, costMicros: number) =>
+      engine.transaction(async (tx) => {
+        await recordUsage(tx, requestId, { costMicros, images: 1 });
+        await limiter.releaseWithRecord(requestId)?.(tx);
+      });
+
+    // A key without limits, and one whose estimate holds nothing yet: nothing to end.
+    expect(limiter.releaseWithRecord('req_unknown')).toBeNull();
+    await limiter.admit('req_1', limited, NOW, NOW);
+    expect(limiter.releaseWithRecord('req_1')).toBeNull();
+    await limiter.reserve('req_1', limited, { costMicros: 60_000, images: 1 }, NOW);
+    expect(await reservations()).toEqual([{ request_id: 'req_1' }]);
+
+    await complete('req_1', 30_000);
+    expect(await reservations()).toEqual([]);
+    expect((await limiter.use(limited, NOW)).budgetUsedMicros).toBe(30_000);
+    await limiter.charge('req_1', 30_000, NOW);
+    expect(released).toEqual([]);
+    expect(limiter.inFlight).toBe(0);
+
+    // A record that could not be written (charged with null) still ends its reservation.
+    await limiter.admit('req_2', limited, NOW, NOW);
+    await limiter.reserve('req_2', limited, { costMicros: 10_000, images: 1 }, NOW);
+    await expect(
+      engine.transaction(async (tx) => {
+        await limiter.releaseWithRecord('req_2')?.(tx);
+        throw new Error('disk full');
+      }),
+    ).rejects.toThrow('disk full');
+    expect(await reservations()).toEqual([{ request_id: 'req_2' }]);
+    await limiter.charge('req_2', null, NOW);
+    expect(released).toEqual(['req_2']);
+    expect(await reservations()).toEqual([]);
     limiter.close();
   });
 

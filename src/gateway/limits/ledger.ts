@@ -66,6 +66,11 @@ export interface UsageLedger extends LedgerView {
   /** The request's row is written (or lost): its reservation no longer counts. */
   release(requestId: string): Promise<void>;
   /**
+   * The same, as a statement of a transaction the caller holds: the usage record's own commit
+   * (usage/writer.ts), so ending a reservation costs no commit of its own.
+   */
+  releaseWithin(tx: SqlQueries, requestId: string): Promise<void>;
+  /**
    * Extends the owner's reservations (its requests still run) to `heldUntil - now` from the lease
    * clock's now, and deletes every reservation that no longer counts: lapsed by the lease clock (a
    * dead instance's), or whose request's row is written (a release that failed).
@@ -73,6 +78,7 @@ export interface UsageLedger extends LedgerView {
   renew(owner: string, heldUntil: number, now: number): Promise<void>;
 }
 
+const RELEASE = 'DELETE FROM limit_reservations WHERE request_id = ?';
 const REFUSALS = REFUSAL_CODES.map((code) => `'${code}'`).join(', ');
 /** A reservation counts while held and until its request's usage row exists (then the row does). */
 const OPEN_RESERVATION = `held_until > ${LEASE_CLOCK} AND NOT EXISTS
@@ -141,7 +147,10 @@ export function createUsageLedger(engine: SqlEngine): UsageLedger {
         return fn(viewOn(tx));
       }),
     async release(requestId) {
-      await engine.run('DELETE FROM limit_reservations WHERE request_id = ?', [requestId]);
+      await engine.run(RELEASE, [requestId]);
+    },
+    async releaseWithin(tx, requestId) {
+      await tx.run(RELEASE, [requestId]);
     },
     async renew(owner, heldUntil, now) {
       await engine.run(

@@ -1,4 +1,5 @@
 import type { BudgetAlert } from '../../shared/admin';
+import type { SqlQueries } from '../storage/engine';
 import { budgetAlerts } from './budgetAlerts';
 import type { Demand } from './demand';
 import type { KeyLimits } from './keyLimits';
@@ -25,6 +26,8 @@ interface Ticket {
   startedAt: number;
   /** Whether its reservation row exists (made at admission for a per-minute limit, else at the estimate). */
   held: boolean;
+  /** Whether its row was deleted in the usage record's own commit (`releaseWithRecord`). */
+  released: boolean;
 }
 
 /** A key's use against each of its limits, reservations included (for `keys list` and /keys). */
@@ -88,7 +91,13 @@ export class KeyLimiter {
   async admit(requestId: string, key: LimitedKey, startedAt: number, now: number): Promise<void> {
     const { rpmLimit } = key.limits;
     if (rpmLimit === null) {
-      this.tickets.set(requestId, { keyId: key.id, limits: key.limits, startedAt, held: false });
+      this.tickets.set(requestId, {
+        keyId: key.id,
+        limits: key.limits,
+        startedAt,
+        held: false,
+        released: false,
+      });
       return;
     }
     await this.ledger.decide(key.id, async (view) => {
@@ -111,7 +120,13 @@ export class KeyLimiter {
         now,
       );
     });
-    this.tickets.set(requestId, { keyId: key.id, limits: key.limits, startedAt, held: true });
+    this.tickets.set(requestId, {
+      keyId: key.id,
+      limits: key.limits,
+      startedAt,
+      held: true,
+      released: false,
+    });
     this.keepRenewing();
   }
 
@@ -182,6 +197,24 @@ export class KeyLimiter {
   }
 
   /**
+   * What ends the request's reservation inside the transaction that writes its usage row
+   * (usage/writer.ts), so a limited request commits once for its limits (the reservation) rather
+   * than twice (reservation, then release); null when it holds none. The row and the end of the
+   * reservation commit together, as the ledger counts them (a reservation stops counting when its
+   * request's row exists), so the request is counted once at every moment. A commit that fails
+   * rolls both back: the writer keeps the record and writes it (and this) again later, and the
+   * charge, which waits for the written row, finds the reservation gone.
+   */
+  releaseWithRecord(requestId: string): ((tx: SqlQueries) => Promise<void>) | null {
+    const ticket = this.tickets.get(requestId);
+    if (!ticket?.held) return null;
+    return async (tx) => {
+      await this.ledger.releaseWithin(tx, requestId);
+      ticket.released = true;
+    };
+  }
+
+  /**
    * The request's usage row is written (with `chargedMicros`; null when writing it failed): the
    * row now holds what the reservation held. Returns the budget alerts its cost raised.
    */
@@ -198,7 +231,9 @@ export class KeyLimiter {
     // commit on, the row counts and the reservation does not (ledger.ts), so the moment between
     // them counts the request once. Deleting it now keeps the key's open reservations as few as
     // its requests in flight, which each decision sums.
-    if (ticket.held) await this.ledger.release(requestId);
+    // Ended already in the row's commit, unless the row was not written (that commit rolled back).
+    if (ticket.held && (!ticket.released || chargedMicros === null))
+      await this.ledger.release(requestId);
     const { budgetMicros, budgetPeriod } = ticket.limits;
     if (chargedMicros === null || budgetMicros === null || budgetPeriod === null) return [];
     // The request counts in the period it started in (as its usage row does).
@@ -229,11 +264,15 @@ export class KeyLimiter {
     this.renewal = null;
   }
 
-  /** Renews this instance's reservations while it holds any. */
+  /**
+   * Renews this instance's reservations while it holds any. The timer, once started, stays until
+   * `close` and skips its turns while nothing is held: stopping it whenever the last request was
+   * charged cost every request of a key used one at a time a new timer.
+   */
   private keepRenewing(): void {
-    if (this.tickets.size === 0) return this.close();
-    if (this.renewal) return;
+    if (this.renewal || this.tickets.size === 0) return;
     this.renewal = setInterval(() => {
+      if (this.tickets.size === 0) return;
       const now = this.options.now();
       this.ledger
         .renew(this.options.owner, now + RESERVATION_HOLD_MS, now)

@@ -28,6 +28,9 @@ export interface UsageRecord extends StoredUsage {
 /** Everything but the row id. All fields are required so that nothing is forgotten silently. */
 export type NewUsageRecord = StoredUsage;
 
+/** Statements another part writes in a usage record's own transaction. */
+export type InCommit = (tx: SqlQueries) => Promise<void>;
+
 /**
  * A request dispatched upstream and not yet finished: what was known when it last went out.
  * A crash leaves these behind; the next start (SQLite) or another instance once the lease has
@@ -145,8 +148,9 @@ export interface UsageRepository {
   /**
    * The request's final record and the end of its pending row, in one transaction: a crash
    * leaves one or the other, never both and never neither. false when it was already recorded.
+   * `alsoInCommit` runs in the same transaction (the end of the key's limits reservation).
    */
-  complete(record: NewUsageRecord): Promise<boolean>;
+  complete(record: NewUsageRecord, alsoInCommit?: InCommit | null): Promise<boolean>;
   /**
    * Records another run's pending row as `record` and ends it, in one transaction, only if the
    * row is still there and (with `leaseJudgedAt`, the caller's clock) its lease has ended by the
@@ -233,10 +237,11 @@ export function createUsageRepository(engine: SqlEngine): UsageRepository {
   return {
     kind: engine.kind,
     insert: (record) => insertIn(engine, record),
-    complete: (record) =>
+    complete: (record, alsoInCommit) =>
       engine.transaction(async (tx) => {
         const inserted = await insertIn(tx, record);
         await tx.run(DELETE_PENDING, [record.requestId]);
+        if (alsoInCommit) await alsoInCommit(tx);
         return inserted;
       }),
 

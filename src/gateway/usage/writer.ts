@@ -7,7 +7,7 @@ import { recordInterrupted } from './interrupted';
 import { createLogHealth, type UsageLogHealth } from './logHealth';
 import { UsageNotes, type FinalStatus } from './notes';
 import type { RejectedCounter } from './rejected';
-import type { NewUsageRecord, UsageRepository } from './repository';
+import type { InCommit, NewUsageRecord, UsageRepository } from './repository';
 
 export interface UsageWriterDeps {
   repository: UsageRepository;
@@ -17,6 +17,11 @@ export interface UsageWriterDeps {
   rejected: RejectedCounter;
   now: () => number;
   log: (line: string) => void;
+  /**
+   * The key limits' reservations (limits/limiter.ts): a request's ends in its record's commit, so
+   * a limited request pays no commit of its own for it.
+   */
+  reservations?: { releaseWithRecord(requestId: string): InCommit | null };
   /** How often an unwritable log is tried again (ms). */
   retryMs?: number;
   /**
@@ -101,7 +106,8 @@ export function createUsageWriter(deps: UsageWriterDeps): UsageWriter {
   const store = async (record: NewUsageRecord) => {
     // false: recorded already (an earlier try that reported an error after committing, or
     // another instance that took the row over once its lease had ended).
-    if (await deps.repository.complete(record)) deps.events.emit('usage', record.requestId);
+    const also = deps.reservations?.releaseWithRecord(record.requestId) ?? null;
+    if (await deps.repository.complete(record, also)) deps.events.emit('usage', record.requestId);
   };
   const announce = (requestId: string, costMicros: number) => {
     deps.events.emit('settled', requestId, costMicros, true);
