@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { emptyUsage } from '../../shared/imageParams';
 import { tempDir } from '../storage/testing';
 import { isDeadRunFolder, readJournal, runFolderName, writeJournal } from './journal';
-import type { ImageBatch } from './store';
+import type { ImageBatch } from './batch';
 
 const batchOf = (images: Buffer[][], mask: Buffer | null): ImageBatch => ({
   requestId: 'req_journal',

@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { piecesLength } from '../bytes/base64Pieces';
-import type { ImageBatch, KeptImage } from './store';
+import type { ImageBatch, KeptImage } from './batch';
 
 /*
  * The gallery's promise to keep a request's images, on disk before the reply ends: a journal per

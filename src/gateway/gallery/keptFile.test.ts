@@ -3,7 +3,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../storage/testing';
-import { decodedPath, decodeInto, readKeptImage } from './keptFile';
+import { decodeInto } from './keptFile';
 
 describe('kept files', () => {
   it('decodes base64 cut into any chunks, padded or not, into exactly its bytes', async () => {
@@ -27,21 +27,5 @@ describe('kept files', () => {
       ),
       { numRuns: 80 },
     );
-  });
-
-  it('reads an image in either form, and the decoded one once the base64 has gone', async () => {
-    const dir = tempDir();
-    const bytes = Buffer.from('an image, or near enough');
-    const encoded = path.join(dir, 'img_1.png.b64');
-    fs.writeFileSync(encoded, bytes.toString('base64'));
-    expect(decodedPath(encoded)).toBe(path.join(dir, 'img_1.png'));
-    expect((await readKeptImage(encoded)).equals(bytes)).toBe(true);
-    // Decoded meanwhile (by the idle queue, or another run): the row's old name still reads.
-    fs.writeFileSync(decodedPath(encoded), bytes);
-    fs.rmSync(encoded);
-    expect((await readKeptImage(encoded)).equals(bytes)).toBe(true);
-    expect((await readKeptImage(decodedPath(encoded))).equals(bytes)).toBe(true);
-    fs.rmSync(decodedPath(encoded));
-    await expect(readKeptImage(encoded)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });

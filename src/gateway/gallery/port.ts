@@ -5,7 +5,8 @@ import type { ImageSpool, SpooledImage } from '../core/domain';
 import { splitUsage } from '../billing/usageShares';
 import type { Base64Pieces } from '../bytes/base64Pieces';
 import { inspectBase64Pieces } from '../bytes/imageInspect';
-import type { ImageBatch, ImageStore, KeptImage } from './store';
+import type { ImageBatch, KeptImage } from './batch';
+import type { ImageStore } from './store';
 
 /*
  * The gallery's port: what the request path (imageService/, http/replies/) may ask of the gallery,

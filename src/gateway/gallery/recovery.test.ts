@@ -11,7 +11,8 @@ import { sqliteEngine } from '../storage/sqliteEngine';
 import { tempDatabase, tempDir } from '../storage/testing';
 import { runFolderName, writeJournal } from './journal';
 import { createImagesRepository } from './repository';
-import { createImageStore, MAX_HELD_BYTES, type ImageBatch } from './store';
+import type { ImageBatch } from './batch';
+import { createImageStore, MAX_HELD_BYTES } from './store';
 
 /** Two small PNGs, as a request's images held in memory (their base64 pieces). */
 async function batchOf(requestId: string): Promise<{ batch: ImageBatch; pngs: Buffer[] }> {

@@ -1,4 +1,3 @@
-import { ENCODED_SUFFIX } from './keptFile';
 import type { ImageRecord, ImageSource } from '../../shared/admin';
 import type { EngineKind, SqlEngine, SqlValue } from '../storage/engine';
 import { bindNamed } from '../storage/named';
@@ -56,13 +55,6 @@ export interface ImagesRepository {
   /** Every image kept from these requests (rejected ones too), by request, in their order. */
   ofRequests(requestIds: readonly string[]): Promise<Map<string, StoredImage[]>>;
   setThumb(id: string, thumb: string): Promise<void>;
-  /**
-   * Points an image at its decoded file, if it still points at `from` (its base64, written as it
-   * streamed); false if it is gone or was moved on by another run.
-   */
-  setFile(id: string, from: string, to: string): Promise<boolean>;
-  /** The images whose file is still the base64 they streamed as (keptFile.ts), oldest first. */
-  stillEncoded(): Promise<Array<Pick<StoredImage, 'id' | 'file' | 'width' | 'height'>>>;
   /** Deletes the row and returns it (its files are the caller's to remove), or null. */
   remove(id: string): Promise<StoredImage | null>;
   /** The images kept from each of these requests (in their order) and the prompt they were made from. */
@@ -277,19 +269,6 @@ export function createImagesRepository(engine: SqlEngine): ImagesRepository {
     async setThumb(id, path) {
       await engine.run('UPDATE images SET thumb = ? WHERE id = ?', [path, id]);
     },
-    async setFile(id, from, to) {
-      const changed = await engine.run('UPDATE images SET file = ? WHERE id = ? AND file = ?', [
-        to,
-        id,
-        from,
-      ]);
-      return changed.changes === 1;
-    },
-    stillEncoded: () =>
-      engine.all<Pick<StoredImage, 'id' | 'file' | 'width' | 'height'>>(
-        `SELECT id, file, width, height FROM images WHERE file LIKE '%${ENCODED_SUFFIX}'
-         ORDER BY created_at`,
-      ),
     async remove(id) {
       // The row as it was, from the DELETE itself: of two removers, one gets it.
       const [row] = await engine.all<Row>(

@@ -10,7 +10,8 @@ import { createImagesRepository } from './repository';
 import type { StoredImage } from './repository';
 import type { GatewayEventMap } from '../core/events';
 import { tempDatabase, tempDir } from '../storage/testing';
-import { createImageStore, shareCost, type ImageBatch, type KeptImage } from './store';
+import type { ImageBatch, KeptImage } from './batch';
+import { createImageStore, shareCost } from './store';
 import { SPOOL_MIN_PIXELS } from './spool';
 
 const usage = (imageTokens: number, textTokens = 0): TokenUsage => ({

@@ -2,10 +2,8 @@ import { randomBytes } from 'node:crypto';
 import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { ImageSource } from '../../shared/admin';
-import type { TokenUsage } from '../../shared/imageParams';
 import { costMicros } from '../billing/cost';
-import { piecesLength, type Base64Pieces } from '../bytes/base64Pieces';
+import { piecesLength } from '../bytes/base64Pieces';
 import type { Prices } from '../billing/prices';
 import type { GatewayEvents } from '../core/events';
 import type { ImagesRepository, NewImage, StoredImage } from './repository';
@@ -24,8 +22,9 @@ import {
   type ImageSpool,
   type SpooledImage,
 } from './spool';
+import type { ImageBatch } from './batch';
 import { createTaskQueue } from './queue';
-import { decodedPath, decodeFile, decodeInto, isEncoded, readKeptImage } from './keptFile';
+import { decodeInto } from './keptFile';
 import {
   isDeadRunFolder,
   JOURNAL_SUFFIX,
@@ -44,39 +43,6 @@ interface Held {
   inMemory: number;
   /** The base64 was let go: it is read back from the journal. */
   released: boolean;
-}
-
-/** One delivered image, as the reply carried it. */
-export interface KeptImage {
-  /** Base64 ASCII bytes, exactly as sent to the caller, in the pieces they arrived in. */
-  b64: Base64Pieces;
-  /** The image's text already on disk, written as it streamed through: decoded from there. */
-  spooled?: SpooledImage;
-  width: number;
-  height: number;
-  format: string;
-  revisedPrompt: string | null;
-  fallbackStep: number | null;
-  usage: TokenUsage;
-}
-
-/** What a request made, and how it asked for it: everything the gallery shows and re-uses. */
-export interface ImageBatch {
-  requestId: string;
-  source: ImageSource;
-  endpoint: string;
-  prompt: string;
-  model: string;
-  requestedSize: string;
-  quality: string | null;
-  outputCompression: number | null;
-  background: string | null;
-  moderation: string | null;
-  apiKeyId: string | null;
-  parentId: string | null;
-  /** The mask of an edit, kept beside each image it made. */
-  mask: { bytes: Buffer; format: string } | null;
-  images: KeptImage[];
 }
 
 export interface ImageStore {
@@ -346,15 +312,14 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
     } finally {
       if (spooled) claimed.delete(spooled.path);
     }
-    return () => announced(batch, stored, paths.thumb, isEncoded(file));
+    return () => announced(batch, stored, paths.thumb);
   };
 
-  /** A kept image's `image` event, and its decode and thumbnail queued for a quiet moment. */
-  const announced = (batch: ImageBatch, stored: StoredImage, thumb: string, encoded: boolean) => {
+  /** A kept image's `image` event, and its thumbnail queued for a quiet moment. */
+  const announced = (batch: ImageBatch, stored: StoredImage, thumb: string) => {
     const id = stored.id;
     deps.events.emit('image', stored.id, stored.requestId);
     touched();
-    if (encoded) queueDecode(stored);
     // An API caller's image gets its thumbnail when the gallery first shows it (ensureThumb): a
     // server that keeps every image of another app's traffic would otherwise spend 100-200 ms of
     // CPU per 4K image on thumbnails nobody may look at. The studio's own images are about to be
@@ -402,40 +367,13 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
     return batch.images.length - skip.size;
   };
 
-  /**
-   * Decodes a kept image's base64 file once the traffic has paused (whenQuiet), in the
-   * thumbnails' queue and before its thumbnail; readers decode on demand until then.
-   */
-  const queueDecode = (image: Pick<StoredImage, 'id' | 'file' | 'width' | 'height'>) => {
-    thumbs.push(async () => {
-      await whenQuiet();
-      if (closing) return;
-      const current = await deps.repo.get(image.id);
-      if (!current || current.file !== image.file) return;
-      const target = decodedPath(image.file);
-      const direct = image.width * image.height >= DIRECT_MIN_PIXELS;
-      await decodeFile(abs(image.file), abs(target), direct);
-      if (await deps.repo.setFile(image.id, image.file, target)) {
-        await removeFiles([abs(image.file)]);
-        return;
-      }
-      // Deleted meanwhile: leave no orphan (another run that decoded it too wrote the same name).
-      if (!(await deps.repo.get(image.id))) await removeFiles([abs(target)]);
-    });
-  };
-  // What a stopped run kept and had not decoded yet.
-  void deps.repo.stillEncoded().then(
-    (images) => images.forEach(queueDecode),
-    (error: unknown) => deps.log(`image store: ${String(error)}`),
-  );
-
   // One thumbnail in the making per image: the idle queue and a gallery request may both ask.
   const making = new Map<string, Promise<void>>();
   const makeThumb = (image: StoredImage, rel: string): Promise<void> => {
     const existing = making.get(image.id);
     if (existing) return existing;
     const made = (async () => {
-      const bytes = await readKeptImage(abs(image.file));
+      const bytes = await fs.readFile(abs(image.file));
       await writeFileAtomic(abs(rel), await thumbnail(bytes));
       await deps.repo.setThumb(image.id, rel);
     })().finally(() => making.delete(image.id));
@@ -536,9 +474,7 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
       const image = await deps.repo.remove(id);
       if (!image) return null;
       // Both names of an image still in base64: it may be being decoded right now.
-      const files = [image.file, decodedPath(image.file), image.thumb, image.mask].filter(
-        (f): f is string => f !== null,
-      );
+      const files = [image.file, image.thumb, image.mask].filter((f): f is string => f !== null);
       await removeFiles(files.map(abs)).catch((error: unknown) =>
         deps.log(`image ${id}: files not removed: ${String(error)}`),
       );

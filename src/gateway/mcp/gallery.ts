@@ -1,4 +1,4 @@
-import { readKeptImage } from '../gallery/keptFile';
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { ImagesRepository, StoredImage } from '../gallery/repository';
 
@@ -61,7 +61,7 @@ export function createMcpGallery(
     async read(keyId, id) {
       const image = /^img_[0-9a-f]{1,64}$/.test(id) ? await images.get(id) : null;
       if (!image || image.apiKeyId !== keyId) return null;
-      const bytes = await readKeptImage(path.join(dir, ...image.file.split('/')));
+      const bytes = await fs.readFile(path.join(dir, ...image.file.split('/')));
       return { ...describe(image), bytes };
     },
     async keptFor(requestId) {

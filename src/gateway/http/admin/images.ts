@@ -8,7 +8,6 @@ import {
   type ImageRecord,
 } from '../../../shared/admin';
 import { contentTypeOf } from '../../gallery/files';
-import { decodedPath, isEncoded, readKeptImage } from '../../gallery/keptFile';
 import type { ImageStore } from '../../gallery/store';
 import type { ImagesRepository, StoredImage } from '../../gallery/repository';
 import { notFound, parse } from './parse';
@@ -55,9 +54,7 @@ export function imagesAdmin(deps: ImagesAdminDeps): Router {
   });
 
   router.get('/images/:id/file', async (req, res) => {
-    const file = abs((await existing(req.params.id)).file);
-    if (isEncoded(file)) await sendEncodedImage(res, file);
-    else await sendImageFile(res, file);
+    await sendImageFile(res, abs((await existing(req.params.id)).file));
   });
 
   router.get('/images/:id/thumb', async (req, res) => {
@@ -116,23 +113,6 @@ function sendImageFile(res: Response, file: string): Promise<void> {
       },
     );
   });
-}
-
-/**
- * An image whose file is still the base64 it streamed as (gallery/keptFile.ts): decoded now, the
- * same bytes and headers its decoded file will be sent with.
- */
-async function sendEncodedImage(res: Response, file: string): Promise<void> {
-  const bytes = await readKeptImage(file).catch((error: unknown) => {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw notFound('image file');
-    throw error;
-  });
-  res.set({
-    'content-type': contentTypeOf(decodedPath(file)),
-    'cache-control': 'private, max-age=31536000, immutable',
-    'x-content-type-options': 'nosniff',
-  });
-  res.end(bytes);
 }
 
 /**
