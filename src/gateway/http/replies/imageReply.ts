@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import { piecesLength } from '../../bytes/base64Pieces';
 import type { ImagePlan, ImageRunReply } from '../../imageService/types';
 import type { UrlImages } from '../../gallery/urlImages';
 import { setDeliveryHeaders } from './deliveryHeaders';
@@ -7,6 +8,15 @@ import { startImagesJson, writeImagesJson } from './imagesJson';
 import { writeImageUrls } from './imageUrls';
 import { imagePassThrough, type PassThroughDeps } from './passThrough';
 import { openSse } from './sse';
+
+/**
+ * Base64 in hand up to which a whole reply waits for the gallery's journal of its images: one
+ * vectored write, 2.6 ms for 8 MB on the VMs measured (docs/streaming.md), for a reply that then
+ * loses no image to a crash. A larger batch (a 4K image is 35 MB: 20-40 ms) is journaled just
+ * after the reply, as a spooled image is, rather than on every such reply's path: the 4K bridge
+ * reply waited 44 ms for it (docs/benchmarks.md).
+ */
+const JOURNAL_FIRST_MAX_BYTES = 8 * 1024 * 1024;
 
 export interface ImageReplyDeps extends PassThroughDeps {
   /** Where `response_format: "url"` images are published (absent: such requests are refused). */
@@ -50,8 +60,11 @@ export function imageReply(res: Response, deps: ImageReplyDeps, plan: ImagePlan)
         events?.sse.end();
         return;
       }
-      // The gallery's journal first: a reply that has ended never loses its images to a crash.
-      await keep(run.images);
+      // The gallery's journal first: a reply that has ended never loses its images to a crash
+      // (a large batch: just after the reply, see JOURNAL_FIRST_MAX_BYTES). Never rejects.
+      const kept = keep(run.images);
+      const inHand = run.images.reduce((sum, image) => sum + piecesLength(image.outcome.b64), 0);
+      if (inHand <= JOURNAL_FIRST_MAX_BYTES) await kept;
       if (events) {
         events.sse.end();
         return;
