@@ -50,8 +50,10 @@ let maskFile: { doc: object; version: number; key: string } | null = null;
 const NOTHING = new Uint8Array(0);
 
 async function write(client: StudioWorkClient, mine: Set<string>): Promise<void> {
-  // Another page may have removed files this page sent (at its start): ask what is there.
-  const onGateway = (await client.keys()) ?? new Set<string>();
+  // Another page may have removed files this page sent (at its start): ask what is there. No
+  // answer: nothing is written this time (sending every file blind could be hundreds of MB).
+  const onGateway = await client.keys();
+  if (!onGateway) return;
   const { references, chain } = useEditStore.getState();
   const kept = boundWork(references, chain);
   const mask = useMaskStore.getState();
