@@ -27,6 +27,31 @@ const put = (key: string, body: Uint8Array | string) =>
   });
 
 describe('/api/admin/studio/work (Edit’s images and mask, kept by the gateway)', () => {
+  it('a GET while PUTs replace the file gets one version whole, never the old length of the new', async () => {
+    // Two versions of different lengths replaced back and forth while the same key is read: a
+    // read by stat-then-open (res.sendFile) sent one version's length of the other's bytes.
+    const short = Buffer.from('{"references":[],"chain":[],"mask":null}');
+    const long = Buffer.from(JSON.stringify({ references: [{ key: 'x'.repeat(400) }] }));
+    expect((await put('edit-state', short)).status).toBe(200);
+    let writing = true;
+    const writer = (async () => {
+      for (let i = 0; writing; i++) await put('edit-state', i % 2 ? short : long);
+    })();
+    const seen = new Set<string>();
+    for (let i = 0; i < 200; i++) {
+      const res = await studio.fetch('/api/admin/studio/work/edit-state');
+      const body = Buffer.from(await res.arrayBuffer());
+      expect(res.status).toBe(200);
+      expect([short.toString(), long.toString()]).toContain(body.toString());
+      seen.add(body.toString());
+    }
+    writing = false;
+    await writer;
+    expect(seen.size).toBeGreaterThan(0);
+    const gone = await studio.fetch('/api/admin/studio/work/edit-state', { method: 'DELETE' });
+    expect(gone.status).toBe(200);
+  });
+
   it('keeps bytes by key, lists them, serves them back exactly, and forgets them', async () => {
     const bytes = new Uint8Array(70_000).map((_, i) => (i * 31) % 256);
     expect((await put('ref-1', bytes)).status).toBe(200);

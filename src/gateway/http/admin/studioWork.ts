@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import express, { Router } from 'express';
 import {
   MAX_STUDIO_WORK_FILE_BYTES,
@@ -31,14 +32,20 @@ export function studioWorkAdmin(deps: StudioWorkAdminDeps): Router {
   router.get('/studio/work/:key', async (req, res) => {
     const file = await deps.workFiles.find(keyOf(req.params.key));
     if (!file) throw notFound('studio work file');
-    res.type('application/octet-stream');
-    res.setHeader('x-content-type-options', 'nosniff');
-    await new Promise<void>((resolve, reject) => {
-      res.sendFile(file, { cacheControl: false, lastModified: false, etag: false }, (error) => {
-        if (!error || res.headersSent) resolve();
-        else reject(error);
-      });
+    // Opened once and read from that handle: a PUT replaces the file by rename at any moment, and
+    // sendFile's stat-then-open by path sent the old file's length of the new one's bytes (a
+    // record cut short mid-JSON, seen under load). The handle keeps one version whole.
+    const handle = await fs.open(file, 'r').catch((error: NodeJS.ErrnoException) => {
+      throw error.code === 'ENOENT' ? notFound('studio work file') : error;
     });
+    try {
+      const bytes = await handle.readFile();
+      res.type('application/octet-stream');
+      res.setHeader('x-content-type-options', 'nosniff');
+      res.end(bytes);
+    } finally {
+      await handle.close();
+    }
   });
 
   router.put('/studio/work/:key', bytes, async (req, res) => {
