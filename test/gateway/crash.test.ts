@@ -4,7 +4,7 @@ import { DEFAULT_IMAGE_PRICES, estimateImageRequest } from '../../src/shared/cos
 import { INTERRUPTED } from '../../src/shared/usageRecord';
 import { databasePath } from '../../src/gateway/core/dataDir';
 import { openDatabase } from '../../src/gateway/storage/db';
-import { runCli, startServe, type ServeProcess } from '../support/cli';
+import { runCli, startServe, until, type ServeProcess } from '../support/cli';
 import { tempDir } from '../support/gateway';
 
 const dataDir = tempDir('atelier-crash-');
@@ -13,15 +13,6 @@ afterAll(() => {
   for (const s of servers) s.child.kill('SIGKILL');
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
-
-/** Resolves once `read()` is true, checking every 25 ms (a condition, not a fixed wait). */
-async function until(read: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!read()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 describe('usage survives kill -9', () => {
   it('records every dispatched request of a killed gateway as interrupted on the next start, once', async () => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { databasePath } from '../../src/gateway/core/dataDir';
 import { openDatabase } from '../../src/gateway/storage/db';
-import { runCli, startServe, type ServeProcess } from '../support/cli';
+import { runCli, startServe, until, type ServeProcess } from '../support/cli';
 import { tempDir } from '../support/gateway';
 
 const dataDir = tempDir('atelier-gallery-crash-');
@@ -12,15 +12,6 @@ afterAll(() => {
   for (const s of servers) s.child.kill('SIGKILL');
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
-
-/** Resolves once `read()` is true, checking every 25 ms (a condition, not a fixed wait). */
-async function until(read: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!read()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 /** The journals under the images folder's spool: the gallery's promises not yet kept. */
 function journals(): string[] {

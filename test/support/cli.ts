@@ -70,3 +70,12 @@ export function startServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise
     void exited.then((code) => reject(new Error(`atelier serve exited with ${code}:\n${output}`)));
   });
 }
+
+/** Resolves once `read()` is true, checking every 25 ms (a condition, not a fixed wait). */
+export async function until(read: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!read()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
