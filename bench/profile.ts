@@ -2,14 +2,14 @@ import fs from 'node:fs';
 import { SourceMap } from 'node:module';
 import path from 'node:path';
 
-interface CallFrame {
+export interface CallFrame {
   functionName: string;
   url: string;
   lineNumber: number;
   columnNumber: number;
 }
 
-interface CpuProfile {
+export interface CpuProfile {
   nodes: Array<{ id: number; callFrame: CallFrame; children?: number[] }>;
   samples: number[];
   timeDeltas: number[];
@@ -24,12 +24,21 @@ export interface SelfTime {
   share: number;
 }
 
-/** Maps bundle positions back to src/ through the bundle's source map, when there is one. */
-function locator(): (frame: CallFrame) => string {
+/** Where a profile frame's code is: its source file (from src/ or node_modules/ on) and line. */
+export interface Place {
+  source: string;
+  line: number;
+}
+
+/**
+ * Maps bundle positions back to src/ through the bundle's source map, when there is one (each
+ * map read once per locator); a frame of no file (a Node builtin) keeps its url.
+ */
+export function placeLocator(): (frame: CallFrame) => Place {
   const maps = new Map<string, SourceMap | null>();
   return (frame) => {
-    if (!frame.url) return '';
-    const file = frame.url.startsWith('file://') ? new URL(frame.url).pathname : frame.url;
+    if (!frame.url.startsWith('file://')) return { source: frame.url, line: frame.lineNumber + 1 };
+    const file = new URL(frame.url).pathname;
     if (!maps.has(file)) {
       const mapFile = `${file}.map`;
       maps.set(
@@ -37,15 +46,24 @@ function locator(): (frame: CallFrame) => string {
         fs.existsSync(mapFile) ? new SourceMap(JSON.parse(fs.readFileSync(mapFile, 'utf8'))) : null,
       );
     }
-    const map = maps.get(file);
-    const entry = map?.findEntry(frame.lineNumber, frame.columnNumber) as
+    const entry = maps.get(file)?.findEntry(frame.lineNumber, frame.columnNumber) as
       { originalSource?: string; originalLine?: number } | undefined;
-    if (entry?.originalSource) {
-      const source = entry.originalSource.replace(/^.*?(src\/|node_modules\/)/, '$1');
-      return `${source}:${(entry.originalLine ?? 0) + 1}`;
-    }
-    const short = file.replace(/^.*node_modules\//, 'node_modules/');
-    return `${short}:${frame.lineNumber + 1}`;
+    const source = entry?.originalSource ?? file;
+    const at = source.search(/(src|node_modules)\//);
+    return {
+      source: at === -1 ? source : source.slice(at),
+      line: (entry?.originalSource ? (entry.originalLine ?? 0) : frame.lineNumber) + 1,
+    };
+  };
+}
+
+/** The same as `file:line` text; empty for a frame of no url (the profiler's own nodes). */
+function locator(): (frame: CallFrame) => string {
+  const place = placeLocator();
+  return (frame) => {
+    if (!frame.url) return '';
+    const { source, line } = place(frame);
+    return `${source}:${line}`;
   };
 }
 

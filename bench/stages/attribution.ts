@@ -4,20 +4,7 @@
 // a usage row's SQLite statement is the usage record's, a base64 piece the reader's or the
 // reply's. Express's own frames (routing, req/res) are a stage of their own.
 import fs from 'node:fs';
-import { SourceMap } from 'node:module';
-
-interface CallFrame {
-  functionName: string;
-  url: string;
-  lineNumber: number;
-  columnNumber: number;
-}
-
-interface CpuProfile {
-  nodes: Array<{ id: number; callFrame: CallFrame; children?: number[] }>;
-  samples: number[];
-  timeDeltas: number[];
-}
+import { placeLocator, type CpuProfile, type Place } from '../profile';
 
 /** Stages in the order a request meets them; first match wins. */
 const STAGES: ReadonlyArray<readonly [string, RegExp]> = [
@@ -64,34 +51,6 @@ const SHARED =
   /^src\/(gateway\/(storage|core|bytes|billing)\/|gateway\/[^/]+\.ts$|shared\/)|^node_modules\//;
 
 /** Where a frame's code is: its repository-relative source and line, through the source map. */
-interface Place {
-  source: string;
-  line: number;
-}
-
-function locator(): (frame: CallFrame) => Place {
-  const maps = new Map<string, SourceMap | null>();
-  return (frame) => {
-    if (!frame.url.startsWith('file://')) return { source: frame.url, line: frame.lineNumber + 1 };
-    const file = new URL(frame.url).pathname;
-    if (!maps.has(file)) {
-      const mapFile = `${file}.map`;
-      maps.set(
-        file,
-        fs.existsSync(mapFile) ? new SourceMap(JSON.parse(fs.readFileSync(mapFile, 'utf8'))) : null,
-      );
-    }
-    const entry = maps.get(file)?.findEntry(frame.lineNumber, frame.columnNumber) as
-      { originalSource?: string; originalLine?: number } | undefined;
-    const source = entry?.originalSource ?? file;
-    const at = source.search(/(src|node_modules)\//);
-    return {
-      source: at === -1 ? source : source.slice(at),
-      line: (entry?.originalSource ? (entry.originalLine ?? 0) : frame.lineNumber) + 1,
-    };
-  };
-}
-
 function stageOfSource(source: string): string | null {
   for (const [name, pattern] of STAGES) if (pattern.test(source)) return name;
   if (source.startsWith('src/gateway/') && !SHARED.test(source)) return 'other gateway code';
@@ -112,7 +71,7 @@ export function stageTimes(profileFile: string): StageTimes {
   const parent = new Map<number, number>();
   for (const node of profile.nodes)
     for (const child of node.children ?? []) parent.set(child, node.id);
-  const where = locator();
+  const where = placeLocator();
   const memo = new Map<number, string | null>();
   const stageOf = (id: number): string | null => {
     const known = memo.get(id);
