@@ -77,7 +77,13 @@ export function thumbnail(bytes: Buffer): Promise<Buffer> {
     .toBuffer();
 }
 
-/** Removes files, ignoring the ones already gone. */
+/** Removes files, ignoring the ones already gone (or whose folder is no folder: none there). */
 export async function removeFiles(files: string[]): Promise<void> {
-  await Promise.all(files.map((file) => fs.rm(file, { force: true })));
+  await Promise.all(
+    files.map((file) =>
+      fs.rm(file, { force: true }).catch((error: unknown) => {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOTDIR') throw error;
+      }),
+    ),
+  );
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
-import { Base64Quanta } from '../bytes/base64Pieces';
+import { Base64Quanta, type Base64Pieces } from '../bytes/base64Pieces';
 import { giveBack, takeBuffer } from './bufferPool';
 import { createUncachedFile } from './uncachedFile';
 
@@ -50,5 +51,80 @@ export async function decodeInto(
     throw error;
   } finally {
     giveBack(decoded);
+  }
+}
+
+/**
+ * Decodes `pieces` now, on the calling thread, into pooled megabytes, and writes the bytes to a
+ * new file `to` (mode 0600; it must not exist). Answers the decoded size at once, so the caller
+ * can name the file in a journal while its bytes are on their way, and a promise of the write
+ * (on failure the file is gone). A small image's one write of its bytes: the gallery later only
+ * renames the file into place, where a journal of its base64 text wrote 4/3 of it, read it back
+ * and wrote it again decoded (docs/benchmarks.md, "Small images: one write").
+ */
+export function decodeToFile(
+  pieces: Base64Pieces,
+  to: string,
+): { bytes: number; written: Promise<void> } {
+  const taken: Buffer[] = [takeBuffer()];
+  const filledOf: number[] = [0];
+  let bytes = 0;
+  const decode = (text: string) => {
+    let last = taken.length - 1;
+    if (taken[last]!.length - filledOf[last]! < MAX_DECODED) {
+      taken.push(takeBuffer());
+      filledOf.push(0);
+      last += 1;
+    }
+    const length = taken[last]!.write(text, filledOf[last]!, 'base64');
+    filledOf[last]! += length;
+    bytes += length;
+  };
+  const quanta = new Base64Quanta();
+  for (const piece of pieces) for (const text of quanta.take(piece)) decode(text);
+  decode(quanta.rest());
+  const written = (async () => {
+    const fd = await new Promise<number>((resolve, reject) =>
+      fsSync.open(to, 'wx', 0o600, (error, opened) => (error ? reject(error) : resolve(opened))),
+    );
+    try {
+      await writeAllVectored(
+        fd,
+        taken.map((buffer, i) => buffer.subarray(0, filledOf[i])),
+      );
+    } catch (error) {
+      fsSync.close(fd, () => undefined);
+      await fs.rm(to, { force: true });
+      throw error;
+    }
+    await new Promise<void>((resolve, reject) =>
+      fsSync.close(fd, (error) => (error ? reject(error) : resolve())),
+    );
+  })().finally(() => {
+    for (const buffer of taken) giveBack(buffer);
+  });
+  return { bytes, written };
+}
+
+/** Writes all of `pieces` at `position` (the file's start by default), looping over short writes. */
+export async function writeAllVectored(fd: number, pieces: Buffer[], position = 0): Promise<void> {
+  let rest = pieces;
+  while (rest.length > 0) {
+    const written = await new Promise<number>((resolve, reject) =>
+      fsSync.writev(fd, rest, position, (error, n) => (error ? reject(error) : resolve(n))),
+    );
+    if (written === 0) throw new Error('the disk took no bytes');
+    position += written;
+    let skip = written;
+    const next: Buffer[] = [];
+    for (const piece of rest) {
+      if (skip >= piece.length) {
+        skip -= piece.length;
+        continue;
+      }
+      next.push(skip > 0 ? piece.subarray(skip) : piece);
+      skip = 0;
+    }
+    rest = next;
   }
 }

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { piecesLength } from '../bytes/base64Pieces';
 import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { costMicros } from '../billing/cost';
-import { piecesLength } from '../bytes/base64Pieces';
 import type { Prices } from '../billing/prices';
 import type { GatewayEvents } from '../core/events';
 import type { ImagesRepository, NewImage, StoredImage } from './repository';
@@ -24,34 +24,37 @@ import {
 } from './spool';
 import type { ImageBatch } from './batch';
 import { createTaskQueue } from './queue';
-import { decodeInto } from './keptFile';
+import { decodeInto, decodeToFile } from './keptFile';
 import {
+  createRunJournal,
   isDeadRunFolder,
   JOURNAL_SUFFIX,
   readJournal,
   runFolderName,
-  writeJournal,
+  type JournalEntry,
 } from './journal';
 
 /** A request's images from `hold` until they are all written. */
 interface Held {
+  /** Each image in its file (`spooled`), or, should writing it have failed, in memory. */
   batch: ImageBatch;
-  /** Settles once the journal is written (or failed: then `journal` stays null). */
+  /** Settles once the journal line and the files are written (or failed: `journal` is null). */
   journaled: Promise<void>;
-  journal: string | null;
-  /** Base64 bytes of this batch counted in `heldBytes` (0 once let go for the journal). */
-  inMemory: number;
-  /** The base64 was let go: it is read back from the journal. */
-  released: boolean;
+  journal: JournalEntry | null;
+  /** The files `hold` wrote the small images to (gone should the batch be superseded). */
+  ownSpools: string[];
+  /** The request handed its images over again: this batch is not kept. */
+  superseded: boolean;
 }
 
 export interface ImageStore {
   /** The folder the relative paths of the images table are under. */
   readonly dir: string;
   /**
-   * Holds a request's images until its usage record is written (the reply is over by then), and
-   * writes its journal (journal.ts): resolves once that is on disk, so a reply that waits for it
-   * ends only once a crash can no longer lose the images. Never rejects.
+   * Holds a request's images until its usage record is written (the reply is over by then):
+   * writes each to a file of its own in the run's folder and names them in the run's journal
+   * (journal.ts), and resolves once both are on disk, so a reply that waits for it ends only once
+   * a crash can no longer lose the images. Never rejects.
    */
   hold(batch: ImageBatch): Promise<void>;
   /**
@@ -111,13 +114,6 @@ export interface ImageStoreDeps {
   holdWrites?: Promise<void>;
 }
 
-/**
- * The base64 of held images kept in memory at most, all requests together: past it, a request's
- * images are read back from its journal when their turn comes, so a burst never delays a reply
- * and never grows the heap without bound.
- */
-export const MAX_HELD_BYTES = 64 * 1024 * 1024;
-
 /** A usage lease's length (usage/writer.ts): by then another instance may have recorded it. */
 export const RECOVER_RETRY_MS = 30_000;
 
@@ -130,11 +126,13 @@ export const RECOVER_RETRY_MS = 30_000;
 export const QUIET_MS = 1000;
 
 /**
- * The gallery's files. Nothing here runs on a request's critical path: images are held until the
- * reply has been sent and the usage record written, then written by a small queue. A row is
- * inserted as soon as its file is on disk, so no kept image is ever without its record, and
- * failures are logged, never thrown at a request.
+ * Base64 of one image decoded at once when it is handed over (about 3 MB of image: every 1024
+ * and 1536 PNG): 1-3 ms of the event loop, where the same work in megabyte steps costs a file
+ * system round trip per step. A larger image (a 4K one in a whole JSON reply) is decoded in
+ * steps, in between other requests' work.
  */
+export const DECODE_AT_ONCE_MAX = 4 * 1024 * 1024;
+
 /**
  * A spool file untouched this long belongs to no request: an upstream call times out within
  * minutes (300 s at most), and an image streams into its spool while the call runs.
@@ -171,16 +169,22 @@ function removeStaleSpools(root: string, before: number): void {
   }
 }
 
+/**
+ * The gallery's files. Before the reply ends, only what makes the images safe from a crash: each
+ * in a file of its own, named in the run's journal (`hold`). The rest waits until the reply has
+ * been sent and the usage record written, then runs in a small queue: the file moves into the
+ * gallery and its row is inserted, so no kept image is ever without its record. Failures are
+ * logged, never thrown at a request.
+ */
 export function createImageStore(deps: ImageStoreDeps): ImageStore {
   const held = new Map<string, Held>();
-  /** The base64 bytes of held and queued images kept in memory (MAX_HELD_BYTES). */
-  let heldBytes = 0;
   // Each run spools into a folder of its own: gateways sharing the images folder (the desktop
   // app and the CLI, a team gateway's instances) never touch each other's images in progress.
   // What a stopped run left behind is garbage once no request can still be writing it.
   const spoolDir = path.join(deps.dir, '.spool', runFolderName(randomBytes(8).toString('hex')));
   removeStaleSpools(path.dirname(spoolDir), Date.now() - STALE_SPOOL_MS);
   fsSync.mkdirSync(spoolDir, { recursive: true, mode: 0o700 });
+  const journal = createRunJournal(spoolDir);
   const claimed = new Set<string>();
   const queue = createTaskQueue(deps.concurrency ?? 1, (error) =>
     deps.log(`image store: ${error instanceof Error ? error.message : String(error)}`),
@@ -226,22 +230,46 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
     }
   };
 
-  /** The batch with its images' base64: in memory, or read back from its journal. */
-  const loaded = async (entry: Held): Promise<ImageBatch> => {
-    if (!entry.released || !entry.journal) return entry.batch;
-    return (await readJournal(entry.journal)) ?? entry.batch;
+  /**
+   * The batch with each of its images not yet on disk written to a file of its own in the run's
+   * folder (its `spooled`), those files, and a promise of their writes. An image of up to
+   * DECODE_AT_ONCE_MAX is decoded at once (its size known now, so its journal line can go out
+   * beside its file); a larger one is decoded a megabyte at a time in between other work, its
+   * size filled in once written (its line waits for that: `deferred`).
+   */
+  const writeImageFiles = (
+    batch: ImageBatch,
+  ): { batch: ImageBatch; files: string[]; done: Promise<void>; deferred: boolean } => {
+    const files: string[] = [];
+    const writes: Array<Promise<void>> = [];
+    let deferred = false;
+    const images = batch.images.map((image) => {
+      // A spooled image is read from its file: its pieces need not stay in memory.
+      if (image.spooled) return { ...image, b64: [] };
+      const file = path.join(spoolDir, `${randomBytes(8).toString('hex')}.part`);
+      files.push(file);
+      if (piecesLength(image.b64) <= DECODE_AT_ONCE_MAX) {
+        const { bytes, written } = decodeToFile(image.b64, file);
+        writes.push(written);
+        return { ...image, b64: [], spooled: { path: file, bytes } };
+      }
+      deferred = true;
+      const spooled = { path: file, bytes: 0 };
+      const direct = image.width * image.height >= DIRECT_MIN_PIXELS;
+      writes.push(
+        decodeInto(image.b64, file, direct).then((bytes) => {
+          spooled.bytes = bytes;
+        }),
+      );
+      return { ...image, b64: [], spooled };
+    });
+    const done = Promise.allSettled(writes).then((results) => {
+      const failed = results.find((result) => result.status === 'rejected');
+      if (failed) throw failed.reason;
+    });
+    return { batch: { ...batch, images }, files, done, deferred };
   };
-  /** Lets the batch's base64 go once it is journaled, while memory is over its bound. */
-  const release = (entry: Held) => {
-    if (entry.inMemory === 0 || !entry.journal || heldBytes <= MAX_HELD_BYTES) return;
-    heldBytes -= entry.inMemory;
-    entry.inMemory = 0;
-    entry.released = true;
-    entry.batch = {
-      ...entry.batch,
-      images: entry.batch.images.map((image) => ({ ...image, b64: [] })),
-    };
-  };
+
   /**
    * Queues the batch's images for the disk (all but `skip`, already in the gallery), each with
    * its share of the request's cost; its journal goes once the last is written.
@@ -251,7 +279,9 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
     const createdAt = deps.now();
     queue.push(async () => {
       await deps.holdWrites;
-      const batch = await loaded(entry);
+      // A reply too large to wait for its journal can be over before the files are written.
+      await entry.journaled;
+      const batch = entry.batch;
       const announce: Array<() => void> = [];
       try {
         for (let i = 0; i < batch.images.length; i += 1) {
@@ -264,16 +294,9 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
           );
         }
       } finally {
-        heldBytes -= entry.inMemory;
-        entry.inMemory = 0;
-        await entry.journaled;
-        // One unlink (rm would stat it first): gone already is fine.
-        if (entry.journal)
-          await fs.unlink(entry.journal).catch((error: unknown) => {
-            if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-          });
+        if (entry.journal) journal.done(entry.journal);
       }
-      // Announced once the journal is gone: whoever sees an image sees no promise left for it.
+      // Announced once its journal line is done with: whoever sees an image sees no promise left.
       for (const then of announce) then();
     });
   };
@@ -339,29 +362,38 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
   };
 
   /**
-   * Queues a stopped run's journaled images; resolves with how many, or null when the request
-   * has no usage record yet (the journal stays). A journal cut short is of a reply that never
-   * ended: nothing was delivered, nothing is kept.
+   * Queues a request's images a stopped run journaled; resolves with how many, or null when the
+   * request has no usage record yet (its journal stays). Images already in the gallery are
+   * skipped. A batch none of whose images is kept and whose files are short is of a reply that
+   * never ended (it waits for them): nothing was delivered, nothing is kept.
    */
-  const recoverJournal = async (journal: string): Promise<number | null> => {
-    const batch = await readJournal(journal);
-    if (!batch) {
-      await removeFiles([journal]);
-      return 0;
+  const recoverBatch = async (batch: ImageBatch): Promise<number | null> => {
+    const kept = (await deps.repo.ofRequests([batch.requestId])).get(batch.requestId) ?? [];
+    const skip = new Set(kept.map((image) => image.index));
+    const whole = await spoolsWhole(batch);
+    const lost = batch.images.flatMap((image, i) =>
+      skip.has(i) || whole[i] ? [] : [image.spooled?.path ?? ''],
+    );
+    if (lost.length > 0) {
+      if (skip.size === 0) {
+        await removeFiles(lost.filter(Boolean));
+        return 0;
+      }
+      deps.log(`request ${batch.requestId}: ${lost.length} image(s) left no whole file to keep`);
+      batch.images.forEach((_, i) => whole[i] || skip.add(i));
     }
+    if (skip.size === batch.images.length) return 0;
     const cost = (await deps.usageCostOf?.(batch.requestId)) ?? null;
     if (cost === null) {
       deps.log(`request ${batch.requestId}: images wait for its usage record to be kept`);
       return null;
     }
-    const kept = (await deps.repo.ofRequests([batch.requestId])).get(batch.requestId) ?? [];
-    const skip = new Set(kept.map((image) => image.index));
     const entry: Held = {
       batch,
       journaled: Promise.resolve(),
-      journal,
-      inMemory: 0,
-      released: false,
+      journal: null,
+      ownSpools: [],
+      superseded: false,
     };
     queueBatch(entry, cost, skip);
     return batch.images.length - skip.size;
@@ -382,6 +414,8 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
   };
 
   let retry: NodeJS.Timeout | undefined;
+  /** The recovery under way, if any: shutdown waits for it. */
+  let recovering: Promise<number> = Promise.resolve(0);
   /**
    * Keeps what this machine's stopped runs journaled (`ImageStore.recover`). A journal whose
    * request has no usage record yet (PostgreSQL: another instance records it once the lease is
@@ -399,10 +433,11 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
       let unfinished = false;
       for (const file of fsSync.readdirSync(folder)) {
         if (!file.endsWith(JOURNAL_SUFFIX)) continue;
-        const journal = path.join(folder, file);
-        const found = await recoverJournal(journal);
-        if (found === null) unfinished = waiting = true;
-        else kept += found;
+        for (const batch of await readJournal(path.join(folder, file))) {
+          const found = await recoverBatch(batch);
+          if (found === null) unfinished = waiting = true;
+          else kept += found;
+        }
       }
       await queue.drain();
       // What is left is the stopped run's spools of images never delivered.
@@ -411,7 +446,8 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
     if (first ? runs > 0 : kept > 0) deps.log(`kept ${kept} image(s) a stopped run left to keep`);
     if (waiting && !closing) {
       retry = setTimeout(() => {
-        recover(false).catch((error: unknown) => deps.log(`gallery recovery: ${String(error)}`));
+        recovering = recover(false);
+        recovering.catch((error: unknown) => deps.log(`gallery recovery: ${String(error)}`));
       }, deps.recoverRetryMs ?? RECOVER_RETRY_MS);
       retry.unref();
     }
@@ -420,37 +456,59 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
 
   return {
     dir: deps.dir,
-    hold(batch) {
-      if (batch.images.length === 0) return Promise.resolve();
+    hold(original) {
+      if (original.images.length === 0) return Promise.resolve();
       touched();
-      const inMemory = batch.images.reduce((sum, image) => sum + piecesLength(image.b64), 0);
-      heldBytes += inMemory;
+      // A small image (not spooled while it streamed) is decoded now and written once, to a file
+      // of its own that the queue only renames into the gallery; the journal names it.
+      const written = writeImageFiles(original);
+      const batch = written.batch;
       const entry: Held = {
         batch,
         journaled: Promise.resolve(),
         journal: null,
-        inMemory,
-        released: false,
+        ownSpools: written.files,
+        superseded: false,
       };
       // A request hands its images over once; should it do so again, the last word stands.
       const superseded = held.get(batch.requestId);
       if (superseded) {
-        heldBytes -= superseded.inMemory;
-        superseded.inMemory = 0;
+        superseded.superseded = true;
         void superseded.journaled
-          .then(() => (superseded.journal ? removeFiles([superseded.journal]) : undefined))
+          .then(() => {
+            if (superseded.journal) journal.done(superseded.journal);
+            return removeFiles(superseded.ownSpools);
+          })
           .catch((error: unknown) => deps.log(`image store: ${String(error)}`));
       }
       held.set(batch.requestId, entry);
       for (const image of batch.images) if (image.spooled) claimed.add(image.spooled.path);
-      entry.journaled = writeJournal(spoolDir, batch).then(
-        (file) => {
-          entry.journal = file;
-          release(entry);
-        },
-        (error: unknown) =>
-          deps.log(`request ${batch.requestId}: images not journaled: ${String(error)}`),
-      );
+      // The journal line and the images' files are written at once: a reply waits for both, so
+      // a line whose files are short (recoverBatch) is of a reply that never ended.
+      const line = written.deferred
+        ? written.done.then(() => journal.add(batch))
+        : journal.add(batch);
+      entry.journaled = Promise.allSettled([line, written.done]).then(async ([added, files]) => {
+        if (added.status === 'fulfilled' && files.status === 'fulfilled') {
+          entry.journal = added.value;
+          return;
+        }
+        const error: unknown =
+          added.status === 'rejected'
+            ? added.reason
+            : files.status === 'rejected'
+              ? files.reason
+              : null;
+        deps.log(`request ${batch.requestId}: images not journaled: ${String(error)}`);
+        if (added.status === 'fulfilled') journal.done(added.value);
+        await removeFiles(written.files).catch((failed: unknown) =>
+          deps.log(`request ${batch.requestId}: ${String(failed)}`),
+        );
+        for (const file of written.files) claimed.delete(file);
+        entry.ownSpools = [];
+        // Held in memory instead (the pieces the reply had), written after it as best it can.
+        if (!entry.superseded) entry.batch = original;
+      });
       return entry.journaled;
     },
     spool: (pixels) => {
@@ -469,7 +527,7 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
       held.delete(requestId);
       queueBatch(entry, requestCostMicros, new Set());
     },
-    recover: () => recover(true),
+    recover: () => (recovering = recover(true)),
     async remove(id) {
       const image = await deps.repo.remove(id);
       if (!image) return null;
@@ -497,10 +555,12 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
     },
     drain: async () => {
       clearTimeout(retry);
+      await recovering.catch(() => undefined);
       await queue.drain();
       // Thumbnails not made yet are made when first asked; shutdown does not wait for them.
       closing = true;
       closed();
+      await journal.close();
       await thumbs.drain();
     },
   };
@@ -569,4 +629,18 @@ function toRow(
     file: at.file,
     mask: at.mask,
   };
+}
+
+/** For each image, whether its file (`spooled`) is there with all its bytes. */
+async function spoolsWhole(batch: ImageBatch): Promise<boolean[]> {
+  return Promise.all(
+    batch.images.map((image) =>
+      image.spooled
+        ? fs.stat(image.spooled.path).then(
+            (stat) => stat.size === image.spooled!.bytes,
+            () => false,
+          )
+        : false,
+    ),
+  );
 }
