@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { SpooledImage } from '../core/domain';
 import type { ImageBatch, KeptImage } from './batch';
-import { writeAllVectored } from './keptFile';
+import { openNewFile, writeAllVectored } from './keptFile';
 
 /*
  * The gallery's promise to keep a request's images, on disk before the reply ends: one line per
@@ -61,6 +61,8 @@ export function isDeadRunFolder(name: string): boolean {
 interface Segment {
   readonly file: string;
   readonly fd: Promise<number>;
+  /** The descriptor once open: a write then starts in the same turn as its `add`. */
+  opened: number | null;
   size: number;
   open: number;
   /** No line is added any more: it goes once `open` is 0. */
@@ -88,18 +90,22 @@ export interface RunJournal {
 export function createRunJournal(dir: string, opts: { segmentBytes?: number } = {}): RunJournal {
   const segmentBytes = opts.segmentBytes ?? SEGMENT_BYTES;
   let sequence = 0;
-  let current: Segment | null = null;
+  let closed = false;
   let waiting: Array<{ line: Buffer; done: (entry: JournalEntry | Error) => void }> = [];
   let writing: Promise<void> | null = null;
 
   const newSegment = (): Segment => {
     sequence += 1;
     const file = path.join(dir, `journal_${sequence}${JOURNAL_SUFFIX}`);
-    const fd = openNew(file);
+    const fd = openNewFile(file);
+    const segment: Segment = { file, fd, opened: null, size: 0, open: 0, retired: false };
     // Rejections are read by the first write; this only keeps an unread one from being loud.
-    fd.catch(() => undefined);
-    return { file, fd, size: 0, open: 0, retired: false };
+    fd.then((opened) => (segment.opened = opened)).catch(() => undefined);
+    return segment;
   };
+  // Opened at once, and replaced as soon as it retires: a live run's folder always holds its
+  // journal, which is what tells another gateway's sweep (store.ts) to leave the folder alone.
+  let current: Segment | null = newSegment();
   /** Closes and deletes a retired segment once nothing in it is still to keep. */
   const release = (segment: Segment) => {
     if (!segment.retired || segment.open > 0) return;
@@ -111,7 +117,7 @@ export function createRunJournal(dir: string, opts: { segmentBytes?: number } = 
   };
   const retire = (segment: Segment) => {
     segment.retired = true;
-    if (current === segment) current = null;
+    if (current === segment) current = closed ? null : newSegment();
     release(segment);
   };
   /** Writes what waits, as one write per turn, until nothing does. */
@@ -123,7 +129,9 @@ export function createRunJournal(dir: string, opts: { segmentBytes?: number } = 
       try {
         const lines = turn.map((w) => w.line);
         const length = lines.reduce((sum, line) => sum + line.length, 0);
-        await writeAllVectored(await segment.fd, lines, segment.size);
+        // No await before the write once the file is open: `add` starts it before it returns,
+        // so the caller's own work (the store decodes the image next) overlaps it.
+        await writeAllVectored(segment.opened ?? (await segment.fd), lines, segment.size);
         segment.size += length;
         segment.open += turn.length;
         for (const w of turn) w.done({ segment });
@@ -156,13 +164,14 @@ export function createRunJournal(dir: string, opts: { segmentBytes?: number } = 
       else release(segment);
     },
     async close() {
+      closed = true;
       await writing;
       const segment = current;
       if (!segment) return;
       current = null;
       const fd = await segment.fd.catch(() => null);
       if (fd !== null) await new Promise<void>((resolve) => fsSync.close(fd, () => resolve()));
-      if (segment.open === 0) await fs.rm(segment.file, { force: true });
+      if (segment.open === 0) await fs.rm(segment.file, { force: true }).catch(() => undefined);
     },
   };
 }
@@ -178,21 +187,6 @@ function lineOf(batch: ImageBatch): JournalLine {
       return { ...image, spooled };
     }),
   };
-}
-
-/** Creates `file`; its folder is made again should another run's sweep have taken it empty. */
-async function openNew(file: string): Promise<number> {
-  const open = () =>
-    new Promise<number>((resolve, reject) =>
-      fsSync.open(file, 'wx', 0o600, (error, fd) => (error ? reject(error) : resolve(fd))),
-    );
-  try {
-    return await open();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-    return open();
-  }
 }
 
 /**

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
+import path from 'node:path';
 import { Base64Quanta, type Base64Pieces } from '../bytes/base64Pieces';
 import { giveBack, takeBuffer } from './bufferPool';
 import { createUncachedFile } from './uncachedFile';
@@ -54,18 +55,20 @@ export async function decodeInto(
   }
 }
 
+/** A file to write an image into: opened ahead (`fd`), or to be created now. */
+export interface ImageFile {
+  path: string;
+  fd: number | null;
+}
+
 /**
- * Decodes `pieces` now, on the calling thread, into pooled megabytes, and writes the bytes to a
- * new file `to` (mode 0600; it must not exist). Answers the decoded size at once, so the caller
- * can name the file in a journal while its bytes are on their way, and a promise of the write
- * (on failure the file is gone). A small image's one write of its bytes: the gallery later only
- * renames the file into place, where a journal of its base64 text wrote 4/3 of it, read it back
- * and wrote it again decoded (docs/benchmarks.md, "Small images: one write").
+ * Decodes `pieces` now, on the calling thread, into pooled megabytes, and writes the bytes to
+ * `to` (opened ahead, or a new file made now, mode 0600): one write, started before this returns
+ * when the file is open. Resolves with the decoded size once the bytes are written; on failure
+ * the file is gone. A small image's one write of its bytes: the gallery later only renames the
+ * file into place (docs/benchmarks.md, "Small images: one write").
  */
-export function decodeToFile(
-  pieces: Base64Pieces,
-  to: string,
-): { bytes: number; written: Promise<void> } {
+export function decodeToFile(pieces: Base64Pieces, to: ImageFile): Promise<number> {
   const taken: Buffer[] = [takeBuffer()];
   const filledOf: number[] = [0];
   let bytes = 0;
@@ -83,10 +86,7 @@ export function decodeToFile(
   const quanta = new Base64Quanta();
   for (const piece of pieces) for (const text of quanta.take(piece)) decode(text);
   decode(quanta.rest());
-  const written = (async () => {
-    const fd = await new Promise<number>((resolve, reject) =>
-      fsSync.open(to, 'wx', 0o600, (error, opened) => (error ? reject(error) : resolve(opened))),
-    );
+  const write = async (fd: number) => {
     try {
       await writeAllVectored(
         fd,
@@ -94,16 +94,32 @@ export function decodeToFile(
       );
     } catch (error) {
       fsSync.close(fd, () => undefined);
-      await fs.rm(to, { force: true });
+      await fs.rm(to.path, { force: true });
       throw error;
     }
-    await new Promise<void>((resolve, reject) =>
-      fsSync.close(fd, (error) => (error ? reject(error) : resolve())),
-    );
-  })().finally(() => {
+    // The bytes are the kernel's once written: closing need not be waited for.
+    fsSync.close(fd, () => undefined);
+    return bytes;
+  };
+  const written = to.fd === null ? openNewFile(to.path).then(write) : write(to.fd);
+  return written.finally(() => {
     for (const buffer of taken) giveBack(buffer);
   });
-  return { bytes, written };
+}
+
+/** Creates `file` (mode 0600); its folder is made again should a sweep have taken it empty. */
+export async function openNewFile(file: string): Promise<number> {
+  const open = () =>
+    new Promise<number>((resolve, reject) =>
+      fsSync.open(file, 'wx', 0o600, (error, fd) => (error ? reject(error) : resolve(fd))),
+    );
+  try {
+    return await open();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+    return open();
+  }
 }
 
 /** Writes all of `pieces` at `position` (the file's start by default), looping over short writes. */

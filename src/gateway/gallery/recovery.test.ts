@@ -68,10 +68,12 @@ function setup(usageCosts: Record<string, number>) {
       usageCostOf: (id) => Promise.resolve(Object.hasOwn(usageCosts, id) ? usageCosts[id]! : null),
       recoverRetryMs,
     });
+  // The journals that name a request (a run opens its journal at start, empty until then).
   const journals = () =>
     fs
       .readdirSync(path.join(dir, '.spool'), { recursive: true, encoding: 'utf8' })
-      .filter((f) => f.endsWith('.journal'));
+      .filter((f) => f.endsWith('.journal'))
+      .filter((f) => fs.statSync(path.join(dir, '.spool', f)).size > 0);
   return { db, dir, repo, open, logs, journals, events };
 }
 

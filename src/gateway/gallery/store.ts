@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { piecesLength } from '../bytes/base64Pieces';
+import { decodedLength, piecesLength } from '../bytes/base64Pieces';
 import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -24,7 +24,7 @@ import {
 } from './spool';
 import type { ImageBatch } from './batch';
 import { createTaskQueue } from './queue';
-import { decodeInto, decodeToFile } from './keptFile';
+import { decodeInto, decodeToFile, openNewFile, type ImageFile } from './keptFile';
 import {
   createRunJournal,
   isDeadRunFolder,
@@ -133,6 +133,9 @@ export const QUIET_MS = 1000;
  */
 export const DECODE_AT_ONCE_MAX = 4 * 1024 * 1024;
 
+/** Image files kept open ahead in the run's folder (`takeFile`): 16 small replies at once need 16. */
+const SPARE_FILES = 16;
+
 /**
  * A spool file untouched this long belongs to no request: an upstream call times out within
  * minutes (300 s at most), and an image streams into its spool while the call runs.
@@ -231,43 +234,80 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
   };
 
   /**
-   * The batch with each of its images not yet on disk written to a file of its own in the run's
-   * folder (its `spooled`), those files, and a promise of their writes. An image of up to
-   * DECODE_AT_ONCE_MAX is decoded at once (its size known now, so its journal line can go out
-   * beside its file); a larger one is decoded a megabyte at a time in between other work, its
-   * size filled in once written (its line waits for that: `deferred`).
+   * Files opened ahead in the run's folder (SPARE_FILES), so that a small image's write, which
+   * its reply waits for, is one trip to the thread pool rather than three (open, write, close).
    */
-  const writeImageFiles = (
+  const spares: ImageFile[] = [];
+  let spareOpening = 0;
+  const partPath = () => path.join(spoolDir, `${randomBytes(8).toString('hex')}.part`);
+  const refillSpares = () => {
+    while (!closing && spares.length + spareOpening < SPARE_FILES) {
+      spareOpening += 1;
+      const file = partPath();
+      openNewFile(file).then(
+        (fd) => {
+          spareOpening -= 1;
+          if (!closing) return void spares.push({ path: file, fd });
+          fsSync.close(fd, () => undefined);
+          void removeFiles([file]).catch(() => undefined);
+        },
+        () => {
+          // The folder cannot take files now: each image opens its own (and says why).
+          spareOpening -= 1;
+        },
+      );
+    }
+  };
+  const takeFile = (): ImageFile => {
+    const spare = spares.pop();
+    refillSpares();
+    return spare ?? { path: partPath(), fd: null };
+  };
+
+  /**
+   * The batch with each of its images not yet on disk given a file of its own in the run's
+   * folder (its `spooled`, with the size its text decodes to), and `write`, which writes them:
+   * the caller sends the journal line naming them first, so its write overlaps the decoding. An
+   * image of up to DECODE_AT_ONCE_MAX is decoded at once; a larger one (or text whose size cannot
+   * be told from its length) a megabyte at a time in between other work, its size filled in once
+   * written (its line waits for that: `deferred`).
+   */
+  const imageFiles = (
     batch: ImageBatch,
-  ): { batch: ImageBatch; files: string[]; done: Promise<void>; deferred: boolean } => {
+  ): { batch: ImageBatch; files: string[]; write: () => Promise<void>; deferred: boolean } => {
     const files: string[] = [];
-    const writes: Array<Promise<void>> = [];
+    const writes: Array<() => Promise<void>> = [];
     let deferred = false;
     const images = batch.images.map((image) => {
       // A spooled image is read from its file: its pieces need not stay in memory.
       if (image.spooled) return { ...image, b64: [] };
-      const file = path.join(spoolDir, `${randomBytes(8).toString('hex')}.part`);
-      files.push(file);
-      if (piecesLength(image.b64) <= DECODE_AT_ONCE_MAX) {
-        const { bytes, written } = decodeToFile(image.b64, file);
-        writes.push(written);
-        return { ...image, b64: [], spooled: { path: file, bytes } };
+      const pieces = image.b64;
+      const predicted = decodedLength(pieces);
+      if (predicted !== null && piecesLength(pieces) <= DECODE_AT_ONCE_MAX) {
+        const file = takeFile();
+        files.push(file.path);
+        writes.push(async () => {
+          const bytes = await decodeToFile(pieces, file);
+          if (bytes !== predicted)
+            throw new Error(`${file.path}: ${bytes} bytes, not ${predicted}`);
+        });
+        return { ...image, b64: [], spooled: { path: file.path, bytes: predicted } };
       }
       deferred = true;
-      const spooled = { path: file, bytes: 0 };
+      const spooled = { path: partPath(), bytes: 0 };
+      files.push(spooled.path);
       const direct = image.width * image.height >= DIRECT_MIN_PIXELS;
-      writes.push(
-        decodeInto(image.b64, file, direct).then((bytes) => {
-          spooled.bytes = bytes;
-        }),
-      );
+      writes.push(async () => {
+        spooled.bytes = await decodeInto(pieces, spooled.path, direct);
+      });
       return { ...image, b64: [], spooled };
     });
-    const done = Promise.allSettled(writes).then((results) => {
-      const failed = results.find((result) => result.status === 'rejected');
-      if (failed) throw failed.reason;
-    });
-    return { batch: { ...batch, images }, files, done, deferred };
+    const write = () =>
+      Promise.allSettled(writes.map((start) => start())).then((results) => {
+        const failed = results.find((result) => result.status === 'rejected');
+        if (failed) throw failed.reason;
+      });
+    return { batch: { ...batch, images }, files, write, deferred };
   };
 
   /**
@@ -461,7 +501,7 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
       touched();
       // A small image (not spooled while it streamed) is decoded now and written once, to a file
       // of its own that the queue only renames into the gallery; the journal names it.
-      const written = writeImageFiles(original);
+      const written = imageFiles(original);
       const batch = written.batch;
       const entry: Held = {
         batch,
@@ -485,10 +525,17 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
       for (const image of batch.images) if (image.spooled) claimed.add(image.spooled.path);
       // The journal line and the images' files are written at once: a reply waits for both, so
       // a line whose files are short (recoverBatch) is of a reply that never ended.
-      const line = written.deferred
-        ? written.done.then(() => journal.add(batch))
-        : journal.add(batch);
-      entry.journaled = Promise.allSettled([line, written.done]).then(async ([added, files]) => {
+      // The line goes first: its write is under way while the images are decoded.
+      let files: Promise<void>;
+      let line: Promise<JournalEntry>;
+      if (written.deferred) {
+        files = written.write();
+        line = files.then(() => journal.add(batch));
+      } else {
+        line = journal.add(batch);
+        files = written.write();
+      }
+      entry.journaled = Promise.allSettled([line, files]).then(async ([added, files]) => {
         if (added.status === 'fulfilled' && files.status === 'fulfilled') {
           entry.journal = added.value;
           return;
@@ -561,6 +608,9 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
       closing = true;
       closed();
       await journal.close();
+      const left = spares.splice(0);
+      for (const spare of left) if (spare.fd !== null) fsSync.close(spare.fd, () => undefined);
+      await removeFiles(left.map((spare) => spare.path));
       await thumbs.drain();
     },
   };
