@@ -126,10 +126,12 @@ export const RECOVER_RETRY_MS = 30_000;
 export const QUIET_MS = 1000;
 
 /**
- * Base64 of one image decoded at once when it is handed over (about 3 MB of image: every 1024
- * and 1536 PNG): 1-3 ms of the event loop, where the same work in megabyte steps costs a file
- * system round trip per step. A larger image (a 4K one in a whole JSON reply) is decoded in
- * steps, in between other requests' work.
+ * Base64 of one image decoded at once when it is handed over (a 1024x640 noise PNG, 2.8 MB of
+ * base64, and any photograph-like 1024 image); a larger one is decoded in megabyte steps, its
+ * journal line written after it. Chosen by measurement, not by the cost of decoding alone (2 MB
+ * in 64 KB strings takes 0.23 ms here): a 1024x1024 noise PNG (4.4 MB of base64) added 8.8-13.0
+ * ms over the gallery off at once and 3.2-6.3 ms in steps, `npm run bench -- --only paths --case
+ * paths.apiKey.1024`, three runs of each.
  */
 export const DECODE_AT_ONCE_MAX = 4 * 1024 * 1024;
 
