@@ -62,16 +62,25 @@ export interface ImageFile {
 }
 
 /**
- * Decodes `pieces` now, on the calling thread, into pooled megabytes, and writes the bytes to
- * `to` (opened ahead, or a new file made now, mode 0600): one write, started before this returns
- * when the file is open. Resolves with the decoded size once the bytes are written; on failure
- * the file is gone. A small image's one write of its bytes: the gallery later only renames the
- * file into place (docs/benchmarks.md, "Small images: one write").
+ * Decodes `pieces` into `to` (opened ahead, or a new file made now, mode 0600) and resolves with
+ * the decoded size once the bytes are written; on failure the file is gone. A small image's one
+ * write of its bytes: the gallery later only renames the file into place (docs/benchmarks.md,
+ * "Small images: one write").
+ *
+ * `atOnce`: decoded now, on the calling thread, into pooled megabytes, and written with one
+ * write that starts before this returns when the file is open. Otherwise a pooled megabyte at a
+ * time, each written before the next is decoded (a larger image: its memory stays one megabyte
+ * and the event loop is never held for long).
  */
-export function decodeToFile(pieces: Base64Pieces, to: ImageFile): Promise<number> {
+export function decodeToFile(
+  pieces: Base64Pieces,
+  to: ImageFile,
+  atOnce: boolean,
+): Promise<number> {
   const taken: Buffer[] = [takeBuffer()];
   const filledOf: number[] = [0];
   let bytes = 0;
+  let position = 0;
   const decode = (text: string) => {
     let last = taken.length - 1;
     if (taken[last]!.length - filledOf[last]! < MAX_DECODED) {
@@ -83,15 +92,32 @@ export function decodeToFile(pieces: Base64Pieces, to: ImageFile): Promise<numbe
     filledOf[last]! += length;
     bytes += length;
   };
+  /** Writes the filled buffers at `position`, keeping the last one (emptied) for what follows. */
+  const flush = async (fd: number) => {
+    const full = taken.map((buffer, i) => buffer.subarray(0, filledOf[i]));
+    await writeAllVectored(fd, full, position);
+    for (const piece of full) position += piece.length;
+    for (const buffer of taken.splice(0, taken.length - 1)) giveBack(buffer);
+    filledOf.splice(0, filledOf.length - 1);
+    filledOf[0] = 0;
+  };
   const quanta = new Base64Quanta();
-  for (const piece of pieces) for (const text of quanta.take(piece)) decode(text);
-  decode(quanta.rest());
+  if (atOnce) {
+    for (const piece of pieces) for (const text of quanta.take(piece)) decode(text);
+    decode(quanta.rest());
+  }
   const write = async (fd: number) => {
     try {
-      await writeAllVectored(
-        fd,
-        taken.map((buffer, i) => buffer.subarray(0, filledOf[i])),
-      );
+      if (!atOnce) {
+        for (const piece of pieces) {
+          for (const text of quanta.take(piece)) {
+            decode(text);
+            if (taken.length > 1) await flush(fd);
+          }
+        }
+        decode(quanta.rest());
+      }
+      await flush(fd);
     } catch (error) {
       fsSync.close(fd, () => undefined);
       await fs.rm(to.path, { force: true });
@@ -124,7 +150,8 @@ export async function openNewFile(file: string): Promise<number> {
 
 /** Writes all of `pieces` at `position` (the file's start by default), looping over short writes. */
 export async function writeAllVectored(fd: number, pieces: Buffer[], position = 0): Promise<void> {
-  let rest = pieces;
+  // An empty piece adds nothing, and a write of nothing would read as a disk that took no bytes.
+  let rest = pieces.filter((piece) => piece.length > 0);
   while (rest.length > 0) {
     const written = await new Promise<number>((resolve, reject) =>
       fsSync.writev(fd, rest, position, (error, n) => (error ? reject(error) : resolve(n))),

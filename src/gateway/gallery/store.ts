@@ -289,18 +289,23 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
         const file = takeFile();
         files.push(file.path);
         writes.push(async () => {
-          const bytes = await decodeToFile(pieces, file);
+          const bytes = await decodeToFile(pieces, file, true);
           if (bytes !== predicted)
             throw new Error(`${file.path}: ${bytes} bytes, not ${predicted}`);
         });
         return { ...image, b64: [], spooled: { path: file.path, bytes: predicted } };
       }
       deferred = true;
-      const spooled = { path: partPath(), bytes: 0 };
-      files.push(spooled.path);
       const direct = image.width * image.height >= DIRECT_MIN_PIXELS;
+      // A 4K image goes past the page cache (uncachedFile.ts); a smaller one into a file
+      // opened ahead, a megabyte at a time.
+      const file = direct ? { path: partPath(), fd: null } : takeFile();
+      const spooled = { path: file.path, bytes: 0 };
+      files.push(spooled.path);
       writes.push(async () => {
-        spooled.bytes = await decodeInto(pieces, spooled.path, direct);
+        spooled.bytes = direct
+          ? await decodeInto(pieces, spooled.path, true)
+          : await decodeToFile(pieces, file, false);
       });
       return { ...image, b64: [], spooled };
     });
