@@ -86,15 +86,13 @@ describe('with the simulator', () => {
     const file = t.db.prepare('SELECT file FROM images WHERE id = ?').pluck().get(id) as string;
     const onDisk = fs.readFileSync(path.join(t.dataDir, 'images', file));
     expect(onDisk.equals(Buffer.from(json.data[0]!.b64_json, 'base64'))).toBe(true);
-    // Each run spools in a folder of its own (gallery/spool.ts): no image may be left in any
-    // (the run's journal, and the empty files opened ahead for small images, stay while it runs).
+    // Each run spools in a folder of its own (gallery/spool.ts): no file may be left in any.
     const spooled = fs
       .readdirSync(path.join(t.dataDir, 'images', '.spool'), {
         recursive: true,
         withFileTypes: true,
       })
-      .filter((entry) => entry.isFile() && !entry.name.endsWith('.journal'))
-      .filter((entry) => fs.statSync(path.join(entry.parentPath, entry.name)).size > 0);
+      .filter((entry) => entry.isFile());
     expect(spooled.map((entry) => entry.name)).toEqual([]);
   });
 

@@ -12,24 +12,6 @@ export function piecesLength(pieces: Base64Pieces): number {
   return length;
 }
 
-/**
- * The bytes `pieces` decode to, from their length and final padding alone, for text that is all
- * base64 alphabet (what an upstream sends): null where no such text has this length. Text with
- * anything else in it decodes to fewer bytes, which a caller that relies on this must check.
- */
-export function decodedLength(pieces: Base64Pieces): number | null {
-  const length = piecesLength(pieces);
-  if (length % 4 === 1) return null;
-  let padding = 0;
-  if (length % 4 === 0 && length > 0) {
-    // The last two characters, wherever the pieces cut them.
-    const tail = piecesAfter(pieces, length - 2);
-    const last = Buffer.concat(tail);
-    padding = (last[1] === 0x3d ? 1 : 0) + (last[0] === 0x3d && last[1] === 0x3d ? 1 : 0);
-  }
-  return Math.floor(length / 4) * 3 + (length % 4 === 0 ? 0 : (length % 4) - 1) - padding;
-}
-
 /** The first `max` bytes (fewer if the pieces are shorter), copied only when they span pieces. */
 export function piecesPrefix(pieces: Base64Pieces, max: number): Buffer {
   const first = pieces[0];

@@ -5,7 +5,7 @@ import type { SpooledImage } from '../core/domain';
 
 /*
  * A request's delivered images as the gallery receives them: what the store keeps and the
- * journal names (one module both import, so neither imports the other).
+ * journal writes (one module both import, so neither imports the other).
  */
 
 /** One delivered image, as the reply carried it. */

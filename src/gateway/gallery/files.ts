@@ -77,13 +77,7 @@ export function thumbnail(bytes: Buffer): Promise<Buffer> {
     .toBuffer();
 }
 
-/** Removes files, ignoring the ones already gone (or whose folder is no folder: none there). */
+/** Removes files, ignoring the ones already gone. */
 export async function removeFiles(files: string[]): Promise<void> {
-  await Promise.all(
-    files.map((file) =>
-      fs.rm(file, { force: true }).catch((error: unknown) => {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOTDIR') throw error;
-      }),
-    ),
-  );
+  await Promise.all(files.map((file) => fs.rm(file, { force: true })));
 }

@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../storage/testing';
-import { decodeInto, decodeToFile, openNewFile } from './keptFile';
+import { decodeInto } from './keptFile';
 
 describe('kept files', () => {
   it('decodes base64 cut into any chunks, padded or not, into exactly its bytes', async () => {
@@ -27,33 +26,6 @@ describe('kept files', () => {
         },
       ),
       { numRuns: 80 },
-    );
-  });
-
-  it('writes the same bytes at once or a megabyte at a time, into a file opened ahead or not', async () => {
-    const dir = tempDir();
-    let n = 0;
-    await fc.assert(
-      fc.asyncProperty(
-        // Up to 3 MB: several pooled megabytes when stepping.
-        fc.integer({ min: 0, max: 3_000_000 }),
-        fc.integer({ min: 1, max: 200_000 }),
-        fc.boolean(),
-        fc.boolean(),
-        async (size, pieceLength, atOnce, ahead) => {
-          const bytes = randomBytes(size);
-          n += 1;
-          const text = Buffer.from(bytes.toString('base64'), 'latin1');
-          const pieces: Buffer[] = [];
-          for (let at = 0; at < text.length; at += pieceLength)
-            pieces.push(text.subarray(at, at + pieceLength));
-          const file = path.join(dir, `image_${n}.png`);
-          const fd = ahead ? await openNewFile(file) : null;
-          expect(await decodeToFile(pieces, { path: file, fd }, atOnce)).toBe(size);
-          expect(fs.readFileSync(file).equals(bytes)).toBe(true);
-        },
-      ),
-      { numRuns: 30 },
     );
   });
 });

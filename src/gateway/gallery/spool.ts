@@ -39,13 +39,12 @@ export const DIRECT_MIN_PIXELS = 4_000_000;
 
 /**
  * Images smaller than this (every 1024 and 1536 size) are not spooled while they stream: their
- * pieces are held until the reply has them all, then decoded and written to a file of its own
- * with one write, and named in the journal, before the reply ends (store.ts `hold`), so a small
- * reply never waits on the disk while it streams. Measured on the 2-core VM (busy, load 4-5),
- * median of 9: a write the reply's end waits for took 0.8 ms for 2 MB (a 1.5 MB image), 1.1 ms for
- * 4 MB, 2.6 ms for 8 MB and 8.1 ms for 16 MB, and held whole, 16 images at once of 8 MB would
- * hold 128 MB. A larger image is spooled (its writes overlap its stream) and its reply ends
- * without waiting on the disk.
+ * pieces are held, journaled in one write before the reply ends and written after it (store.ts),
+ * so a small reply never waits on the disk while it streams. Measured on the 2-core VM (busy,
+ * load 4-5), median of 9: the journal's write, which the reply's end waits for, took 0.8 ms for
+ * 2 MB of base64 (a 1.5 MB image), 1.1 ms for 4 MB, 2.6 ms for 8 MB and 8.1 ms for 16 MB, and
+ * held whole, 16 images at once of 8 MB would hold 128 MB. A larger image is spooled (its writes
+ * overlap its stream) and its reply ends without waiting on the disk.
  */
 export const SPOOL_MIN_PIXELS = 2_500_000;
 

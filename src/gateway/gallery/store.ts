@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { decodedLength, piecesLength } from '../bytes/base64Pieces';
 import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { costMicros } from '../billing/cost';
+import { piecesLength } from '../bytes/base64Pieces';
 import type { Prices } from '../billing/prices';
 import type { GatewayEvents } from '../core/events';
 import type { ImagesRepository, NewImage, StoredImage } from './repository';
@@ -24,37 +24,34 @@ import {
 } from './spool';
 import type { ImageBatch } from './batch';
 import { createTaskQueue } from './queue';
-import { decodeInto, decodeToFile, openNewFile, type ImageFile } from './keptFile';
+import { decodeInto } from './keptFile';
 import {
-  createRunJournal,
   isDeadRunFolder,
   JOURNAL_SUFFIX,
   readJournal,
   runFolderName,
-  type JournalEntry,
+  writeJournal,
 } from './journal';
 
 /** A request's images from `hold` until they are all written. */
 interface Held {
-  /** Each image in its file (`spooled`), or, should writing it have failed, in memory. */
   batch: ImageBatch;
-  /** Settles once the journal line and the files are written (or failed: `journal` is null). */
+  /** Settles once the journal is written (or failed: then `journal` stays null). */
   journaled: Promise<void>;
-  journal: JournalEntry | null;
-  /** The files `hold` wrote the small images to (gone should the batch be superseded). */
-  ownSpools: string[];
-  /** The request handed its images over again: this batch is not kept. */
-  superseded: boolean;
+  journal: string | null;
+  /** Base64 bytes of this batch counted in `heldBytes` (0 once let go for the journal). */
+  inMemory: number;
+  /** The base64 was let go: it is read back from the journal. */
+  released: boolean;
 }
 
 export interface ImageStore {
   /** The folder the relative paths of the images table are under. */
   readonly dir: string;
   /**
-   * Holds a request's images until its usage record is written (the reply is over by then):
-   * writes each to a file of its own in the run's folder and names them in the run's journal
-   * (journal.ts), and resolves once both are on disk, so a reply that waits for it ends only once
-   * a crash can no longer lose the images. Never rejects.
+   * Holds a request's images until its usage record is written (the reply is over by then), and
+   * writes its journal (journal.ts): resolves once that is on disk, so a reply that waits for it
+   * ends only once a crash can no longer lose the images. Never rejects.
    */
   hold(batch: ImageBatch): Promise<void>;
   /**
@@ -114,6 +111,13 @@ export interface ImageStoreDeps {
   holdWrites?: Promise<void>;
 }
 
+/**
+ * The base64 of held images kept in memory at most, all requests together: past it, a request's
+ * images are read back from its journal when their turn comes, so a burst never delays a reply
+ * and never grows the heap without bound.
+ */
+export const MAX_HELD_BYTES = 64 * 1024 * 1024;
+
 /** A usage lease's length (usage/writer.ts): by then another instance may have recorded it. */
 export const RECOVER_RETRY_MS = 30_000;
 
@@ -126,18 +130,11 @@ export const RECOVER_RETRY_MS = 30_000;
 export const QUIET_MS = 1000;
 
 /**
- * Base64 of one image decoded at once when it is handed over (a 1024x640 noise PNG, 2.8 MB of
- * base64, and any photograph-like 1024 image); a larger one is decoded in megabyte steps, its
- * journal line written after it. Chosen by measurement, not by the cost of decoding alone (2 MB
- * in 64 KB strings takes 0.23 ms here): a 1024x1024 noise PNG (4.4 MB of base64) added 8.8-13.0
- * ms over the gallery off at once and 3.2-6.3 ms in steps, `npm run bench -- --only paths --case
- * paths.apiKey.1024`, three runs of each.
+ * The gallery's files. Nothing here runs on a request's critical path: images are held until the
+ * reply has been sent and the usage record written, then written by a small queue. A row is
+ * inserted as soon as its file is on disk, so no kept image is ever without its record, and
+ * failures are logged, never thrown at a request.
  */
-export const DECODE_AT_ONCE_MAX = 4 * 1024 * 1024;
-
-/** Image files kept open ahead in the run's folder (`takeFile`): 16 small replies at once need 16. */
-const SPARE_FILES = 16;
-
 /**
  * A spool file untouched this long belongs to no request: an upstream call times out within
  * minutes (300 s at most), and an image streams into its spool while the call runs.
@@ -174,22 +171,16 @@ function removeStaleSpools(root: string, before: number): void {
   }
 }
 
-/**
- * The gallery's files. Before the reply ends, only what makes the images safe from a crash: each
- * in a file of its own, named in the run's journal (`hold`). The rest waits until the reply has
- * been sent and the usage record written, then runs in a small queue: the file moves into the
- * gallery and its row is inserted, so no kept image is ever without its record. Failures are
- * logged, never thrown at a request.
- */
 export function createImageStore(deps: ImageStoreDeps): ImageStore {
   const held = new Map<string, Held>();
+  /** The base64 bytes of held and queued images kept in memory (MAX_HELD_BYTES). */
+  let heldBytes = 0;
   // Each run spools into a folder of its own: gateways sharing the images folder (the desktop
   // app and the CLI, a team gateway's instances) never touch each other's images in progress.
   // What a stopped run left behind is garbage once no request can still be writing it.
   const spoolDir = path.join(deps.dir, '.spool', runFolderName(randomBytes(8).toString('hex')));
   removeStaleSpools(path.dirname(spoolDir), Date.now() - STALE_SPOOL_MS);
   fsSync.mkdirSync(spoolDir, { recursive: true, mode: 0o700 });
-  const journal = createRunJournal(spoolDir);
   const claimed = new Set<string>();
   const queue = createTaskQueue(deps.concurrency ?? 1, (error) =>
     deps.log(`image store: ${error instanceof Error ? error.message : String(error)}`),
@@ -235,88 +226,22 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
     }
   };
 
-  /**
-   * Files opened ahead in the run's folder (SPARE_FILES), so that a small image's write, which
-   * its reply waits for, is one trip to the thread pool rather than three (open, write, close).
-   */
-  const spares: ImageFile[] = [];
-  let spareOpening = 0;
-  const partPath = () => path.join(spoolDir, `${randomBytes(8).toString('hex')}.part`);
-  const refillSpares = () => {
-    while (!closing && spares.length + spareOpening < SPARE_FILES) {
-      spareOpening += 1;
-      const file = partPath();
-      openNewFile(file).then(
-        (fd) => {
-          spareOpening -= 1;
-          if (!closing) return void spares.push({ path: file, fd });
-          fsSync.close(fd, () => undefined);
-          void removeFiles([file]).catch(() => undefined);
-        },
-        () => {
-          // The folder cannot take files now: each image opens its own (and says why).
-          spareOpening -= 1;
-        },
-      );
-    }
+  /** The batch with its images' base64: in memory, or read back from its journal. */
+  const loaded = async (entry: Held): Promise<ImageBatch> => {
+    if (!entry.released || !entry.journal) return entry.batch;
+    return (await readJournal(entry.journal)) ?? entry.batch;
   };
-  const takeFile = (): ImageFile => {
-    const spare = spares.pop();
-    refillSpares();
-    return spare ?? { path: partPath(), fd: null };
+  /** Lets the batch's base64 go once it is journaled, while memory is over its bound. */
+  const release = (entry: Held) => {
+    if (entry.inMemory === 0 || !entry.journal || heldBytes <= MAX_HELD_BYTES) return;
+    heldBytes -= entry.inMemory;
+    entry.inMemory = 0;
+    entry.released = true;
+    entry.batch = {
+      ...entry.batch,
+      images: entry.batch.images.map((image) => ({ ...image, b64: [] })),
+    };
   };
-
-  /**
-   * The batch with each of its images not yet on disk given a file of its own in the run's
-   * folder (its `spooled`, with the size its text decodes to), and `write`, which writes them:
-   * the caller sends the journal line naming them first, so its write overlaps the decoding. An
-   * image of up to DECODE_AT_ONCE_MAX is decoded at once; a larger one (or text whose size cannot
-   * be told from its length) a megabyte at a time in between other work, its size filled in once
-   * written (its line waits for that: `deferred`).
-   */
-  const imageFiles = (
-    batch: ImageBatch,
-  ): { batch: ImageBatch; files: string[]; write: () => Promise<void>; deferred: boolean } => {
-    const files: string[] = [];
-    const writes: Array<() => Promise<void>> = [];
-    let deferred = false;
-    const images = batch.images.map((image) => {
-      // A spooled image is read from its file: its pieces need not stay in memory.
-      if (image.spooled) return { ...image, b64: [] };
-      const pieces = image.b64;
-      const predicted = decodedLength(pieces);
-      if (predicted !== null && piecesLength(pieces) <= DECODE_AT_ONCE_MAX) {
-        const file = takeFile();
-        files.push(file.path);
-        writes.push(async () => {
-          const bytes = await decodeToFile(pieces, file, true);
-          if (bytes !== predicted)
-            throw new Error(`${file.path}: ${bytes} bytes, not ${predicted}`);
-        });
-        return { ...image, b64: [], spooled: { path: file.path, bytes: predicted } };
-      }
-      deferred = true;
-      const direct = image.width * image.height >= DIRECT_MIN_PIXELS;
-      // A 4K image goes past the page cache (uncachedFile.ts); a smaller one into a file
-      // opened ahead, a megabyte at a time.
-      const file = direct ? { path: partPath(), fd: null } : takeFile();
-      const spooled = { path: file.path, bytes: 0 };
-      files.push(spooled.path);
-      writes.push(async () => {
-        spooled.bytes = direct
-          ? await decodeInto(pieces, spooled.path, true)
-          : await decodeToFile(pieces, file, false);
-      });
-      return { ...image, b64: [], spooled };
-    });
-    const write = () =>
-      Promise.allSettled(writes.map((start) => start())).then((results) => {
-        const failed = results.find((result) => result.status === 'rejected');
-        if (failed) throw failed.reason;
-      });
-    return { batch: { ...batch, images }, files, write, deferred };
-  };
-
   /**
    * Queues the batch's images for the disk (all but `skip`, already in the gallery), each with
    * its share of the request's cost; its journal goes once the last is written.
@@ -326,9 +251,7 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
     const createdAt = deps.now();
     queue.push(async () => {
       await deps.holdWrites;
-      // A reply too large to wait for its journal can be over before the files are written.
-      await entry.journaled;
-      const batch = entry.batch;
+      const batch = await loaded(entry);
       const announce: Array<() => void> = [];
       try {
         for (let i = 0; i < batch.images.length; i += 1) {
@@ -341,9 +264,16 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
           );
         }
       } finally {
-        if (entry.journal) journal.done(entry.journal);
+        heldBytes -= entry.inMemory;
+        entry.inMemory = 0;
+        await entry.journaled;
+        // One unlink (rm would stat it first): gone already is fine.
+        if (entry.journal)
+          await fs.unlink(entry.journal).catch((error: unknown) => {
+            if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+          });
       }
-      // Announced once its journal line is done with: whoever sees an image sees no promise left.
+      // Announced once the journal is gone: whoever sees an image sees no promise left for it.
       for (const then of announce) then();
     });
   };
@@ -409,38 +339,29 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
   };
 
   /**
-   * Queues a request's images a stopped run journaled; resolves with how many, or null when the
-   * request has no usage record yet (its journal stays). Images already in the gallery are
-   * skipped. A batch none of whose images is kept and whose files are short is of a reply that
-   * never ended (it waits for them): nothing was delivered, nothing is kept.
+   * Queues a stopped run's journaled images; resolves with how many, or null when the request
+   * has no usage record yet (the journal stays). A journal cut short is of a reply that never
+   * ended: nothing was delivered, nothing is kept.
    */
-  const recoverBatch = async (batch: ImageBatch): Promise<number | null> => {
-    const kept = (await deps.repo.ofRequests([batch.requestId])).get(batch.requestId) ?? [];
-    const skip = new Set(kept.map((image) => image.index));
-    const whole = await spoolsWhole(batch);
-    const lost = batch.images.flatMap((image, i) =>
-      skip.has(i) || whole[i] ? [] : [image.spooled?.path ?? ''],
-    );
-    if (lost.length > 0) {
-      if (skip.size === 0) {
-        await removeFiles(lost.filter(Boolean));
-        return 0;
-      }
-      deps.log(`request ${batch.requestId}: ${lost.length} image(s) left no whole file to keep`);
-      batch.images.forEach((_, i) => whole[i] || skip.add(i));
+  const recoverJournal = async (journal: string): Promise<number | null> => {
+    const batch = await readJournal(journal);
+    if (!batch) {
+      await removeFiles([journal]);
+      return 0;
     }
-    if (skip.size === batch.images.length) return 0;
     const cost = (await deps.usageCostOf?.(batch.requestId)) ?? null;
     if (cost === null) {
       deps.log(`request ${batch.requestId}: images wait for its usage record to be kept`);
       return null;
     }
+    const kept = (await deps.repo.ofRequests([batch.requestId])).get(batch.requestId) ?? [];
+    const skip = new Set(kept.map((image) => image.index));
     const entry: Held = {
       batch,
       journaled: Promise.resolve(),
-      journal: null,
-      ownSpools: [],
-      superseded: false,
+      journal,
+      inMemory: 0,
+      released: false,
     };
     queueBatch(entry, cost, skip);
     return batch.images.length - skip.size;
@@ -461,8 +382,6 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
   };
 
   let retry: NodeJS.Timeout | undefined;
-  /** The recovery under way, if any: shutdown waits for it. */
-  let recovering: Promise<number> = Promise.resolve(0);
   /**
    * Keeps what this machine's stopped runs journaled (`ImageStore.recover`). A journal whose
    * request has no usage record yet (PostgreSQL: another instance records it once the lease is
@@ -480,11 +399,10 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
       let unfinished = false;
       for (const file of fsSync.readdirSync(folder)) {
         if (!file.endsWith(JOURNAL_SUFFIX)) continue;
-        for (const batch of await readJournal(path.join(folder, file))) {
-          const found = await recoverBatch(batch);
-          if (found === null) unfinished = waiting = true;
-          else kept += found;
-        }
+        const journal = path.join(folder, file);
+        const found = await recoverJournal(journal);
+        if (found === null) unfinished = waiting = true;
+        else kept += found;
       }
       await queue.drain();
       // What is left is the stopped run's spools of images never delivered.
@@ -493,8 +411,7 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
     if (first ? runs > 0 : kept > 0) deps.log(`kept ${kept} image(s) a stopped run left to keep`);
     if (waiting && !closing) {
       retry = setTimeout(() => {
-        recovering = recover(false);
-        recovering.catch((error: unknown) => deps.log(`gallery recovery: ${String(error)}`));
+        recover(false).catch((error: unknown) => deps.log(`gallery recovery: ${String(error)}`));
       }, deps.recoverRetryMs ?? RECOVER_RETRY_MS);
       retry.unref();
     }
@@ -503,66 +420,37 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
 
   return {
     dir: deps.dir,
-    hold(original) {
-      if (original.images.length === 0) return Promise.resolve();
+    hold(batch) {
+      if (batch.images.length === 0) return Promise.resolve();
       touched();
-      // A small image (not spooled while it streamed) is decoded now and written once, to a file
-      // of its own that the queue only renames into the gallery; the journal names it.
-      const written = imageFiles(original);
-      const batch = written.batch;
+      const inMemory = batch.images.reduce((sum, image) => sum + piecesLength(image.b64), 0);
+      heldBytes += inMemory;
       const entry: Held = {
         batch,
         journaled: Promise.resolve(),
         journal: null,
-        ownSpools: written.files,
-        superseded: false,
+        inMemory,
+        released: false,
       };
       // A request hands its images over once; should it do so again, the last word stands.
       const superseded = held.get(batch.requestId);
       if (superseded) {
-        superseded.superseded = true;
+        heldBytes -= superseded.inMemory;
+        superseded.inMemory = 0;
         void superseded.journaled
-          .then(() => {
-            if (superseded.journal) journal.done(superseded.journal);
-            return removeFiles(superseded.ownSpools);
-          })
+          .then(() => (superseded.journal ? removeFiles([superseded.journal]) : undefined))
           .catch((error: unknown) => deps.log(`image store: ${String(error)}`));
       }
       held.set(batch.requestId, entry);
       for (const image of batch.images) if (image.spooled) claimed.add(image.spooled.path);
-      // The journal line and the images' files are written at once: a reply waits for both, so
-      // a line whose files are short (recoverBatch) is of a reply that never ended.
-      // The line goes first: its write is under way while the images are decoded.
-      let files: Promise<void>;
-      let line: Promise<JournalEntry>;
-      if (written.deferred) {
-        files = written.write();
-        line = files.then(() => journal.add(batch));
-      } else {
-        line = journal.add(batch);
-        files = written.write();
-      }
-      entry.journaled = Promise.allSettled([line, files]).then(async ([added, files]) => {
-        if (added.status === 'fulfilled' && files.status === 'fulfilled') {
-          entry.journal = added.value;
-          return;
-        }
-        const error: unknown =
-          added.status === 'rejected'
-            ? added.reason
-            : files.status === 'rejected'
-              ? files.reason
-              : null;
-        deps.log(`request ${batch.requestId}: images not journaled: ${String(error)}`);
-        if (added.status === 'fulfilled') journal.done(added.value);
-        await removeFiles(written.files).catch((failed: unknown) =>
-          deps.log(`request ${batch.requestId}: ${String(failed)}`),
-        );
-        for (const file of written.files) claimed.delete(file);
-        entry.ownSpools = [];
-        // Held in memory instead (the pieces the reply had), written after it as best it can.
-        if (!entry.superseded) entry.batch = original;
-      });
+      entry.journaled = writeJournal(spoolDir, batch).then(
+        (file) => {
+          entry.journal = file;
+          release(entry);
+        },
+        (error: unknown) =>
+          deps.log(`request ${batch.requestId}: images not journaled: ${String(error)}`),
+      );
       return entry.journaled;
     },
     spool: (pixels) => {
@@ -581,7 +469,7 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
       held.delete(requestId);
       queueBatch(entry, requestCostMicros, new Set());
     },
-    recover: () => (recovering = recover(true)),
+    recover: () => recover(true),
     async remove(id) {
       const image = await deps.repo.remove(id);
       if (!image) return null;
@@ -609,15 +497,10 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
     },
     drain: async () => {
       clearTimeout(retry);
-      await recovering.catch(() => undefined);
       await queue.drain();
       // Thumbnails not made yet are made when first asked; shutdown does not wait for them.
       closing = true;
       closed();
-      await journal.close();
-      const left = spares.splice(0);
-      for (const spare of left) if (spare.fd !== null) fsSync.close(spare.fd, () => undefined);
-      await removeFiles(left.map((spare) => spare.path));
       await thumbs.drain();
     },
   };
@@ -686,18 +569,4 @@ function toRow(
     file: at.file,
     mask: at.mask,
   };
-}
-
-/** For each image, whether its file (`spooled`) is there with all its bytes. */
-async function spoolsWhole(batch: ImageBatch): Promise<boolean[]> {
-  return Promise.all(
-    batch.images.map((image) =>
-      image.spooled
-        ? fs.stat(image.spooled.path).then(
-            (stat) => stat.size === image.spooled!.bytes,
-            () => false,
-          )
-        : false,
-    ),
-  );
 }

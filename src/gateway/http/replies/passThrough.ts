@@ -73,8 +73,8 @@ export function imagePassThrough(
     },
     async finish(meta, image, keepImages) {
       if (keep && !spool) {
-        // A small image, its pieces in hand: decoded to a file of its own and named in the
-        // gallery's journal, and the reply ends once both are on disk (gallery/store.ts `hold`).
+        // A small image, its pieces in hand: its journal is one write, and the reply ends once
+        // it is on disk; the image is written after the reply (gallery/store.ts).
         await keepImages([image]);
         reply!.finish(meta, image);
         return;
