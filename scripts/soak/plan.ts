@@ -24,8 +24,11 @@ export interface SoakOptions {
   seed: number;
 }
 
-/** mulberry32: a small seeded PRNG, so a run can be repeated exactly. */
-function prng(seed: number): () => number {
+/**
+ * mulberry32: a small seeded PRNG, so a run can be repeated exactly (the team suites draw their
+ * faults from it too, test/support/team.ts).
+ */
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

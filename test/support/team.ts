@@ -326,17 +326,8 @@ async function maintenance(server: string, statement: string): Promise<void> {
   }
 }
 
-/** Seeded, so a failure replays. */
-export function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+/** Seeded, so a failure replays: the soak's generator (scripts/soak/plan.ts). */
+export { prng as seeded } from '../../scripts/soak/plan';
 
 /** The upstream faults of the 20 % fault load: each request has one of these, or none. */
 export const TEAM_FAULTS = [
