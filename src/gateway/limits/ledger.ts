@@ -41,8 +41,14 @@ export interface Reservation {
 export interface LedgerView {
   /** Charged in the usage log since `since` (its created_at). */
   recorded(keyId: string, since: number): Promise<RecordedUse>;
-  /** Reserved by requests (of any instance) that started since `since` and have no row yet. */
-  reserved(keyId: string, since: number, now: number): Promise<RecordedUse>;
+  /**
+   * Charged since `since`, plus reserved by requests (of any instance) that started since then
+   * and have no row yet: in one statement, so one snapshot. Two statements under PostgreSQL's
+   * READ COMMITTED let a row committed between them (by a usage writer, which takes no key lock)
+   * count in neither: the first did not see the row, the second no longer saw its reservation,
+   * and one more request than the budget allows was admitted (test/team/multiInstance.test.ts).
+   */
+  used(keyId: string, since: number, now: number): Promise<RecordedUse>;
   /**
    * Start times of the key's requests after `since` counted against requests per minute, each
    * once: by its usage row once written, by its reservation until then.
@@ -92,11 +98,15 @@ function viewOn(q: SqlQueries): LedgerView {
          FROM usage_records WHERE api_key_id = ? AND created_at >= ?`,
         [keyId, since],
       ))!,
-    reserved: async (keyId, since, now) =>
+    used: async (keyId, since, now) =>
       (await q.get<RecordedUse>(
         `SELECT COALESCE(SUM(cost_micros), 0) AS "costMicros", COALESCE(SUM(images), 0) AS images
-         FROM limit_reservations r WHERE api_key_id = ? AND started_at >= ? AND ${OPEN_RESERVATION}`,
-        [keyId, since, now],
+         FROM (SELECT cost_micros, images FROM usage_records
+               WHERE api_key_id = ? AND created_at >= ?
+               UNION ALL
+               SELECT cost_micros, images FROM limit_reservations r
+               WHERE api_key_id = ? AND started_at >= ? AND ${OPEN_RESERVATION}) AS used`,
+        [keyId, since, keyId, since, now],
       ))!,
     async requestTimes(keyId, since, now) {
       const rows = await q.all<{ at: number }>(

@@ -3,7 +3,7 @@ import type { SqlQueries } from '../storage/engine';
 import { budgetAlerts } from './budgetAlerts';
 import type { Demand } from './demand';
 import type { KeyLimits } from './keyLimits';
-import type { LedgerView, RecordedUse, UsageLedger } from './ledger';
+import type { LedgerView, UsageLedger } from './ledger';
 import {
   budgetExceeded,
   imagesPerDayExceeded,
@@ -141,7 +141,7 @@ export class KeyLimiter {
     // Nothing of the estimate is limited (requests per minute or an expiry only).
     if (budgetMicros === null && imagesPerDay === null) return;
     await this.ledger.decide(key.id, async (view) => {
-      const used = (since: number) => usedSince(view, key.id, since, now);
+      const used = (since: number) => view.used(key.id, since, now);
       if (budgetMicros !== null && budgetPeriod !== null) {
         const period = periodBounds(budgetPeriod, now);
         const spent = (await used(period.start)).costMicros;
@@ -297,26 +297,11 @@ export async function keyLimitUse(
   const day = periodBounds('day', now);
   const budget =
     budgetMicros !== null && budgetPeriod !== null ? periodBounds(budgetPeriod, now) : null;
-  const used = (since: number) => usedSince(ledger, key.id, since, now);
+  const used = (since: number) => ledger.used(key.id, since, now);
   return {
     budgetUsedMicros: budget ? (await used(budget.start)).costMicros : null,
     budgetResetsAt: budget?.resetsAt ?? null,
     imagesToday: (await used(day.start)).images,
     requestsLastMinute: (await ledger.requestTimes(key.id, now - RPM_WINDOW_MS, now)).length,
-  };
-}
-
-/** Charged since `since`, plus reserved by requests that started since then and have no row yet. */
-async function usedSince(
-  view: LedgerView,
-  keyId: string,
-  since: number,
-  now: number,
-): Promise<RecordedUse> {
-  const recorded = await view.recorded(keyId, since);
-  const reserved = await view.reserved(keyId, since, now);
-  return {
-    costMicros: recorded.costMicros + reserved.costMicros,
-    images: recorded.images + reserved.images,
   };
 }
