@@ -9,7 +9,7 @@ import type { GatewayEventMap } from '../core/events';
 import { encodePieces } from '../bytes/base64Pieces';
 import { sqliteEngine } from '../storage/sqliteEngine';
 import { tempDatabase, tempDir } from '../storage/testing';
-import { runFolderName, writeJournal } from './journal';
+import { createJournals, readJournal, runFolderName } from './journal';
 import { createImagesRepository } from './repository';
 import type { ImageBatch } from './batch';
 import { createImageStore, MAX_HELD_BYTES } from './store';
@@ -67,10 +67,15 @@ function setup(usageCosts: Record<string, number>) {
       usageCostOf: (id) => Promise.resolve(Object.hasOwn(usageCosts, id) ? usageCosts[id]! : null),
       recoverRetryMs,
     });
-  const journals = () =>
-    fs
-      .readdirSync(path.join(dir, '.spool'), { recursive: true, encoding: 'utf8' })
+  /** The journals still holding a promise (a settled slot reads as nothing). */
+  const journals = async () => {
+    const spool = path.join(dir, '.spool');
+    const files = fs
+      .readdirSync(spool, { recursive: true, encoding: 'utf8' })
       .filter((f) => f.endsWith('.journal'));
+    const live = await Promise.all(files.map((f) => readJournal(path.join(spool, f))));
+    return files.filter((_, i) => live[i] !== null);
+  };
   return { db, dir, repo, open, logs, journals, events };
 }
 
@@ -89,10 +94,10 @@ describe('image store: journals', () => {
     const store = open();
     const { batch, pngs } = await batchOf('req_held');
     await store.hold(batch);
-    expect(journals()).toHaveLength(1);
+    expect(await journals()).toHaveLength(1);
     store.confirm(batch.requestId, 10);
     await store.drain();
-    expect(journals()).toHaveLength(0);
+    expect(await journals()).toHaveLength(0);
     const kept = (await repo.ofRequests([batch.requestId])).get(batch.requestId)!;
     expect(kept.map((i) => i.costMicros)).toEqual([5, 5]);
     kept.forEach((image, i) =>
@@ -104,7 +109,7 @@ describe('image store: journals', () => {
     const { repo, dir, open, logs } = setup({ req_dead: 7 });
     const { batch, pngs } = await batchOf('req_dead');
     const folder = deadRunFolder(dir);
-    await writeJournal(folder, batch);
+    await createJournals(folder).write(batch);
     // The killed run had kept image 0 and died before its journal went.
     const first = open();
     await first.hold({ ...batch, images: [batch.images[0]!] });
@@ -132,11 +137,11 @@ describe('image store: journals', () => {
     const { dir, open, journals, logs, events, repo } = setup(costs);
     const { batch } = await batchOf('req_unrecorded');
     const folder = deadRunFolder(dir);
-    await writeJournal(folder, batch);
+    await createJournals(folder).write(batch);
     const store = open(20);
     expect(await store.recover()).toBe(0);
     expect(logs).toContain('request req_unrecorded: images wait for its usage record to be kept');
-    expect(journals()).toHaveLength(1);
+    expect(await journals()).toHaveLength(1);
     expect(fs.existsSync(folder)).toBe(true);
     // Another instance records the request (its lease over): the next try keeps both images.
     const kept: string[] = [];
@@ -147,7 +152,7 @@ describe('image store: journals', () => {
     await both;
     expect((await repo.ofRequests(['req_unrecorded'])).get('req_unrecorded')).toHaveLength(2);
     await store.drain();
-    expect(journals()).toHaveLength(0);
+    expect(await journals()).toHaveLength(0);
   });
 
   it('lets held base64 go past its bound and reads it back from the journal', async () => {

@@ -26,11 +26,12 @@ import type { ImageBatch } from './batch';
 import { createTaskQueue } from './queue';
 import { decodeInto } from './keptFile';
 import {
+  createJournals,
   isDeadRunFolder,
   JOURNAL_SUFFIX,
   readJournal,
   runFolderName,
-  writeJournal,
+  type Journal,
 } from './journal';
 
 /** A request's images from `hold` until they are all written. */
@@ -38,7 +39,7 @@ interface Held {
   batch: ImageBatch;
   /** Settles once the journal is written (or failed: then `journal` stays null). */
   journaled: Promise<void>;
-  journal: string | null;
+  journal: Journal | null;
   /** Base64 bytes of this batch counted in `heldBytes` (0 once let go for the journal). */
   inMemory: number;
   /** The base64 was let go: it is read back from the journal. */
@@ -181,6 +182,7 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
   const spoolDir = path.join(deps.dir, '.spool', runFolderName(randomBytes(8).toString('hex')));
   removeStaleSpools(path.dirname(spoolDir), Date.now() - STALE_SPOOL_MS);
   fsSync.mkdirSync(spoolDir, { recursive: true, mode: 0o700 });
+  const journals = createJournals(spoolDir);
   const claimed = new Set<string>();
   const queue = createTaskQueue(deps.concurrency ?? 1, (error) =>
     deps.log(`image store: ${error instanceof Error ? error.message : String(error)}`),
@@ -229,7 +231,7 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
   /** The batch with its images' base64: in memory, or read back from its journal. */
   const loaded = async (entry: Held): Promise<ImageBatch> => {
     if (!entry.released || !entry.journal) return entry.batch;
-    return (await readJournal(entry.journal)) ?? entry.batch;
+    return (await readJournal(entry.journal.path)) ?? entry.batch;
   };
   /** Lets the batch's base64 go once it is journaled, while memory is over its bound. */
   const release = (entry: Held) => {
@@ -267,13 +269,9 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
         heldBytes -= entry.inMemory;
         entry.inMemory = 0;
         await entry.journaled;
-        // One unlink (rm would stat it first): gone already is fine.
-        if (entry.journal)
-          await fs.unlink(entry.journal).catch((error: unknown) => {
-            if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-          });
+        await entry.journal?.settle();
       }
-      // Announced once the journal is gone: whoever sees an image sees no promise left for it.
+      // Announced once the journal is settled: whoever sees an image sees no promise left for it.
       for (const then of announce) then();
     });
   };
@@ -359,7 +357,8 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
     const entry: Held = {
       batch,
       journaled: Promise.resolve(),
-      journal,
+      // A stopped run's journal is its own file: settled by deleting it.
+      journal: { path: journal, settle: () => removeFiles([journal]).catch(() => undefined) },
       inMemory: 0,
       released: false,
     };
@@ -437,15 +436,13 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
       if (superseded) {
         heldBytes -= superseded.inMemory;
         superseded.inMemory = 0;
-        void superseded.journaled
-          .then(() => (superseded.journal ? removeFiles([superseded.journal]) : undefined))
-          .catch((error: unknown) => deps.log(`image store: ${String(error)}`));
+        void superseded.journaled.then(() => superseded.journal?.settle());
       }
       held.set(batch.requestId, entry);
       for (const image of batch.images) if (image.spooled) claimed.add(image.spooled.path);
-      entry.journaled = writeJournal(spoolDir, batch).then(
-        (file) => {
-          entry.journal = file;
+      entry.journaled = journals.write(batch).then(
+        (journal) => {
+          entry.journal = journal;
           release(entry);
         },
         (error: unknown) =>
@@ -498,6 +495,7 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
     drain: async () => {
       clearTimeout(retry);
       await queue.drain();
+      journals.closeFree();
       // Thumbnails not made yet are made when first asked; shutdown does not wait for them.
       closing = true;
       closed();
