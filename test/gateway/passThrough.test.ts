@@ -80,33 +80,40 @@ describe('with the simulator', () => {
   });
 
   it('keeps the gallery copy written on the way, byte for byte, and leaves no spool behind', async () => {
-    const res = await generate(t.url, t.key, { ...gen, prompt: 'kept on the way' });
-    const json = (await res.body.json()) as { data: Array<{ b64_json: string }> };
-    const requestId = String(res.headers['x-request-id']);
-    const [id] = await keptImages(t, requestId);
-    const file = t.db.prepare('SELECT file FROM images WHERE id = ?').pluck().get(id) as string;
-    const onDisk = fs.readFileSync(path.join(t.dataDir, 'images', file));
-    expect(onDisk.equals(Buffer.from(json.data[0]!.b64_json, 'base64'))).toBe(true);
-    // Each run spools in a folder of its own (gallery/spool.ts): no file may be left in any but
-    // the gallery's journal slots, kept for the next requests and settled once the image is
-    // kept (the row can be seen a moment before that).
-    const files = () =>
-      fs
+    // The gallery announces an image once its journal is settled: listened for from the start.
+    const announced = new Set<string>();
+    const announcedNow = new Map<string, () => void>();
+    const onImage = (imageId: string, ofRequest: string) => {
+      announced.add(ofRequest);
+      announcedNow.get(ofRequest)?.();
+    };
+    t.gateway.events.on('image', onImage);
+    try {
+      const res = await generate(t.url, t.key, { ...gen, prompt: 'kept on the way' });
+      const json = (await res.body.json()) as { data: Array<{ b64_json: string }> };
+      const requestId = String(res.headers['x-request-id']);
+      const [id] = await keptImages(t, requestId);
+      const file = t.db.prepare('SELECT file FROM images WHERE id = ?').pluck().get(id) as string;
+      const onDisk = fs.readFileSync(path.join(t.dataDir, 'images', file));
+      expect(onDisk.equals(Buffer.from(json.data[0]!.b64_json, 'base64'))).toBe(true);
+      // The row can be seen a moment before the announcement: wait for it.
+      if (!announced.has(requestId))
+        await new Promise<void>((resolve) => announcedNow.set(requestId, resolve));
+      // Each run spools in a folder of its own (gallery/spool.ts): no file is left in any but the
+      // gallery's journal slots, kept for the next requests; none still holds this request.
+      const files = fs
         .readdirSync(path.join(t.dataDir, 'images', '.spool'), {
           recursive: true,
           withFileTypes: true,
         })
         .filter((entry) => entry.isFile());
-    expect(files().filter((entry) => !entry.name.endsWith('.journal'))).toEqual([]);
-    const liveJournals = async () =>
-      (
-        await Promise.all(
-          files().map((entry) => readJournal(path.join(entry.parentPath, entry.name))),
-        )
-      ).filter((journal) => journal !== null);
-    for (let tries = 0; (await liveJournals()).length > 0; tries += 1) {
-      expect(tries).toBeLessThan(200);
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(files.filter((entry) => !entry.name.endsWith('.journal'))).toEqual([]);
+      const journals = await Promise.all(
+        files.map((entry) => readJournal(path.join(entry.parentPath, entry.name))),
+      );
+      expect(journals.filter((journal) => journal?.requestId === requestId)).toEqual([]);
+    } finally {
+      t.gateway.events.off('image', onImage);
     }
   });
 

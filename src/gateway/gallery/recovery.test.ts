@@ -89,7 +89,7 @@ function deadRunFolder(dir: string): string {
 }
 
 describe('image store: journals', () => {
-  it('journals a held batch before hold resolves, and deletes it once the images are kept', async () => {
+  it('journals a held batch before hold resolves, and settles it once the images are kept', async () => {
     const { repo, open, journals } = setup({});
     const store = open();
     const { batch, pngs } = await batchOf('req_held');
