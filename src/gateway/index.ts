@@ -26,6 +26,7 @@ import { composeStudioSide } from './studioSide';
 import { composeUpstreamSide } from './upstreamSide';
 import { composeUsage } from './usagePart';
 import { DEFAULT_SHUTDOWN_GRACE_MS } from './core/tunables';
+import { tuneHeapGrowth } from './core/heapGrowth';
 
 export type { GatewayConfig } from './config';
 export type { Gateway, GatewayDeps } from './gatewayApi';
@@ -43,6 +44,8 @@ export async function createGateway(
 ): Promise<Gateway> {
   const log = config.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const now = deps.now ?? Date.now;
+  // The gateway owns its process (the CLI, a team server, npm start's headless studio).
+  tuneHeapGrowth();
   const parts = startedParts();
   return parts.orUndo(async () => {
     const storage = parts.started(await composeStorage(config, log));
