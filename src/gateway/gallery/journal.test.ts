@@ -115,13 +115,16 @@ describe('the gallery journal', () => {
     await earlier.settle();
     const settledFirst = fs.readFileSync(earlier.path);
     expect(await readJournal(earlier.path)).toBeNull();
-    const later = await journals.write({ ...batchOf([short], null), requestId: 'req_short' });
+    const mask = Buffer.alloc(40, 3);
+    const later = await journals.write({ ...batchOf([short], mask), requestId: 'req_short' });
     expect(later.path).toBe(earlier.path);
     const after = fs.readFileSync(later.path);
-    expect((await readJournal(later.path))!.requestId).toBe('req_short');
+    const read = (await readJournal(later.path))!;
+    expect(read.requestId).toBe('req_short');
+    expect(read.mask?.bytes.equals(mask)).toBe(true);
     // A kill during the second write leaves any prefix of it over the settled first.
     // Whole once the seal's last character is in (its newline is for a reader's eye only).
-    const sealed = after.indexOf(10) + 1 + short[0]!.length + 16;
+    const sealed = after.indexOf(10) + 1 + short[0]!.length + mask.length + 16;
     const cut = path.join(dir, 'cut.journal');
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 0, max: sealed - 1 }), async (length) => {
@@ -140,7 +143,7 @@ describe('the gallery journal', () => {
   it('answers null, never throws, for a journal cut short or garbled anywhere', async () => {
     const dir = tempDir();
     const journal = await createJournals(dir).write(
-      batchOf([[Buffer.from('aGVsbG8gd29ybGQ=', 'latin1')]], null),
+      batchOf([[Buffer.from('aGVsbG8gd29ybGQ=', 'latin1')]], Buffer.from('the mask')),
     );
     const whole = fs.readFileSync(journal.path);
     const cut = path.join(dir, 'cut.journal');
@@ -160,6 +163,26 @@ describe('the gallery journal', () => {
       ),
       { numRuns: 200 },
     );
+  });
+
+  it('reads a journal an earlier version wrote: no seal, the mask as base64 in its line', async () => {
+    const dir = tempDir();
+    const mask = Buffer.from([0, 1, 2, 250, 255]);
+    const text = Buffer.from('aGVsbG8gd29ybGQ=', 'latin1');
+    const { mask: _mask, images, ...rest } = batchOf([[text]], null);
+    const head = {
+      ...rest,
+      mask: { b64: mask.toString('base64'), format: 'png' },
+      images: images.map(({ b64: _b64, ...image }) => ({ ...image, b64Length: text.length })),
+    };
+    const file = path.join(dir, 'old.journal');
+    fs.writeFileSync(file, Buffer.concat([Buffer.from(`${JSON.stringify(head)}\n`), text]));
+    const read = (await readJournal(file))!;
+    expect(read.mask?.bytes.equals(mask)).toBe(true);
+    expect(Buffer.concat(read.images[0]!.b64).equals(text)).toBe(true);
+    // Its length is exact: one byte more or less is not whole.
+    fs.appendFileSync(file, 'x');
+    expect(await readJournal(file)).toBeNull();
   });
 
   it("tells a dead process's run folder from a live one's", () => {

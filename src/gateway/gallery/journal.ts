@@ -27,7 +27,12 @@ export const JOURNAL_SUFFIX = '.journal';
 
 /** The JSON line: the batch, each image's base64 replaced by its length (or its spool). */
 interface JournalHead extends Omit<ImageBatch, 'images' | 'mask'> {
-  mask: { b64: string; format: string } | null;
+  /**
+   * The mask's bytes follow the images' text (`length` of them). Journals written before
+   * 2026-11-27 carry it as base64 in this line (`b64`): a 21 MB mask made three 28 MB copies
+   * (the text, the JSON, its buffer) before the reply could end.
+   */
+  mask: { length: number; format: string } | { b64: string; format: string } | null;
   images: Array<Omit<KeptImage, 'b64'> & { b64Length: number }>;
   /** Written again after the images: a journal is whole when it follows them (absent: older). */
   seal?: string;
@@ -131,13 +136,11 @@ export function createJournals(dir: string): Journals {
   };
 }
 
-/** The journal's bytes: the JSON line, the images' base64 as it is, the seal. */
+/** The journal's bytes: the JSON line, the images' base64 as it is, the mask's bytes, the seal. */
 function journalPieces(batch: ImageBatch, seal: string): Buffer[] {
   const head: JournalHead = {
     ...batch,
-    mask: batch.mask
-      ? { b64: batch.mask.bytes.toString('base64'), format: batch.mask.format }
-      : null,
+    mask: batch.mask ? { length: batch.mask.bytes.length, format: batch.mask.format } : null,
     images: batch.images.map(({ b64, ...image }) => ({
       ...image,
       b64Length: image.spooled ? 0 : piecesLength(b64),
@@ -146,6 +149,7 @@ function journalPieces(batch: ImageBatch, seal: string): Buffer[] {
   };
   const pieces: Buffer[] = [Buffer.from(`${JSON.stringify(head)}\n`)];
   for (const image of batch.images) if (!image.spooled) pieces.push(...image.b64);
+  if (batch.mask) pieces.push(batch.mask.bytes);
   pieces.push(Buffer.from(`${seal}\n`));
   return pieces;
 }
@@ -203,6 +207,14 @@ export async function readJournal(file: string): Promise<ImageBatch | null> {
     images.push({ ...image, b64: [bytes.subarray(at, at + b64Length)] });
     at += b64Length;
   }
+  let mask: ImageBatch['mask'] = null;
+  if (head.mask && 'b64' in head.mask) {
+    mask = { bytes: Buffer.from(head.mask.b64, 'base64'), format: head.mask.format };
+  } else if (head.mask) {
+    if (at + head.mask.length > bytes.length) return null;
+    mask = { bytes: bytes.subarray(at, at + head.mask.length), format: head.mask.format };
+    at += head.mask.length;
+  }
   if (head.seal === undefined) {
     if (at !== bytes.length) return null;
   } else if (bytes.toString('latin1', at, at + head.seal.length) !== head.seal) {
@@ -211,13 +223,7 @@ export async function readJournal(file: string): Promise<ImageBatch | null> {
     return null;
   }
   const { seal: _seal, ...batch } = head;
-  return {
-    ...batch,
-    mask: head.mask
-      ? { bytes: Buffer.from(head.mask.b64, 'base64'), format: head.mask.format }
-      : null,
-    images,
-  };
+  return { ...batch, mask, images };
 }
 
 /** The shape this module writes, as far as reading the rest back depends on it. */
@@ -227,10 +233,7 @@ function isHead(value: unknown): value is JournalHead {
   return (
     typeof head.requestId === 'string' &&
     (head.seal === undefined || typeof head.seal === 'string') &&
-    (head.mask === null ||
-      (typeof head.mask === 'object' &&
-        head.mask !== undefined &&
-        typeof (head.mask as { b64?: unknown }).b64 === 'string')) &&
+    (head.mask === null || isMaskHead(head.mask)) &&
     Array.isArray(head.images) &&
     head.images.every(
       (image: unknown) =>
@@ -239,6 +242,16 @@ function isHead(value: unknown): value is JournalHead {
         Number.isSafeInteger((image as { b64Length?: unknown }).b64Length) &&
         (image as { b64Length: number }).b64Length >= 0,
     )
+  );
+}
+
+function isMaskHead(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const mask = value as { b64?: unknown; length?: unknown; format?: unknown };
+  return (
+    typeof mask.format === 'string' &&
+    (typeof mask.b64 === 'string' ||
+      (Number.isSafeInteger(mask.length) && (mask.length as number) >= 0))
   );
 }
 
