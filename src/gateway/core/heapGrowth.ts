@@ -10,8 +10,8 @@ import v8 from 'node:v8';
  * V8 starts marking the old generation as soon as the room left under its limit is smaller than
  * the young generation; with a 1.8 factor that room (about 25 MB) never is larger, and a full
  * collection ran every 3-5 requests whatever they allocated. Measured with 200 small images at
- * 16 at once (docs/benchmarks.md, "Full collections and the heap's growth"): 214-221 full
- * collections per run became 91-96, and the rate went from 0.52-0.54x to 0.59-0.63x of the
+ * 16 at once (docs/benchmarks.md, "Full collections and the heap's growth"): 200-221 full
+ * collections per run became 91-99, and the rate went from 0.52-0.54x to 0.57-0.63x of the
  * floor's; the peak RSS of 16 x 4K at once did not grow. 300 % collected no less than 200.
  */
 export const HEAP_GROWING_PERCENT = 200;
