@@ -1,6 +1,6 @@
 import zlib from 'node:zlib';
 import fc from 'fast-check';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../shared/imageParams';
 import { ApiError } from '../core/errors';
@@ -11,47 +11,22 @@ import type { ImageOptions } from './imageOptions';
 const WIDTH = 48;
 const HEIGHT = 40;
 
-/** Noise with a gradient, so every codec has real work on every row. */
-function pixels(channels: 3 | 4): Buffer {
+/** Noise, so every codec has real work on every row, as a sharp pipeline to encode. */
+function noise(channels: 3 | 4): Sharp {
   const raw = Buffer.alloc(WIDTH * HEIGHT * channels);
   for (let i = 0; i < raw.length; i += 1) raw[i] = (i * 2654435761) >>> 24;
-  return raw;
+  return sharp(raw, { raw: { width: WIDTH, height: HEIGHT, channels } });
 }
 
 const encoders: Record<string, () => Promise<Buffer>> = {
-  'PNG, RGBA': () =>
-    sharp(pixels(4), { raw: { width: WIDTH, height: HEIGHT, channels: 4 } })
-      .png()
-      .toBuffer(),
-  'PNG, interlaced': () =>
-    sharp(pixels(3), { raw: { width: WIDTH, height: HEIGHT, channels: 3 } })
-      .png({ progressive: true })
-      .toBuffer(),
-  'PNG, palette': () =>
-    sharp(pixels(3), { raw: { width: WIDTH, height: HEIGHT, channels: 3 } })
-      .png({ palette: true, colours: 64 })
-      .toBuffer(),
-  'PNG, 16 bits': () =>
-    sharp(pixels(3), { raw: { width: WIDTH, height: HEIGHT, channels: 3 } })
-      .toColourspace('rgb16')
-      .png()
-      .toBuffer(),
-  JPEG: () =>
-    sharp(pixels(3), { raw: { width: WIDTH, height: HEIGHT, channels: 3 } })
-      .jpeg()
-      .toBuffer(),
-  'JPEG, progressive': () =>
-    sharp(pixels(3), { raw: { width: WIDTH, height: HEIGHT, channels: 3 } })
-      .jpeg({ progressive: true })
-      .toBuffer(),
-  WebP: () =>
-    sharp(pixels(4), { raw: { width: WIDTH, height: HEIGHT, channels: 4 } })
-      .webp()
-      .toBuffer(),
-  'WebP, lossless': () =>
-    sharp(pixels(4), { raw: { width: WIDTH, height: HEIGHT, channels: 4 } })
-      .webp({ lossless: true })
-      .toBuffer(),
+  'PNG, RGBA': () => noise(4).png().toBuffer(),
+  'PNG, interlaced': () => noise(3).png({ progressive: true }).toBuffer(),
+  'PNG, palette': () => noise(3).png({ palette: true, colours: 64 }).toBuffer(),
+  'PNG, 16 bits': () => noise(3).toColourspace('rgb16').png().toBuffer(),
+  JPEG: () => noise(3).jpeg().toBuffer(),
+  'JPEG, progressive': () => noise(3).jpeg({ progressive: true }).toBuffer(),
+  WebP: () => noise(4).webp().toBuffer(),
+  'WebP, lossless': () => noise(4).webp({ lossless: true }).toBuffer(),
 };
 
 const files: Record<string, Buffer> = {};
@@ -112,17 +87,21 @@ function pngChunks(png: Buffer): Array<{ at: number; type: string; length: numbe
   return chunks;
 }
 
+type Chunk = ReturnType<typeof pngChunks>[number];
+
+/** Writes `chunk`'s CRC for its bytes as they are now. */
+function fixCrc(png: Buffer, chunk: Chunk): void {
+  const end = chunk.at + 8 + chunk.length;
+  png.writeUInt32BE(zlib.crc32(png.subarray(chunk.at + 4, end)), end);
+}
+
 /** Damages the byte at `at` (xor `mask`); in a PNG the chunk's CRC is made right again. */
 function damaged(name: string, file: Buffer, at: number, mask: number): Buffer {
   const bytes = Buffer.from(file);
   bytes[at] = bytes[at]! ^ mask;
   if (formatOf(name) !== 'png') return bytes;
   const chunk = pngChunks(bytes).find((c) => at >= c.at + 8 && at < c.at + 8 + c.length);
-  if (chunk)
-    bytes.writeUInt32BE(
-      zlib.crc32(bytes.subarray(chunk.at + 4, chunk.at + 8 + chunk.length)),
-      chunk.at + 8 + chunk.length,
-    );
+  if (chunk) fixCrc(bytes, chunk);
   return bytes;
 }
 
@@ -141,10 +120,7 @@ describe('proving that an input image decodes (edits)', () => {
     const bytes = Buffer.from(png);
     for (let at = idat.at + 8 + idat.length - 12; at < idat.at + 8 + idat.length; at += 1)
       bytes[at] = bytes[at]! ^ 0x5a;
-    bytes.writeUInt32BE(
-      zlib.crc32(bytes.subarray(idat.at + 4, idat.at + 8 + idat.length)),
-      idat.at + 8 + idat.length,
-    );
+    fixCrc(bytes, idat);
     expect(await decodesWhole(bytes)).toBe(false);
     expect(await verdict('PNG, RGBA', bytes)).toMatch(/image \('in'\) does not decode as PNG/);
   });
