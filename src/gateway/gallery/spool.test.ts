@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openFilesUnder, openFlags } from '../../../test/support/openFiles';
 import { createImageSpool } from './spool';
@@ -25,6 +26,32 @@ describe('image spool', () => {
         fs.rmSync(spooled!.path);
       }
     }
+  });
+
+  it('keeps images of any size cut anywhere exact, past the page cache or not (property)', async () => {
+    // Several megabyte buffers per image: each full one hands its partial block on to the next.
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 5 * 1024 * 1024 }),
+        fc.array(fc.integer({ min: 1, max: 300_000 }), { minLength: 1, maxLength: 8 }),
+        fc.boolean(),
+        async (size, steps, direct) => {
+          const bytes = randomBytes(size);
+          const text = Buffer.from(bytes.toString('base64'), 'latin1');
+          const spool = createImageSpool(dir, () => undefined, { direct });
+          for (let at = 0, i = 0; at < text.length; i += 1) {
+            const end = at + steps[i % steps.length]!;
+            await spool.write(text.subarray(at, end));
+            at = end;
+          }
+          const spooled = await spool.finish();
+          const ok = spooled!.bytes === size && fs.readFileSync(spooled!.path).equals(bytes);
+          fs.rmSync(spooled!.path);
+          return ok;
+        },
+      ),
+      { numRuns: 30 },
+    );
   });
 
   /** Writes `text` in 64 KB pieces without waiting; where (in base64 bytes) it was first held back. */

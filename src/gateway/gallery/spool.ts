@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Base64Quanta } from '../bytes/base64Pieces';
 import type { ImageSpool } from '../core/domain';
 import { giveBack, takeBuffer } from './bufferPool';
-import { createUncachedFile, type UncachedFile } from './uncachedFile';
+import { BLOCK, createUncachedFile, type UncachedFile } from './uncachedFile';
 
 export type { ImageSpool, SpooledImage } from '../core/domain';
 
@@ -98,28 +98,40 @@ export function createImageSpool(
       writing = null;
     }
   };
-  const flush = () => {
+  /**
+   * Queues the current buffer for the disk. Past the page cache, all but the last go whole blocks
+   * long, their partial block moved to the start of the next: the file then writes each from
+   * where it is, with no copy (uncachedFile.ts `append`).
+   */
+  const flush = (last: boolean) => {
     if (!current || filled === 0) return;
+    let next: Buffer | null = null;
+    let carried = 0;
     if (failed || !out) {
       giveBack(current);
     } else {
-      queued.push({ buffer: current, length: filled });
+      if (!last && out.direct) {
+        carried = filled % BLOCK;
+        next = carried > 0 ? takeBuffer() : null;
+        next?.set(current.subarray(filled - carried, filled));
+      }
+      queued.push({ buffer: current, length: filled - carried });
       waiting += 1;
       waitingAll += 1;
       writing ??= drain();
     }
-    current = null;
-    filled = 0;
+    current = next;
+    filled = carried;
   };
   const decode = (text: string) => {
-    if (current && current.length - filled < MAX_DECODED) flush();
+    if (current && current.length - filled < MAX_DECODED) flush(false);
     current ??= takeBuffer();
     const length = current.write(text, filled, 'base64');
     filled += length;
     total += length;
   };
   const close = async () => {
-    flush();
+    flush(true);
     await writing;
     if (!out) return;
     const open = out;

@@ -5,7 +5,14 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openFlags } from '../../../test/support/openFiles';
-import { BLOCK, createUncachedFile, pageAligned, SLOT, StagingPool } from './uncachedFile';
+import {
+  BLOCK,
+  createUncachedFile,
+  isPageAligned,
+  pageAligned,
+  SLOT,
+  StagingPool,
+} from './uncachedFile';
 
 // A real file system: os.tmpdir() is on the same ext4 disk as the gallery in these runs, where
 // O_DIRECT is allowed.
@@ -117,6 +124,75 @@ describe('a file written past the page cache', () => {
       }),
     );
     images.forEach((bytes, i) => expect(fs.readFileSync(files[i]!).equals(bytes)).toBe(true));
+  });
+
+  it('writes page-aligned pieces of whole blocks from where they are, needing no staging', async () => {
+    // No staging buffer to be had: a piece that needed copying would wait for ever.
+    const noStaging = () => new StagingPool([]);
+    const memory = pageAligned(8 * BLOCK + 2 * 1024 * 1024);
+    const bytes = randomBytes(memory.length);
+    bytes.copy(memory);
+    const file = nextFile();
+    const out = createUncachedFile(file, { pool: noStaging() });
+    // Whole blocks, then a piece whose partial block is carried into the next call's first.
+    await out.append([memory.subarray(0, 3 * BLOCK), memory.subarray(3 * BLOCK, 5 * BLOCK)]);
+    await out.append([memory.subarray(5 * BLOCK, memory.length)]);
+    await out.close();
+    expect(out.direct).toBe(true);
+    expect(fs.readFileSync(file).equals(bytes)).toBe(true);
+
+    // The same memory 16 bytes in, or a plain buffer, is copied: it waits for a staging buffer.
+    for (const piece of [memory.subarray(16, 16 + BLOCK), Buffer.from(memory.subarray(0, BLOCK))]) {
+      expect(isPageAligned(piece)).toBe(false);
+      const waiting = createUncachedFile(nextFile(), { pool: noStaging() });
+      const outcome = await Promise.race([
+        waiting.append([piece]).then(() => 'written'),
+        new Promise((resolve) => setTimeout(() => resolve('waiting'), 100)),
+      ]);
+      expect(outcome).toBe('waiting');
+    }
+  });
+
+  it('holds exactly the bytes of aligned and copied pieces mixed, however cut (property)', async () => {
+    const memory = pageAligned(3 * SLOT);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.record({
+            blocks: fc.array(fc.integer({ min: 0, max: 300 }), { minLength: 1, maxLength: 4 }),
+            partial: fc.integer({ min: 0, max: BLOCK - 1 }),
+            aligned: fc.boolean(),
+          }),
+          { minLength: 1, maxLength: 6 },
+        ),
+        fc.boolean(),
+        async (calls, direct) => {
+          const file = nextFile();
+          const out = createUncachedFile(file, { direct });
+          const expected: Buffer[] = [];
+          for (const call of calls) {
+            // Each call's pieces side by side in the aligned memory (or copies of them), every
+            // piece on a page; the last one may end in a partial block.
+            let at = 0;
+            const pieces = call.blocks.map((count, i) => {
+              const length = count * BLOCK + (i === call.blocks.length - 1 ? call.partial : 0);
+              const piece = memory.subarray(at, at + length);
+              at += Math.ceil(length / BLOCK) * BLOCK;
+              randomBytes(length).copy(piece);
+              expected.push(Buffer.from(piece));
+              return call.aligned ? piece : Buffer.from(piece);
+            });
+            await out.append(pieces);
+            for (const piece of pieces) piece.fill(0x21);
+          }
+          await out.close();
+          const ok = fs.readFileSync(file).equals(Buffer.concat(expected));
+          fs.rmSync(file);
+          return ok;
+        },
+      ),
+      { numRuns: 40 },
+    );
   });
 
   it('refuses to create a file that exists, as the spool always has', () => {
