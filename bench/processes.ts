@@ -2,6 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { markProfiled } from './cpu';
 import type {
   FromGateway,
   GatewayChildConfig,
@@ -91,6 +92,7 @@ export async function startGatewayProcess(
   const ready = nextMessage<Extract<FromGateway, { type: 'ready' }>>(child, 'ready');
   child.send({ type: 'config', config } satisfies ToGateway);
   const { url } = await ready;
+  if (opts.cpuProfileDir) markProfiled(child.pid!);
   return {
     url,
     pid: child.pid!,
