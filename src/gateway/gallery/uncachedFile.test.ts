@@ -126,31 +126,55 @@ describe('a file written past the page cache', () => {
     images.forEach((bytes, i) => expect(fs.readFileSync(files[i]!).equals(bytes)).toBe(true));
   });
 
-  it('writes page-aligned pieces of whole blocks from where they are, needing no staging', async () => {
-    // No staging buffer to be had: a piece that needed copying would wait for ever.
-    const noStaging = () => new StagingPool([]);
+  it('writes page-aligned pieces of whole blocks from where they are, never copying them', async () => {
+    // One staging buffer, marked: a piece copied through it leaves other bytes in it.
+    const mark = (stage: Buffer) => stage.fill(0x5a);
+    const untouched = (stage: Buffer) => stage.every((byte) => byte === 0x5a);
+    const stage = pageAligned(SLOT);
     const memory = pageAligned(8 * BLOCK + 2 * 1024 * 1024);
     const bytes = randomBytes(memory.length);
     bytes.copy(memory);
+    mark(stage);
     const file = nextFile();
-    const out = createUncachedFile(file, { pool: noStaging() });
+    const out = createUncachedFile(file, { pool: new StagingPool([stage]) });
     // Whole blocks, then a piece whose partial block is carried into the next call's first.
     await out.append([memory.subarray(0, 3 * BLOCK), memory.subarray(3 * BLOCK, 5 * BLOCK)]);
-    await out.append([memory.subarray(5 * BLOCK, memory.length)]);
+    await out.append([memory.subarray(5 * BLOCK, memory.length - 100)]);
+    expect(untouched(stage)).toBe(true);
+    await out.append([memory.subarray(memory.length - 100)]);
     await out.close();
     expect(out.direct).toBe(true);
     expect(fs.readFileSync(file).equals(bytes)).toBe(true);
 
-    // The same memory 16 bytes in, or a plain buffer, is copied: it waits for a staging buffer.
+    // The same memory 16 bytes in, or a plain buffer, is copied through the staging buffer.
     for (const piece of [memory.subarray(16, 16 + BLOCK), Buffer.from(memory.subarray(0, BLOCK))]) {
       expect(isPageAligned(piece)).toBe(false);
-      const waiting = createUncachedFile(nextFile(), { pool: noStaging() });
-      const outcome = await Promise.race([
-        waiting.append([piece]).then(() => 'written'),
-        new Promise((resolve) => setTimeout(() => resolve('waiting'), 100)),
-      ]);
-      expect(outcome).toBe('waiting');
+      mark(stage);
+      const copied = createUncachedFile(nextFile(), { pool: new StagingPool([stage]) });
+      await copied.append([piece]);
+      await copied.close();
+      expect(untouched(stage)).toBe(false);
     }
+  });
+
+  it('keeps direct writes in flight to the staging buffers, copied or not', async () => {
+    const pool = new StagingPool([pageAligned(SLOT)]);
+    const memory = pageAligned(BLOCK);
+    randomBytes(BLOCK).copy(memory);
+    const file = nextFile();
+    const out = createUncachedFile(file, { pool });
+    const permit = await pool.take();
+    // Its one staging buffer is out: the aligned piece's write waits for it too.
+    const writing = out.append([memory]);
+    const outcome = await Promise.race([
+      writing.then(() => 'written'),
+      new Promise((resolve) => setTimeout(() => resolve('waiting'), 100)),
+    ]);
+    expect(outcome).toBe('waiting');
+    pool.give(permit);
+    await writing;
+    await out.close();
+    expect(fs.readFileSync(file).equals(memory)).toBe(true);
   });
 
   it('holds exactly the bytes of aligned and copied pieces mixed, however cut (property)', async () => {

@@ -26,7 +26,8 @@ export interface UncachedFile {
    * Pieces that are already fit for the disk are written from where they are, in one `writev`,
    * with no copy: each starts on a page (`isPageAligned`) and is a whole number of blocks long,
    * but for the last, whose partial block is carried to the next call. The gallery's spool
-   * decodes into such buffers (bufferPool.ts); anything else goes through a staging buffer.
+   * decodes into such buffers (bufferPool.ts); anything else is copied into a staging buffer.
+   * Either way the write waits its turn for a staging buffer, the bound on writes in flight.
    */
   append(pieces: readonly Buffer[]): Promise<void>;
   /** Writes what is left and closes the file; resolves once it is complete on disk. */
@@ -44,8 +45,9 @@ export const BLOCK = 4096;
  */
 export const SLOT = 4 * 1024 * 1024 + BLOCK;
 /**
- * Direct writes in flight at once (16 MB of staging). Each holds a thread-pool thread while the
- * disk takes it: the pool's four threads, so other file work waits behind at most one each.
+ * Direct writes in flight at once (16 MB of staging), copied or not. Each holds a thread-pool
+ * thread while the disk takes it: the pool's four threads, so other file work waits behind at
+ * most one each.
  */
 const SLOTS = 4;
 const WASM_PAGE = 64 * 1024;
@@ -205,7 +207,14 @@ export function createUncachedFile(
         );
         last.copy(tail, 0, last.length - carried);
         tailLength = carried;
-        await writeBlocks(blocks);
+        // Its staging buffer is not needed, but taken all the same: each is also the permit for
+        // one direct write in flight, which keeps them to the thread pool's four threads.
+        const permit = await pool!.take();
+        try {
+          await writeBlocks(blocks);
+        } finally {
+          pool!.give(permit);
+        }
         if (!direct) await writeCarried();
         return;
       }
