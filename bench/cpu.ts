@@ -20,6 +20,7 @@ export function cpuMs(pid: number): number {
  * more than `waitQuiet`'s bound over its window; every wait then ran to its two-minute timeout.
  */
 const profiled = new Set<number>();
+/** The sampler's allowance: the 53 ms measured, with room for a busier machine's slower ticks. */
 const PROFILER_MS_PER_SECOND = 80;
 
 export function markProfiled(pid: number): void {
