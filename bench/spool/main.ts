@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { distribution } from '../stats';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const WARM_IMAGES = 2;
@@ -73,11 +74,7 @@ async function bundleBaseline(checkout: string): Promise<string> {
   return outfile;
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
+const median = (values: readonly number[]) => distribution(values).p50;
 
 function runWay(script: string, dir: string, o: Options): { cpuMs: number; writeMs: number } {
   const run = spawnSync(process.execPath, [script, dir, String(o.images), String(o.megabytes)], {
@@ -113,9 +110,10 @@ async function main(): Promise<void> {
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
-  const spread = (values: number[], digits = 1) =>
-    `${median(values).toFixed(digits)} (${Math.min(...values).toFixed(digits)} .. ` +
-    `${Math.max(...values).toFixed(digits)})`;
+  const spread = (values: number[], digits = 1) => {
+    const { p50, min, max } = distribution(values);
+    return `${p50.toFixed(digits)} (${min.toFixed(digits)} .. ${max.toFixed(digits)})`;
+  };
   console.log(
     `\nSpool, ${o.megabytes} MB images in 64 KB pieces of base64, ${o.images} per way per round ` +
       `(first ${WARM_IMAGES} left out), ${o.rounds} rounds; median of rounds (min .. max):\n`,
