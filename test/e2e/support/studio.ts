@@ -5,6 +5,7 @@ import { launchBrowser } from './browser';
 import { watchV1Replies } from './openapiCheck';
 import { checkedFetch, checkRepliesOf } from '../../support/openapiReplies';
 import { startStudioServer, tempDir, type StudioServer } from './studioServer';
+import { watchTimeline, type RequestTimeline } from './timeline';
 
 export const ARTIFACTS = path.resolve(import.meta.dirname, '../../../test-results/e2e');
 
@@ -51,6 +52,7 @@ export function useStudio(options: StudioOptions = {}): Studio {
   let allowed: RegExp[] = [];
   const errors: string[] = [];
   let v1Problems: (() => Promise<string[]>) | undefined;
+  let timeline: RequestTimeline | undefined;
 
   test.describe.configure({ mode: 'serial' });
 
@@ -71,6 +73,7 @@ export function useStudio(options: StudioOptions = {}): Studio {
     context = browser.context;
     temps.push(browser.profileDir);
     v1Problems = watchV1Replies(context, new URL(server.url).origin);
+    timeline = watchTimeline(context, new URL(server.url).origin);
     checkRepliesOf(server.url);
     page = context.pages()[0] ?? (await context.newPage());
     page.on('console', (message) => {
@@ -87,6 +90,7 @@ export function useStudio(options: StudioOptions = {}): Studio {
   test.beforeEach(() => {
     allowed = [];
     errors.length = 0;
+    timeline?.reset();
   });
 
   test.afterEach(async () => {
@@ -94,6 +98,15 @@ export function useStudio(options: StudioOptions = {}): Studio {
     const unexpected = errors.filter((e) => !allowed.some((p) => p.test(e)));
     if (testInfo.status !== testInfo.expectedStatus && server) {
       await testInfo.attach('server log', { body: server.log(), contentType: 'text/plain' });
+      if (timeline) {
+        await testInfo.attach('requests', { body: timeline.text(), contentType: 'text/plain' });
+      }
+      if (context) {
+        await testInfo.attach('gateway state', {
+          body: await gatewayState(context, server.url),
+          contentType: 'text/plain',
+        });
+      }
       if (page) {
         await testInfo.attach('page', {
           body: await page.screenshot({ fullPage: true }),
@@ -183,4 +196,27 @@ export function useStudio(options: StudioOptions = {}): Studio {
       };
     },
   };
+}
+
+/**
+ * What the gateway knows when a test failed, read through its admin API: the latest usage rows
+ * (pending ones included), the studio's runs in flight and the accounts with their state. Each
+ * read is bounded, and a read that fails says so instead of hiding the test's own failure.
+ */
+async function gatewayState(context: BrowserContext, url: string): Promise<string> {
+  const reads = ['/api/admin/usage?limit=10', '/api/admin/runs/live', '/api/admin/accounts'];
+  const parts = await Promise.all(
+    reads.map(async (apiPath) => {
+      try {
+        const response = await context.request.get(`${url}${apiPath}`, {
+          headers: { 'x-atelier-studio': '1' },
+          timeout: 5_000,
+        });
+        return `GET ${apiPath}: ${response.status()}\n${await response.text()}`;
+      } catch (error) {
+        return `GET ${apiPath}: not read (${String(error)})`;
+      }
+    }),
+  );
+  return parts.join('\n\n');
 }
