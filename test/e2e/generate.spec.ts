@@ -16,27 +16,37 @@ test('partial images stream in before the final image', async () => {
   await expect(generate.stream()).toBeChecked();
   await generate.choose('param-partials', '3');
 
-  // Record, in the page, the moment each kind of image element first appears.
+  // Record, in the page, the moment each kind of image element first appears and the previews
+  // shown. The page itself watches: at this simulator speed the three previews and the final
+  // image land within half a second, and a preview is replaced by the next (the same <img>
+  // becomes the result), so a test that polled for a preview from outside could miss them all on
+  // a busy machine.
   await page.evaluate(() => {
-    const seen: Record<string, number> = {};
+    const seen: { first: Record<string, number>; previews: number } = { first: {}, previews: 0 };
     (window as unknown as { __seen: typeof seen }).__seen = seen;
     new MutationObserver(() => {
       for (const id of ['partial-image', 'result-image']) {
-        if (!(id in seen) && document.querySelector(`[data-testid="${id}"]`))
-          seen[id] = performance.now();
+        const image = document.querySelector(`[data-testid="${id}"]`);
+        if (!image) continue;
+        seen.first[id] ??= performance.now();
+        if (id === 'partial-image')
+          seen.previews = Math.max(seen.previews, Number(image.getAttribute('data-partial-count')));
       }
     }).observe(document.body, { subtree: true, childList: true, attributes: true });
   });
   await generate.submit().click();
   await expect(generate.status()).toHaveAttribute('data-phase', 'running');
-  await expect(generate.partials().first()).toBeAttached();
   await expect(generate.results()).toHaveCount(1);
   await expect(generate.status()).toHaveAttribute('data-phase', 'done');
   const seen = await page.evaluate(
-    () => (window as unknown as { __seen: Record<string, number> }).__seen,
+    () =>
+      (window as unknown as { __seen: { first: Record<string, number>; previews: number } }).__seen,
   );
-  expect(seen['partial-image'], 'a partial image was shown').toBeDefined();
-  expect(seen['partial-image']!).toBeLessThan(seen['result-image']!);
+  expect(seen.first['partial-image'], 'a partial image was shown').toBeDefined();
+  expect(seen.first['partial-image']!).toBeLessThan(seen.first['result-image']!);
+  // React may batch two previews into one render when they arrive together; at least one shows.
+  expect(seen.previews).toBeGreaterThanOrEqual(1);
+  expect(seen.previews).toBeLessThanOrEqual(3);
   await expect(page.getByTestId('actual-cost')).toHaveAttribute('data-cost-micros', /^[1-9]\d*$/);
   await studio.screenshot('generate-streamed');
 });
