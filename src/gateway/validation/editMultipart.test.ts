@@ -381,6 +381,62 @@ describe('parseEditMultipart: fields and files', () => {
   });
 });
 
+describe('parseEditMultipart: the bytes of every file', () => {
+  /** Distinct bytes per file that still read as a PNG of its size (a tail after IEND). */
+  const tailed = (png: Buffer, length: number, seed: number) =>
+    Buffer.concat([png, Buffer.from(Array.from({ length }, (_, i) => (i * 31 + seed) & 0xff))]);
+
+  /** Sends `body` chunked (no Content-Length), as a streaming client would. */
+  function postChunked(body: Buffer, boundary: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const req = http.request(url, {
+        method: 'POST',
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      });
+      req.on('response', (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', reject);
+      for (let at = 0; at < body.length; at += 50_000) req.write(body.subarray(at, at + 50_000));
+      req.end();
+    });
+  }
+
+  it('hands on each image and the mask exactly as sent, with or without a Content-Length', async () => {
+    const files = [tailed(png64, 3_000_000, 1), tailed(png16, 10, 2), tailed(png64, 1_500_000, 3)];
+    const mask = tailed(png64, 2_000_000, 4);
+    const parts: Part[] = [
+      ...files.map((bytes, i): Part => ['image[]', bytes, `in${i}.png`]),
+      ['mask', mask, 'mask.png'],
+    ];
+    const check = (edit: EditRequest) => {
+      expect(edit.images.map((image, i) => image.bytes.equals(files[i]!))).toEqual([
+        true,
+        true,
+        true,
+      ]);
+      expect(edit.mask!.bytes.equals(mask)).toBe(true);
+    };
+
+    const sized = nextOutcome();
+    await ok(form(parts));
+    const withLength = await sized;
+    expect(withLength.ok).toBe(true);
+    check((withLength as { edit: EditRequest }).edit);
+
+    // The same form, encoded by fetch's own multipart writer, then sent without its length.
+    const encoded = new Request('http://x/', { method: 'POST', body: form(parts) });
+    const type = encoded.headers.get('content-type')!;
+    const body = Buffer.from(await encoded.arrayBuffer());
+    const chunked = nextOutcome();
+    expect(await postChunked(body, type.split('boundary=')[1]!)).toBe(200);
+    const withoutLength = await chunked;
+    expect(withoutLength.ok).toBe(true);
+    check((withoutLength as { edit: EditRequest }).edit);
+  });
+});
+
 describe('parseEditMultipart: mask rules (spec 4.2)', () => {
   it('accepts a mask of the same format and size with alpha', async () => {
     const json = await ok(

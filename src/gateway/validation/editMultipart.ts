@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import busboy, { type Busboy } from 'busboy';
+import { ArrivingBytes } from '../bytes/arrivingBytes';
 import { ApiError, invalidParam, unsupportedEncoding } from '../core/errors';
 import { ERROR_CODES } from '../../shared/errors';
 import { LIMITS } from '../../shared/imageParams';
@@ -16,14 +17,13 @@ import { parseImageOptions } from './imageOptions';
 
 const INDEXED_IMAGE = /^image\[(\d{1,4})\]$/;
 
-/** A file part as it arrives; its chunks are joined once, when the whole body is parsed. */
+/** A file part as it arrives, gathered into one buffer while the body is still coming. */
 interface Slot {
   param: 'image' | 'mask';
   filename: string;
   label: string;
   index: number | null;
-  chunks: Buffer[];
-  size: number;
+  bytes: ArrivingBytes;
   truncated: boolean;
 }
 
@@ -77,12 +77,21 @@ function collect(req: IncomingMessage, parser: Busboy): Promise<EditRequest> {
     const fields: Record<string, string> = Object.create(null) as Record<string, string>;
     const images: Slot[] = [];
     let mask: Slot | null = null;
+    // How much of the body is still to come, for sizing each file's buffer (ArrivingBytes).
+    const declared = Number(req.headers['content-length'] ?? NaN);
+    let received = 0;
+    let lastChunk = 0;
+    const bodyLeft = (): number | null =>
+      Number.isSafeInteger(declared)
+        ? // The chunk being parsed may already be counted: it is still to come for the part.
+          Math.min(LIMITS.maxInputFileBytes, Math.max(0, declared - received + lastChunk))
+        : null;
 
     const fail = (error: ApiError): void => {
       if (settled) return;
       settled = true;
       // Free what was buffered: the request lives on while its remaining bytes are drained.
-      for (const slot of mask ? [...images, mask] : images) slot.chunks = [];
+      for (const slot of mask ? [...images, mask] : images) slot.bytes.release();
       req.unpipe(parser);
       req.resume();
       reject(error);
@@ -93,7 +102,7 @@ function collect(req: IncomingMessage, parser: Busboy): Promise<EditRequest> {
         drain(stream);
         return;
       }
-      const slot = reserveSlot(name, info.filename, images, mask);
+      const slot = reserveSlot(name, info.filename, images, mask, bodyLeft);
       if (slot instanceof ApiError) {
         drain(stream);
         fail(slot);
@@ -103,13 +112,12 @@ function collect(req: IncomingMessage, parser: Busboy): Promise<EditRequest> {
       else images.push(slot);
       stream.on('data', (chunk: Buffer) => {
         if (settled) return;
-        slot.chunks.push(chunk);
-        slot.size += chunk.length;
+        slot.bytes.push(chunk);
       });
       // busboy errors the file stream itself when the body ends inside the part ("Unexpected
       // end of form"): without this handler that error would take the whole process down.
       stream.on('error', (error: unknown) => {
-        slot.chunks = [];
+        slot.bytes.release();
         fail(
           invalidParam(
             slot.param,
@@ -120,7 +128,7 @@ function collect(req: IncomingMessage, parser: Busboy): Promise<EditRequest> {
       stream.on('limit', () => {
         // A truncated file must never pass as a smaller image.
         slot.truncated = true;
-        slot.chunks = [];
+        slot.bytes.release();
         fail(fileTooLarge(slot.param, slot.label));
       });
     });
@@ -168,6 +176,11 @@ function collect(req: IncomingMessage, parser: Busboy): Promise<EditRequest> {
     });
 
     req.pipe(parser);
+    // Counted after the parser has had each chunk (listeners run in order), for the size hint.
+    req.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      lastChunk = chunk.length;
+    });
   });
 }
 
@@ -177,11 +190,13 @@ function reserveSlot(
   filename: string | undefined,
   images: Slot[],
   mask: Slot | null,
+  sizeHint: () => number | null,
 ): Slot | ApiError {
-  const base = { filename: filename || name, chunks: [], size: 0, truncated: false };
+  const base = { filename: filename || name, truncated: false };
+  const bytes = new ArrivingBytes(sizeHint);
   if (name === 'mask') {
     if (mask) return invalidParam('mask', 'mask was sent more than once: send at most one mask');
-    return { ...base, param: 'mask', label: `mask '${base.filename}'`, index: null };
+    return { ...base, bytes, param: 'mask', label: `mask '${base.filename}'`, index: null };
   }
   const indexed = INDEXED_IMAGE.exec(name);
   if (name !== 'image' && name !== 'image[]' && !indexed) {
@@ -205,7 +220,7 @@ function reserveSlot(
     return invalidParam('image', `${name} was sent more than once`);
   }
   const label = indexed ? `${name} ('${base.filename}')` : `image ${count} ('${base.filename}')`;
-  return { ...base, param: 'image', label, index };
+  return { ...base, bytes, param: 'image', label, index };
 }
 
 function buildRequest(
@@ -233,7 +248,7 @@ function buildRequest(
 function received(slot: Slot): ReceivedFile {
   if (slot.truncated) throw fileTooLarge(slot.param, slot.label);
   return {
-    bytes: Buffer.concat(slot.chunks, slot.size),
+    bytes: slot.bytes.bytes(),
     filename: slot.filename,
     param: slot.param,
   };
