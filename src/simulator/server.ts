@@ -42,10 +42,22 @@ const ROUTES: Record<string, Partial<Record<Method, Handler>>> = {
   '/__sim/refresh-token-state': { POST: setRefreshTokenState },
 };
 
+/**
+ * How long an idle connection is kept, told to clients in `Keep-Alive: timeout=65`. Node's own
+ * 5 s was far shorter than any real upstream keeps one, and short enough to race: a client that
+ * read a large reply slowly (16 4K images at once) counted its idle time from its last read,
+ * seconds after the server had counted from its last write, and reused a connection at the very
+ * moment the server closed it. Requests were then reset (a benchmark run failed with "other
+ * side closed"; the gateway counted the resets against the account). Same as the gateway's own.
+ */
+export const SIMULATOR_KEEP_ALIVE_MS = 65_000;
+
 export function createSimServer(state: SimState, closing: AbortSignal): Server {
-  return createServer((req, res) => {
+  const server = createServer((req, res) => {
     void dispatch(state, closing, req, res);
   });
+  server.keepAliveTimeout = SIMULATOR_KEEP_ALIVE_MS;
+  return server;
 }
 
 async function dispatch(

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/simulator';
 import type { Simulator } from '../../src/simulator';
@@ -266,5 +267,32 @@ describe('streaming generations', () => {
       await postJson(url, { model: 'image-model-2', prompt: 'p', stream: true }),
     );
     expect(events.map((e) => e.event)).toEqual(['image_generation.completed']);
+  });
+});
+
+describe('connections', () => {
+  it('keeps an idle connection for 65 s and tells its clients so, not the 5 s of a bare Node server', async () => {
+    const agent = new http.Agent({ keepAlive: true });
+    const call = () =>
+      new Promise<{ keepAlive: string | undefined; reused: boolean }>((resolve, reject) => {
+        const req = http.request(`${sim.url}/v1/models`, {
+          agent,
+          headers: { authorization: `Bearer ${API_KEY}` },
+        });
+        req.on('response', (res) => {
+          res.resume();
+          res.on('end', () =>
+            resolve({ keepAlive: res.headers['keep-alive'], reused: req.reusedSocket }),
+          );
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    try {
+      expect(await call()).toEqual({ keepAlive: 'timeout=65', reused: false });
+      expect(await call()).toEqual({ keepAlive: 'timeout=65', reused: true });
+    } finally {
+      agent.destroy();
+    }
   });
 });
