@@ -274,7 +274,7 @@ describe('connections', () => {
   it('keeps an idle connection for 65 s and tells its clients so, not the 5 s of a bare Node server', async () => {
     const agent = new http.Agent({ keepAlive: true });
     const call = () =>
-      new Promise<{ keepAlive: string | undefined; reused: boolean }>((resolve, reject) => {
+      new Promise<{ keepAlive: unknown; reused: boolean }>((resolve, reject) => {
         const req = http.request(`${sim.url}/v1/models`, {
           agent,
           headers: { authorization: `Bearer ${API_KEY}` },
