@@ -50,7 +50,7 @@ const ROUTES: Record<string, Partial<Record<Method, Handler>>> = {
  * moment the server closed it. Requests were then reset (a benchmark run failed with "other
  * side closed"; the gateway counted the resets against the account). Same as the gateway's own.
  */
-export const SIMULATOR_KEEP_ALIVE_MS = 65_000;
+const SIMULATOR_KEEP_ALIVE_MS = 65_000;
 
 export function createSimServer(state: SimState, closing: AbortSignal): Server {
   const server = createServer((req, res) => {
