@@ -199,9 +199,9 @@ export function useStudio(options: StudioOptions = {}): Studio {
 }
 
 /**
- * What the gateway knows when a test failed, read through its admin API: the latest usage rows
- * (pending ones included), the studio's runs in flight and the accounts with their state. Each
- * read is bounded, and a read that fails says so instead of hiding the test's own failure.
+ * What the gateway knows when a test failed, read through its admin API: the latest usage rows,
+ * the studio's runs in flight and the accounts with their state. Each read is bounded, and a read
+ * that fails says so instead of hiding the test's own failure.
  */
 async function gatewayState(context: BrowserContext, url: string): Promise<string> {
   const reads = ['/api/admin/usage?limit=10', '/api/admin/runs/live', '/api/admin/accounts'];

@@ -20,7 +20,9 @@ export function watchTimeline(context: BrowserContext, origin: string): RequestT
   const note = (request: Request, what: string) => {
     const url = new URL(request.url());
     if (url.origin !== origin) return;
-    lines.push(`+${Date.now() - start} ${request.method()} ${url.pathname}${url.search}: ${what}`);
+    // An object URL (a streamed preview or result the page shows) is named as it is.
+    const target = url.protocol === 'blob:' ? request.url() : `${url.pathname}${url.search}`;
+    lines.push(`+${Date.now() - start} ${request.method()} ${target}: ${what}`);
   };
   context.on('request', (request) => note(request, 'sent'));
   context.on('response', (response) =>
