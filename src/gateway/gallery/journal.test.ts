@@ -2,10 +2,17 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { emptyUsage } from '../../shared/imageParams';
 import { tempDir } from '../storage/testing';
-import { createJournals, isDeadRunFolder, readJournal, runFolderName } from './journal';
+import {
+  createJournals,
+  isDeadRunFolder,
+  MAX_FREE_SLOTS,
+  readJournal,
+  runFolderName,
+  type Journals,
+} from './journal';
 import type { ImageBatch } from './batch';
 
 const batchOf = (images: Buffer[][], mask: Buffer | null): ImageBatch => ({
@@ -104,6 +111,61 @@ describe('the gallery journal', () => {
     const e = await journals.write({ ...batchOf([piece('fifth')], null), requestId: 'req_e' });
     expect(e.path).not.toBe(d.path);
     expect((await readJournal(e.path))!.requestId).toBe('req_e');
+  });
+
+  /** `n` journals live at once, then all settled: a burst the queue kept only at its end. */
+  const burst = async (journals: Journals, n: number, tag: string) => {
+    const piece = [Buffer.from(Buffer.alloc(3000, 5).toString('base64'), 'latin1')];
+    const live = await Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        journals.write({ ...batchOf([piece], null), requestId: `req_${tag}_${i}` }),
+      ),
+    );
+    for (const journal of live) expect((await readJournal(journal.path))?.requestId).toMatch(tag);
+    for (const journal of live) await journal.settle();
+    return live.map((journal) => journal.path);
+  };
+
+  it("keeps a burst's slots for the next one, and trims them once journals stop coming", async () => {
+    const n = MAX_FREE_SLOTS + 8;
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    const dir = tempDir();
+    const journals = createJournals(dir, { warmForMs: 60_000 });
+    try {
+      const first = await burst(journals, n, 'first');
+      expect(journals.free.slots).toBe(n);
+      // 59 s later, a second burst as large writes into the same files: none is made.
+      await vi.advanceTimersByTimeAsync(59_000);
+      const second = await burst(journals, n, 'second');
+      expect(new Set(second)).toEqual(new Set(first));
+      expect(fs.readdirSync(dir)).toHaveLength(n);
+      // The minute counts from the last journal: 59 s after the second burst, all still kept.
+      await vi.advanceTimersByTimeAsync(59_000);
+      expect(journals.free.slots).toBe(n);
+      await vi.advanceTimersByTimeAsync(2_000);
+      expect(journals.free.slots).toBe(MAX_FREE_SLOTS);
+    } finally {
+      vi.useRealTimers();
+    }
+    // The files of the trimmed slots go too (deleted in the background).
+    await expect.poll(() => fs.readdirSync(dir).length).toBe(MAX_FREE_SLOTS);
+    const sizes = fs.readdirSync(dir).map((file) => fs.statSync(path.join(dir, file)).size);
+    expect(journals.free.bytes).toBe(sizes.reduce((sum, size) => sum + size, 0));
+  });
+
+  it('keeps free slots only within their bytes, and closeFree trims at once', async () => {
+    const dir = tempDir();
+    const size = fs.statSync((await burst(createJournals(tempDir()), 1, 'bounded'))[0]!).size;
+    const journals = createJournals(dir, { warmBytes: 3 * size + size - 1 });
+    await burst(journals, 10, 'bounded');
+    expect(journals.free).toEqual({ slots: 3, bytes: 3 * size });
+    await expect.poll(() => fs.readdirSync(dir).length).toBe(3);
+
+    const roomy = createJournals(tempDir(), { warmForMs: 3_600_000 });
+    await burst(roomy, MAX_FREE_SLOTS + 5, 'roomy');
+    expect(roomy.free.slots).toBe(MAX_FREE_SLOTS + 5);
+    roomy.closeFree();
+    expect(roomy.free.slots).toBe(MAX_FREE_SLOTS);
   });
 
   it('reads a write cut short over an earlier journal as nothing, wherever it was cut', async () => {

@@ -3,7 +3,7 @@ import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { piecesLength } from '../bytes/base64Pieces';
+import { piecesAfter, piecesLength } from '../bytes/base64Pieces';
 import type { ImageBatch, KeptImage } from './batch';
 
 /*
@@ -41,8 +41,30 @@ interface JournalHead extends Omit<ImageBatch, 'images' | 'mask'> {
 /** What a settled journal's seal is overwritten with: never a seal (those are hex). */
 const SETTLED = '-'.repeat(16);
 
-/** Free slots kept open for the next batches; past it, a settled slot's file is deleted. */
-const MAX_FREE_SLOTS = 32;
+/**
+ * Free slots kept while journals keep coming, counted by their bytes: as many as the busiest
+ * moment needed, up to this. A burst of small images outruns the queue that keeps them (200 of
+ * 1024x640 at 16 at once left 180-190 journals live at its end), and every journal that found no
+ * free slot was a new file: 2.6 MB of fresh page-cache pages, about 6 ms of kernel time in the
+ * thread pool each, in the burst's path. With the last burst's slots kept, the next one writes
+ * into pages already in memory (docs/benchmarks.md, "Journal slots kept as long as a burst
+ * needs them").
+ */
+const WARM_SLOT_BYTES = 512 * 1024 * 1024;
+
+/**
+ * Free slots kept once no journal has come for WARM_FOR_MS (past it, they are deleted), and the
+ * free slots whose files stay open: a burst's others are opened again when taken (an open of a
+ * file that exists, tens of microseconds), so a burst of thousands of tiny images leaves no
+ * thousands of open files behind.
+ */
+export const MAX_FREE_SLOTS = 32;
+
+/** Free slots kept at most, whatever their bytes (tiny journals): files in the spool folder. */
+const MAX_WARM_SLOTS = 1024;
+
+/** How long the slots of a burst are kept after the last journal was written. */
+const WARM_FOR_MS = 60_000;
 
 /**
  * A slot larger than this (a batch of many images) is deleted once settled rather than kept:
@@ -61,8 +83,20 @@ export interface Journal {
 export interface Journals {
   /** Writes `batch`'s journal into a free slot; resolves once it is written. */
   write(batch: ImageBatch): Promise<Journal>;
-  /** Closes the free slots' files (reopened when next needed); live journals stay open. */
+  /**
+   * Deletes the free slots past MAX_FREE_SLOTS and closes the rest's files (reopened when next
+   * needed); live journals stay open.
+   */
   closeFree(): void;
+  /** The free slots and their bytes (tests). */
+  readonly free: { slots: number; bytes: number };
+}
+
+export interface JournalOptions {
+  /** WARM_SLOT_BYTES unless given. */
+  warmBytes?: number;
+  /** WARM_FOR_MS unless given. */
+  warmForMs?: number;
 }
 
 interface Slot {
@@ -72,16 +106,54 @@ interface Slot {
   size: number;
 }
 
-export function createJournals(dir: string): Journals {
+export function createJournals(dir: string, options: JournalOptions = {}): Journals {
+  const warmBytes = options.warmBytes ?? WARM_SLOT_BYTES;
+  const warmForMs = options.warmForMs ?? WARM_FOR_MS;
+  /** Free slots, the most recently settled last (taken first: its pages are the warmest). */
   const free: Slot[] = [];
+  let freeBytes = 0;
   let made = 0;
+  let lastWriteAt = 0;
+  let trimTimer: NodeJS.Timeout | null = null;
   const drop = (slot: Slot) => {
     if (slot.fd !== null) fsSync.close(slot.fd, () => undefined);
     slot.fd = null;
     fsSync.rm(slot.path, { force: true }, () => undefined);
   };
+  /** Deletes the coldest free slots past MAX_FREE_SLOTS. */
+  const trim = () => {
+    while (free.length > MAX_FREE_SLOTS) {
+      const slot = free.shift()!;
+      freeBytes -= slot.size;
+      drop(slot);
+    }
+  };
+  /** Trims once no journal has come for warmForMs. */
+  const trimWhenQuiet = (delay: number) => {
+    trimTimer = setTimeout(() => {
+      trimTimer = null;
+      const quiet = performance.now() - lastWriteAt;
+      if (quiet < warmForMs) trimWhenQuiet(warmForMs - quiet);
+      else trim();
+    }, delay);
+    trimTimer.unref();
+  };
+  const keepFree = (slot: Slot) => {
+    const room = free.length < MAX_WARM_SLOTS && freeBytes + slot.size <= warmBytes;
+    if (slot.size > MAX_SLOT_BYTES || !room) {
+      drop(slot);
+      return;
+    }
+    free.push(slot);
+    freeBytes += slot.size;
+    if (free.length <= MAX_FREE_SLOTS) return;
+    if (slot.fd !== null) fsSync.close(slot.fd, () => undefined);
+    slot.fd = null;
+    if (!trimTimer) trimWhenQuiet(warmForMs);
+  };
   const take = (): Slot => {
     for (let slot = free.pop(); slot; slot = free.pop()) {
+      freeBytes -= slot.size;
       if (slot.fd !== null) return slot;
       try {
         slot.fd = fsSync.openSync(slot.path, 'r+');
@@ -99,9 +171,18 @@ export function createJournals(dir: string): Journals {
       const seal = randomBytes(8).toString('hex');
       const pieces = journalPieces(batch, seal);
       const slot = take();
+      lastWriteAt = performance.now();
       let written: number;
       try {
-        written = await writeAllVectored(slot.fd!, pieces);
+        // A slot already this long has its pages in the page cache (unless memory ran short
+        // since): the write is a copy into them, 0.4 ms for a 1024x640 image's 2.6 MB of
+        // base64, where its turn in the thread pool, behind the gallery's image files, waited a
+        // median of 8-12 ms under a burst. A new or shorter slot needs fresh pages
+        // (milliseconds of kernel time): that write goes to the thread pool.
+        written =
+          slot.size >= piecesLength(pieces)
+            ? writeAllVectoredSync(slot.fd!, pieces)
+            : await writeAllVectored(slot.fd!, pieces);
       } catch (error) {
         drop(slot);
         throw error;
@@ -117,21 +198,27 @@ export function createJournals(dir: string): Journals {
           try {
             // Its seal overwritten, the journal reads as nothing from now on, and a later write
             // cut short over it cannot make it whole again (where its first byte could).
-            await writeAllVectored(slot.fd!, [Buffer.from(SETTLED)], sealAt);
+            // 16 bytes into a page written moments ago: a copy, no turn in the thread pool.
+            writeAllVectoredSync(slot.fd!, [Buffer.from(SETTLED)], sealAt);
           } catch {
             drop(slot);
             return;
           }
-          if (free.length < MAX_FREE_SLOTS && slot.size <= MAX_SLOT_BYTES) free.push(slot);
-          else drop(slot);
+          keepFree(slot);
         },
       };
     },
     closeFree() {
+      if (trimTimer) clearTimeout(trimTimer);
+      trimTimer = null;
+      trim();
       for (const slot of free) {
         if (slot.fd !== null) fsSync.close(slot.fd, () => undefined);
         slot.fd = null;
       }
+    },
+    get free() {
+      return { slots: free.length, bytes: freeBytes };
     },
   };
 }
@@ -268,17 +355,20 @@ async function writeAllVectored(fd: number, pieces: Buffer[], from = 0): Promise
     );
     if (written === 0) throw new Error('the disk took no bytes');
     position += written;
-    let skip = written;
-    const next: Buffer[] = [];
-    for (const piece of rest) {
-      if (skip >= piece.length) {
-        skip -= piece.length;
-        continue;
-      }
-      next.push(skip > 0 ? piece.subarray(skip) : piece);
-      skip = 0;
-    }
-    rest = next;
+    rest = piecesAfter(rest, written);
+  }
+  return position;
+}
+
+/** writeAllVectored on the calling thread. */
+function writeAllVectoredSync(fd: number, pieces: Buffer[], from = 0): number {
+  let rest = pieces;
+  let position = from;
+  while (rest.length > 0) {
+    const written = fsSync.writevSync(fd, rest, position);
+    if (written === 0) throw new Error('the disk took no bytes');
+    position += written;
+    rest = piecesAfter(rest, written);
   }
   return position;
 }
