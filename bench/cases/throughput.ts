@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { checkImagesJson } from '../check';
 import { runBlocks, WARMUP_CALLS, type Variant } from '../blocks';
 import type { BenchContext } from '../context';
-import { waitIdle } from '../cpu';
+import { machineBusyMs, waitIdle } from '../cpu';
 import { startBaselineGateway } from '../baseline';
 import { startExtraGateway, type ExtraGateway } from '../gateways';
 import { timedPost, type Target } from '../http';
@@ -73,24 +73,26 @@ export async function throughputCases(ctx: BenchContext): Promise<Row[]> {
       waitIdle(other.gateway.pid),
       baseline && waitIdle(baseline.gateway.pid),
     ]);
+    // The whole machine's CPU per request while each way's load ran (every process, the kernel,
+    // the hypervisor's steal): on two cores the rate is bound by it, so it says what a way may
+    // spend to keep up with another (docs/benchmarks.md, "What the floor's rate leaves").
+    const machineMs: Partial<Record<Way, number[]>> = {};
+    const load = (way: Way, target: Target) => async () => {
+      const before = machineBusyMs();
+      const rate = await drive(target, requests, concurrency);
+      (machineMs[way] ??= []).push((machineBusyMs() - before) / requests);
+      return rate;
+    };
     const variants: Array<Variant<Way>> = [
-      { name: 'direct', call: () => drive(direct, requests, concurrency) },
-      { name: 'floor', call: () => drive(floorTarget, requests, concurrency) },
-      {
-        name: 'gateway',
-        call: () => drive(through, requests, concurrency),
-        gateway: ctx.gateway,
-      },
-      {
-        name: 'other',
-        call: () => drive(otherTarget, requests, concurrency),
-        gateway: other.gateway,
-      },
+      { name: 'direct', call: load('direct', direct) },
+      { name: 'floor', call: load('floor', floorTarget) },
+      { name: 'gateway', call: load('gateway', through), gateway: ctx.gateway },
+      { name: 'other', call: load('other', otherTarget), gateway: other.gateway },
       ...(baseline && baselineTarget
         ? [
             {
               name: 'baseline' as const,
-              call: () => drive(baselineTarget, requests, concurrency),
+              call: load('baseline', baselineTarget),
               gateway: baseline.gateway,
             },
           ]
@@ -112,12 +114,21 @@ export async function throughputCases(ctx: BenchContext): Promise<Row[]> {
       (distribution(result.cpuInMs[way] ?? []).p50 +
         distribution(result.cpuAfterMs[way] ?? []).p50) /
       requests;
+    // The part spent while the block ran: what competes with the requests for the machine.
+    const cpuInBlockPerRequest = (way: Way) =>
+      distribution(result.cpuInMs[way] ?? []).p50 / requests;
+    const machinePerRequest = (way: Way) => distribution(machineMs[way] ?? []).p50;
     const label = `${requests} x ${SMALL.size} low PNG at concurrency ${concurrency}`;
     ctx.log(
       `small images: direct ${d.p50.toFixed(1)}, floor ${floorRate.toFixed(1)}, gateway ` +
         `${of('gateway').p50.toFixed(1)}, other gallery ${of('other').p50.toFixed(1)} req/s; ` +
         `gateway / floor ${toFloor.ratio.toFixed(2)}x (rounds ${toFloor.spread.min.toFixed(2)}` +
         `..${toFloor.spread.max.toFixed(2)})`,
+    );
+    ctx.log(
+      `  machine CPU per request: direct ${machinePerRequest('direct').toFixed(2)}, floor ` +
+        `${machinePerRequest('floor').toFixed(2)}, gateway ${machinePerRequest('gateway').toFixed(2)}` +
+        `, other gallery ${machinePerRequest('other').toFixed(2)} ms`,
     );
     const row = (
       id: string,
@@ -144,7 +155,11 @@ export async function throughputCases(ctx: BenchContext): Promise<Row[]> {
         'floor',
         'direct',
         {
-          details: { rounds },
+          details: {
+            rounds,
+            machineCpuMsPerRequest: machinePerRequest('floor'),
+            directMachineCpuMsPerRequest: machinePerRequest('direct'),
+          },
         },
       ),
       row(
@@ -161,6 +176,8 @@ export async function throughputCases(ctx: BenchContext): Promise<Row[]> {
             ratioToDirect: of('gateway').p50 / d.p50,
             keepApiImages: ctx.plan.keepApiImages,
             gatewayCpuMsPerRequest: cpuPerRequest('gateway'),
+            gatewayCpuInBlockMsPerRequest: cpuInBlockPerRequest('gateway'),
+            machineCpuMsPerRequest: machinePerRequest('gateway'),
             settleMs: distribution(result.settleMs.gateway ?? []).p50,
             gatewayMemory: memory,
           },
@@ -176,6 +193,8 @@ export async function throughputCases(ctx: BenchContext): Promise<Row[]> {
             rounds,
             keepApiImages: keepOther,
             gatewayCpuMsPerRequest: cpuPerRequest('other'),
+            gatewayCpuInBlockMsPerRequest: cpuInBlockPerRequest('other'),
+            machineCpuMsPerRequest: machinePerRequest('other'),
           },
         },
       ),
