@@ -198,7 +198,8 @@ export function createJournals(dir: string, options: JournalOptions = {}): Journ
           try {
             // Its seal overwritten, the journal reads as nothing from now on, and a later write
             // cut short over it cannot make it whole again (where its first byte could).
-            // 16 bytes into a page written moments ago: a copy, no turn in the thread pool.
+            // 16 bytes into a page the journal's own write brought into the page cache: a copy, no
+            // turn in the thread pool for the writer that keeps the images.
             writeAllVectoredSync(slot.fd!, [Buffer.from(SETTLED)], sealAt);
           } catch {
             drop(slot);
