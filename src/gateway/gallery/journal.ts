@@ -53,10 +53,10 @@ const SETTLED = '-'.repeat(16);
 const WARM_SLOT_BYTES = 512 * 1024 * 1024;
 
 /**
- * Free slots kept once no journal has come for WARM_FOR_MS (past it, they are deleted), and the
- * free slots whose files stay open: a burst's others are opened again when taken (an open of a
- * file that exists, tens of microseconds), so a burst of thousands of tiny images leaves no
- * thousands of open files behind.
+ * How many free slots stay once no journal has come for WARM_FOR_MS (the rest are deleted), and
+ * how many keep their file open. A burst's other free slots close theirs and open it again when
+ * taken (tens of microseconds for a file that exists): a burst of thousands of tiny images does
+ * not leave thousands of files open.
  */
 export const MAX_FREE_SLOTS = 32;
 
