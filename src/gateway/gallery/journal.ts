@@ -178,7 +178,8 @@ export function createJournals(dir: string, options: JournalOptions = {}): Journ
         // since): the write is a copy into them, 0.4 ms for a 1024x640 image's 2.6 MB of
         // base64, where its turn in the thread pool, behind the gallery's image files, waited a
         // median of 8-12 ms under a burst. A new or shorter slot needs fresh pages
-        // (milliseconds of kernel time): that write goes to the thread pool.
+        // (milliseconds of kernel time): that write goes to the thread pool. A slot kept free is
+        // at most MAX_SLOT_BYTES, so the event loop never copies more than that here.
         written =
           slot.size >= piecesLength(pieces)
             ? writeAllVectoredSync(slot.fd!, pieces)
