@@ -280,6 +280,7 @@ describe('connections', () => {
           headers: { authorization: `Bearer ${API_KEY}` },
         });
         req.on('response', (res) => {
+          res.on('error', reject);
           res.resume();
           res.on('end', () =>
             resolve({ keepAlive: res.headers['keep-alive'], reused: req.reusedSocket }),
