@@ -124,7 +124,8 @@ export async function createGateway(
         testConnection: (id, baseUrl) =>
           testAccountConnection({ pool, dispatcher: upstream.agent, now }, id, baseUrl),
         keepApiImages: live.keepApiImages,
-        whenIdle: () => usage.inflight.whenIdle(),
+        // The tracker's own function (it uses no `this`): no closure of the root runs per request.
+        whenIdle: usage.inflight.whenIdle,
         keyLimitUse: usage.keyLimitUse,
         // The simulator serves while no stored account is enabled (pool.ts).
         simulatorOnly: () => simulator !== null && !accounts.cached().some((a) => a.enabled),

@@ -190,6 +190,110 @@ describe('image store: spooled images', () => {
   });
 });
 
+describe('image store: held images wait for a moment without requests', () => {
+  async function heldBatch(requestId: string): Promise<{ png: Buffer; batch: ImageBatch }> {
+    const png = await sharp({
+      create: { width: 48, height: 40, channels: 3, background: '#cc6633' },
+    })
+      .png()
+      .toBuffer();
+    const text = Buffer.from(png.toString('base64'), 'latin1');
+    const batch: ImageBatch = {
+      requestId,
+      source: 'api',
+      endpoint: '/v1/images/generations',
+      prompt: 'a held image',
+      model: 'image-model-2',
+      requestedSize: '48x40',
+      quality: 'low',
+      outputCompression: null,
+      background: 'auto',
+      moderation: null,
+      apiKeyId: null,
+      parentId: null,
+      mask: null,
+      // Two pieces, as a socket delivers them.
+      images: [
+        {
+          b64: [text.subarray(0, 100), text.subarray(100)],
+          width: 48,
+          height: 40,
+          format: 'png',
+          revisedPrompt: null,
+          fallbackStep: null,
+          usage: emptyUsage(),
+        },
+      ],
+    };
+    return { png, batch };
+  }
+
+  function busyStore(maxWriteWaitMs: number) {
+    const { db } = tempDatabase();
+    const repo = createImagesRepository(sqliteEngine(db));
+    const events = new EventEmitter<GatewayEventMap>();
+    const landed: Array<{ id: string; at: number }> = [];
+    events.on('image', (id) => landed.push({ id, at: performance.now() }));
+    let becomeIdle: () => void = () => undefined;
+    let asked = 0;
+    const idle = new Promise<void>((resolve) => (becomeIdle = resolve));
+    const store = createImageStore({
+      dir: path.join(tempDir(), 'images'),
+      repo,
+      priceOf: () => null,
+      now: () => Date.now(),
+      log: () => undefined,
+      events,
+      whenIdle: () => {
+        asked += 1;
+        return idle;
+      },
+      maxWriteWaitMs,
+    });
+    return { store, repo, landed, becomeIdle, asked: () => asked };
+  }
+
+  it('writes a held image once no request is in flight, not before', async () => {
+    const { store, repo, landed, becomeIdle, asked } = busyStore(60_000);
+    const first = await heldBatch(`req_${randomBytes(6).toString('hex')}`);
+    const second = await heldBatch(`req_${randomBytes(6).toString('hex')}`);
+    for (const { batch } of [first, second]) {
+      await store.hold(batch);
+      store.confirm(batch.requestId, 0);
+    }
+    await expect.poll(asked).toBe(1);
+    // Requests are in flight: nothing is written, and both images wait on one shared wait.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(landed).toEqual([]);
+    expect(asked()).toBe(1);
+    becomeIdle();
+    await expect.poll(() => landed.length).toBe(2);
+    const kept = await repo.get(landed[0]!.id);
+    expect(fs.readFileSync(path.join(store.dir, kept!.file)).equals(first.png)).toBe(true);
+    await store.drain();
+  });
+
+  it('writes it after the longest wait however busy the gateway stays, and at once on drain', async () => {
+    const waitMs = 300;
+    const { store, landed } = busyStore(waitMs);
+    const { batch } = await heldBatch(`req_${randomBytes(6).toString('hex')}`);
+    await store.hold(batch);
+    const confirmedAt = performance.now();
+    store.confirm(batch.requestId, 0);
+    await expect.poll(() => landed.length, { timeout: 10_000, interval: 20 }).toBe(1);
+    expect(landed[0]!.at - confirmedAt).toBeGreaterThanOrEqual(waitMs - 5);
+
+    const { store: draining, landed: drained } = busyStore(60_000);
+    const next = await heldBatch(`req_${randomBytes(6).toString('hex')}`);
+    await draining.hold(next.batch);
+    draining.confirm(next.batch.requestId, 0);
+    // Shutdown keeps what is held without waiting for a quiet moment that may never come.
+    await draining.drain();
+    expect(drained).toHaveLength(1);
+    await store.drain();
+  });
+});
+
 describe('image store: gateways sharing one images folder', () => {
   it("never removes another run's spool in progress; what a stopped run left goes once stale", async () => {
     const dir = path.join(tempDir(), 'images');

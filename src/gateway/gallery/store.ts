@@ -92,10 +92,15 @@ export interface ImageStoreDeps {
   /** Image writes at once: 1 by default, which also keeps them in order (sharp has threads of its own). */
   concurrency?: number;
   /**
-   * Resolves once no request is in flight: thumbnails wait for that quiet moment. Without it,
-   * they do not wait.
+   * Resolves once no request is in flight: held images' writes wait for it (at most
+   * `maxWriteWaitMs`), thumbnails for that and a quiet moment. Without it, neither waits.
    */
   whenIdle?: () => Promise<void>;
+  /**
+   * How long a held image waits at most for a moment without requests before it is written
+   * anyway (default MAX_WRITE_WAIT_MS).
+   */
+  maxWriteWaitMs?: number;
   /**
    * How long the gateway must have been idle, with no image coming in, before a thumbnail is made
    * in the background (default QUIET_MS). The gallery makes any it asks for at once.
@@ -118,6 +123,16 @@ export interface ImageStoreDeps {
  * and never grows the heap without bound.
  */
 export const MAX_HELD_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Held images are written once no request is in flight, or after waiting this long. Writing one
+ * costs several milliseconds of CPU (decode, a new file's pages, its row), which a burst's
+ * replies need more: on two cores, the writer running alongside a burst of small images took
+ * about a tenth off its rate (docs/benchmarks.md). The bound keeps a gateway that is never idle
+ * (a team's steady traffic) writing all the same, a couple of seconds behind; its journals keep
+ * every image safe meanwhile.
+ */
+export const MAX_WRITE_WAIT_MS = 2_000;
 
 /** A usage lease's length (usage/writer.ts): by then another instance may have recorded it. */
 export const RECOVER_RETRY_MS = 30_000;
@@ -203,6 +218,29 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
     if (closing || !deps.whenIdle) return;
     await Promise.race([deps.whenIdle(), closedSignal]);
   };
+  /** One wait for idleness at a time, shared by every write waiting: not one waiter per image. */
+  let idle: Promise<void> | null = null;
+  const nextIdle = () =>
+    (idle ??= whenIdle().finally(() => {
+      idle = null;
+    }));
+  /** Set by `drain`: writes no longer wait for a quiet moment. */
+  let hurry = false;
+  let hurried: () => void = () => undefined;
+  const hurriedSignal = new Promise<void>((resolve) => (hurried = resolve));
+  const maxWriteWaitMs = deps.maxWriteWaitMs ?? MAX_WRITE_WAIT_MS;
+  /** Resolves once no request is in flight, or `maxWriteWaitMs` after `queuedAt` at the latest. */
+  const writerTurn = async (queuedAt: number) => {
+    const wait = queuedAt + maxWriteWaitMs - performance.now();
+    if (hurry || wait <= 0 || !deps.whenIdle) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      nextIdle(),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, wait))),
+      hurriedSignal,
+    ]);
+    clearTimeout(timer);
+  };
   const quietMs = deps.quietMs ?? QUIET_MS;
   /** When an image last came in (its spool opened, or its batch was held or written). */
   let lastImageAt = -Infinity;
@@ -251,8 +289,12 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
   const queueBatch = (entry: Held, requestCostMicros: number, skip: ReadonlySet<number>) => {
     const costs = shareCost(entry.batch, requestCostMicros, deps.priceOf(entry.batch.model));
     const createdAt = deps.now();
+    const queuedAt = performance.now();
+    // A spooled image is on disk already (a rename and a row are left): it does not wait.
+    const decodes = entry.batch.images.some((image, i) => !skip.has(i) && !image.spooled);
     queue.push(async () => {
       await deps.holdWrites;
+      if (decodes) await writerTurn(queuedAt);
       const batch = await loaded(entry);
       const announce: Array<() => void> = [];
       try {
@@ -494,6 +536,8 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
     },
     drain: async () => {
       clearTimeout(retry);
+      hurry = true;
+      hurried();
       await queue.drain();
       journals.closeFree();
       // Thumbnails not made yet are made when first asked; shutdown does not wait for them.

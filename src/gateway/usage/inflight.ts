@@ -5,8 +5,11 @@
 export interface Inflight {
   begin(): { signal: AbortSignal; end(): void };
   readonly size: number;
-  /** Resolves as soon as no request is in flight (at once if none is). */
-  whenIdle(): Promise<void>;
+  /**
+   * Resolves as soon as no request is in flight (at once if none is). A function of its own, not
+   * a method: it may be handed on as it is.
+   */
+  readonly whenIdle: () => Promise<void>;
   /** Waits for in-flight work up to `graceMs`, then aborts what is left and waits for it to wind up. */
   drain(graceMs: number): Promise<void>;
 }
