@@ -273,6 +273,33 @@ describe('image store: held images wait for a moment without requests', () => {
     await store.drain();
   });
 
+  it('never keeps a spooled image waiting behind a held one', async () => {
+    const { store, landed, becomeIdle } = busyStore(60_000);
+    const { batch } = await heldBatch(`req_${randomBytes(6).toString('hex')}`);
+    await store.hold(batch);
+    store.confirm(batch.requestId, 0);
+    // A 4K-sized image, spooled as it streamed: only its rename and row are left.
+    const spool = store.spool(SPOOL_MIN_PIXELS)!;
+    spool.write(
+      Buffer.from(batch.images[0]!.b64.map((piece) => piece.toString('latin1')).join(''), 'latin1'),
+    );
+    const spooled = (await spool.finish())!;
+    const big: ImageBatch = {
+      ...batch,
+      requestId: `req_${randomBytes(6).toString('hex')}`,
+      images: [{ ...batch.images[0]!, b64: [], spooled }],
+    };
+    await store.hold(big);
+    store.confirm(big.requestId, 0);
+    await expect.poll(() => landed.length).toBe(1);
+    // The held one still waits for its quiet moment.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(landed).toHaveLength(1);
+    becomeIdle();
+    await expect.poll(() => landed.length).toBe(2);
+    await store.drain();
+  });
+
   it('writes it after the longest wait however busy the gateway stays, and at once on drain', async () => {
     const waitMs = 300;
     const { store, landed } = busyStore(waitMs);

@@ -89,7 +89,10 @@ export interface ImageStoreDeps {
   log: (line: string) => void;
   /** Where a kept image, once on disk and in the gallery, is announced (the `image` event). */
   events: Pick<GatewayEvents, 'emit'>;
-  /** Image writes at once: 1 by default, which also keeps them in order (sharp has threads of its own). */
+  /**
+   * Image writes at once, of each kind (decoded after the reply, or moved from their spool): 1 by
+   * default, which also keeps each kind in order (sharp has threads of its own).
+   */
   concurrency?: number;
   /**
    * Resolves once no request is in flight: held images' writes wait for it (at most
@@ -199,17 +202,23 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
   fsSync.mkdirSync(spoolDir, { recursive: true, mode: 0o700 });
   const journals = createJournals(spoolDir);
   const claimed = new Set<string>();
-  const queue = createTaskQueue(deps.concurrency ?? 1, (error) =>
-    deps.log(`image store: ${error instanceof Error ? error.message : String(error)}`),
-  );
+  const logError = (error: unknown) =>
+    deps.log(`image store: ${error instanceof Error ? error.message : String(error)}`);
+  const queue = createTaskQueue(deps.concurrency ?? 1, logError);
+  /**
+   * Batches with nothing left to decode (spooled images: a rename and a row): a queue of their
+   * own, so they never wait behind a batch that waits for a moment without requests.
+   */
+  const moves = createTaskQueue(deps.concurrency ?? 1, logError);
+  const drainWrites = async () => {
+    await Promise.all([queue.drain(), moves.drain()]);
+  };
   const abs = (rel: string) => path.join(deps.dir, ...rel.split('/'));
 
   // The studio's thumbnails wait until no request is in flight and the traffic has paused
   // (whenQuiet): a 4K PNG's decode costs 100-200 ms of CPU that live traffic needs more, and the
   // gallery makes any thumbnail it asks for before then. API images' wait for the gallery.
-  const thumbs = createTaskQueue(1, (error) =>
-    deps.log(`image store: ${error instanceof Error ? error.message : String(error)}`),
-  );
+  const thumbs = createTaskQueue(1, logError);
   let closing = false;
   let closed: () => void = () => undefined;
   const closedSignal = new Promise<void>((resolve) => (closed = resolve));
@@ -292,7 +301,7 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
     const queuedAt = performance.now();
     // A spooled image is on disk already (a rename and a row are left): it does not wait.
     const decodes = entry.batch.images.some((image, i) => !skip.has(i) && !image.spooled);
-    queue.push(async () => {
+    (decodes ? queue : moves).push(async () => {
       await deps.holdWrites;
       if (decodes) await writerTurn(queuedAt);
       const batch = await loaded(entry);
@@ -448,7 +457,7 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
         if (found === null) unfinished = waiting = true;
         else kept += found;
       }
-      await queue.drain();
+      await drainWrites();
       // What is left is the stopped run's spools of images never delivered.
       if (!unfinished) await fs.rm(folder, { recursive: true, force: true });
     }
@@ -541,7 +550,7 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
       clearTimeout(retry);
       hurry = true;
       hurried();
-      await queue.drain();
+      await drainWrites();
       journals.closeFree();
       // Thumbnails not made yet are made when first asked; shutdown does not wait for them.
       closing = true;
