@@ -227,28 +227,44 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
     if (closing || !deps.whenIdle) return;
     await Promise.race([deps.whenIdle(), closedSignal]);
   };
-  /** One wait for idleness at a time, shared by every write waiting: not one waiter per image. */
-  let idle: Promise<void> | null = null;
-  const nextIdle = () =>
-    (idle ??= whenIdle().finally(() => {
-      idle = null;
-    }));
+  const maxWriteWaitMs = deps.maxWriteWaitMs ?? MAX_WRITE_WAIT_MS;
+  /**
+   * Writes waiting for a moment without requests, each released once: by idleness, by its bound
+   * or by `drain`. Callbacks rather than a race of promises: a race leaves a reaction on every
+   * promise it is given, and one that lives as long as the gateway would gather one per image.
+   */
+  const turnWaiters = new Set<() => void>();
   /** Set by `drain`: writes no longer wait for a quiet moment. */
   let hurry = false;
-  let hurried: () => void = () => undefined;
-  const hurriedSignal = new Promise<void>((resolve) => (hurried = resolve));
-  const maxWriteWaitMs = deps.maxWriteWaitMs ?? MAX_WRITE_WAIT_MS;
+  const releaseTurns = () => {
+    for (const release of [...turnWaiters]) release();
+  };
+  /** One question to the in-flight tracker at a time, whatever the number of writes waiting. */
+  let idleAsked = false;
+  const askIdle = (trackerIdle: () => Promise<void>) => {
+    if (idleAsked) return;
+    idleAsked = true;
+    const idle = () => {
+      idleAsked = false;
+      releaseTurns();
+    };
+    trackerIdle().then(idle, idle);
+  };
   /** Resolves once no request is in flight, or `maxWriteWaitMs` after `queuedAt` at the latest. */
-  const writerTurn = async (queuedAt: number) => {
+  const writerTurn = (queuedAt: number): Promise<void> | undefined => {
     const wait = queuedAt + maxWriteWaitMs - performance.now();
-    if (hurry || wait <= 0 || !deps.whenIdle) return;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      nextIdle(),
-      new Promise<void>((resolve) => (timer = setTimeout(resolve, wait))),
-      hurriedSignal,
-    ]);
-    clearTimeout(timer);
+    const trackerIdle = deps.whenIdle;
+    if (hurry || wait <= 0 || !trackerIdle) return undefined;
+    return new Promise<void>((resolve) => {
+      const release = () => {
+        clearTimeout(timer);
+        turnWaiters.delete(release);
+        resolve();
+      };
+      const timer = setTimeout(release, wait);
+      turnWaiters.add(release);
+      askIdle(trackerIdle);
+    });
   };
   const quietMs = deps.quietMs ?? QUIET_MS;
   /** When an image last came in (its spool opened, or its batch was held or written). */
@@ -549,7 +565,7 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
     drain: async () => {
       clearTimeout(retry);
       hurry = true;
-      hurried();
+      releaseTurns();
       await drainWrites();
       journals.closeFree();
       // Thumbnails not made yet are made when first asked; shutdown does not wait for them.
