@@ -220,12 +220,30 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
   // gallery makes any thumbnail it asks for before then. API images' wait for the gallery.
   const thumbs = createTaskQueue(1, logError);
   let closing = false;
-  let closed: () => void = () => undefined;
-  const closedSignal = new Promise<void>((resolve) => (closed = resolve));
+  /** Waits that end at shutdown too; each is removed once it has ended. */
+  const closeWaiters = new Set<() => void>();
+  const closed = () => {
+    for (const done of [...closeWaiters]) done();
+  };
+  /**
+   * Resolves when `wait` does, or at shutdown. Not a race with one shutdown promise: a race
+   * leaves a reaction on it per call, for as long as the gateway runs.
+   */
+  const orClosed = (wait: Promise<void>) =>
+    closing
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          const done = () => {
+            closeWaiters.delete(done);
+            resolve();
+          };
+          closeWaiters.add(done);
+          wait.then(done, done);
+        });
   /** Resolves once no request is in flight, or at shutdown. */
   const whenIdle = async () => {
     if (closing || !deps.whenIdle) return;
-    await Promise.race([deps.whenIdle(), closedSignal]);
+    await orClosed(deps.whenIdle());
   };
   const maxWriteWaitMs = deps.maxWriteWaitMs ?? MAX_WRITE_WAIT_MS;
   /**
@@ -283,10 +301,7 @@ export function createImageStore(deps: ImageStoreDeps): ImageStore {
       const wait = lastImageAt + quietMs - performance.now();
       if (wait <= 0) return;
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        new Promise<void>((resolve) => (timer = setTimeout(resolve, wait))),
-        closedSignal,
-      ]);
+      await orClosed(new Promise<void>((resolve) => (timer = setTimeout(resolve, wait))));
       clearTimeout(timer);
     }
   };
