@@ -4,7 +4,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { emptyUsage } from '../../shared/imageParams';
 import type { GatewayEventMap } from '../core/events';
 import { encodePieces } from '../bytes/base64Pieces';
 import { sqliteEngine } from '../storage/sqliteEngine';
@@ -13,6 +12,7 @@ import { createJournals, readJournal, runFolderName } from './journal';
 import { createImagesRepository } from './repository';
 import type { ImageBatch } from './batch';
 import { createImageStore, MAX_HELD_BYTES } from './store';
+import { testBatch } from './testing';
 
 /** Two small PNGs, as a request's images held in memory (their base64 pieces). */
 async function batchOf(requestId: string): Promise<{ batch: ImageBatch; pngs: Buffer[] }> {
@@ -23,30 +23,11 @@ async function batchOf(requestId: string): Promise<{ batch: ImageBatch; pngs: Bu
         .toBuffer(),
     ),
   );
-  const batch: ImageBatch = {
+  const batch = testBatch(
     requestId,
-    source: 'api',
-    endpoint: '/v1/images/generations',
-    prompt: 'two squares',
-    model: 'image-model-2',
-    requestedSize: '48x32',
-    quality: 'low',
-    outputCompression: null,
-    background: 'auto',
-    moderation: null,
-    apiKeyId: null,
-    parentId: null,
-    mask: null,
-    images: pngs.map((png) => ({
-      b64: encodePieces(png),
-      width: 48,
-      height: 32,
-      format: 'png',
-      revisedPrompt: null,
-      fallbackStep: null,
-      usage: emptyUsage(),
-    })),
-  };
+    pngs.map((png) => ({ b64: encodePieces(png) })),
+    { width: 48, height: 32, prompt: 'two squares' },
+  );
   return { batch, pngs };
 }
 

@@ -13,6 +13,7 @@ import { tempDatabase, tempDir } from '../storage/testing';
 import type { ImageBatch, KeptImage } from './batch';
 import { createImageStore, shareCost } from './store';
 import { SPOOL_MIN_PIXELS } from './spool';
+import { testBatch } from './testing';
 
 const usage = (imageTokens: number, textTokens = 0): TokenUsage => ({
   ...emptyUsage(),
@@ -61,33 +62,7 @@ describe('image store: spooled images', () => {
     const spool = store.spool(SPOOL_MIN_PIXELS)!;
     spool.write(Buffer.from(png.toString('base64'), 'latin1'));
     const spooled = (await spool.finish())!;
-    const batch: ImageBatch = {
-      requestId,
-      source,
-      endpoint: '/v1/images/generations',
-      prompt: 'a test',
-      model: 'image-model-2',
-      requestedSize: '64x32',
-      quality: 'low',
-      outputCompression: null,
-      background: 'auto',
-      moderation: null,
-      apiKeyId: null,
-      parentId: null,
-      mask: null,
-      images: [
-        {
-          b64: [],
-          spooled,
-          width: 64,
-          height: 32,
-          format: 'png',
-          revisedPrompt: null,
-          fallbackStep: null,
-          usage: emptyUsage(),
-        },
-      ],
-    };
+    const batch = testBatch(requestId, [{ b64: [], spooled }], { width: 64, height: 32, source });
     return { png, batch, spooled };
   }
 
@@ -198,33 +173,12 @@ describe('image store: held images wait for a moment without requests', () => {
       .png()
       .toBuffer();
     const text = Buffer.from(png.toString('base64'), 'latin1');
-    const batch: ImageBatch = {
-      requestId,
-      source: 'api',
-      endpoint: '/v1/images/generations',
+    // Two pieces, as a socket delivers them.
+    const batch = testBatch(requestId, [{ b64: [text.subarray(0, 100), text.subarray(100)] }], {
+      width: 48,
+      height: 40,
       prompt: 'a held image',
-      model: 'image-model-2',
-      requestedSize: '48x40',
-      quality: 'low',
-      outputCompression: null,
-      background: 'auto',
-      moderation: null,
-      apiKeyId: null,
-      parentId: null,
-      mask: null,
-      // Two pieces, as a socket delivers them.
-      images: [
-        {
-          b64: [text.subarray(0, 100), text.subarray(100)],
-          width: 48,
-          height: 40,
-          format: 'png',
-          revisedPrompt: null,
-          fallbackStep: null,
-          usage: emptyUsage(),
-        },
-      ],
-    };
+    });
     return { png, batch };
   }
 
