@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BaselineBuild } from './baselineBuild';
+import { benchDataRoot } from './dataRoot';
 import type { BenchContext } from './context';
 import type { ExtraGateway } from './gateways';
 import { startGatewayProcess } from './processes';
@@ -19,8 +20,11 @@ async function prepareBaseline(
   baseline: BaselineBuild,
   keepApiImages: boolean,
 ): Promise<BaselineSetup> {
+  // The other tree makes its folder in os.tmpdir(): pointed at the same root as this tree's, so
+  // both gateways create their files alike (dataRoot.ts).
   const child = fork(path.join(here, 'baselineSetupChild.mjs'), [], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, TMPDIR: benchDataRoot() },
   });
   const reply = new Promise<BaselineSetupReply>((resolve, reject) => {
     child.once('message', (message: BaselineSetupReply) => resolve(message));

@@ -17,6 +17,7 @@ import { streamingCases } from './cases/streaming';
 import { studioCases } from './cases/studio';
 import { throughputCases } from './cases/throughput';
 import { createContext, type BenchContext } from './context';
+import { fileCreateCosts } from './dataRoot';
 import { descendants, watchForeignLoad } from './cpu';
 import { agent } from './http';
 import { parsePlan, USAGE, type CaseGroup } from './plan';
@@ -120,6 +121,12 @@ async function main(): Promise<number> {
       (baseline ? `; baseline ${baseline.dir} at ${baseline.commit}` : '') +
       '\n',
   );
+  // What creating a file costs here: the gallery makes one per kept image (dataRoot.ts).
+  const fileCreate = fileCreateCosts();
+  process.stderr.write(
+    `file creation: ${fileCreate.benchDataMs.toFixed(3)} ms in the gateways' data folders, ` +
+      `${fileCreate.tmpMs.toFixed(3)} ms in ${os.tmpdir()}\n`,
+  );
   if (plan.cpuProfileDir) fs.mkdirSync(plan.cpuProfileDir, { recursive: true });
 
   const sim = await startSimulatorProcess();
@@ -185,7 +192,7 @@ async function main(): Promise<number> {
     durationMs,
     mode: plan.mode,
     identity,
-    machine: { ...info, loadAverageAtStart: loadAtStart },
+    machine: { ...info, loadAverageAtStart: loadAtStart, fileCreateMs: fileCreate },
     foreignLoad: loads,
     settings: {
       groups: plan.groups,

@@ -1,6 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { AccountSecret } from '../src/gateway/secrets/types';
 import { openAccountsRepository, type NewAccount } from '../src/gateway/accounts/repository';
 import { databasePath } from '../src/gateway/core/dataDir';
@@ -12,6 +10,7 @@ import { createKeysRepository } from '../src/gateway/keys/repository';
 import { openSettingsRepository } from '../src/gateway/storage/settingsRepository';
 import { sqliteEngine } from '../src/gateway/storage/sqliteEngine';
 import { SETTINGS } from '../src/gateway/storage/settings';
+import { freshBenchDir } from './dataRoot';
 import type { BenchTokens, GatewayChildConfig, SimulatorReady } from './protocol';
 
 /** The three upstream transports, one account (and one group, one key) each. */
@@ -53,7 +52,7 @@ export async function prepareDataDir(
     databaseUrl?: string;
   },
 ): Promise<BenchSetup> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-bench-'));
+  const dataDir = freshBenchDir('atelier-bench-');
   const engine: SqlEngine =
     opts.databaseUrl === undefined
       ? sqliteEngine(openDatabase(databasePath(dataDir)))

@@ -7,10 +7,10 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { databasePath } from '../../src/gateway/core/dataDir';
+import { freshBenchDir } from '../dataRoot';
 import { createKeysRepository, type NewApiKey } from '../../src/gateway/keys/repository';
 import { openDatabase } from '../../src/gateway/storage/db';
 import { SETTINGS } from '../../src/gateway/storage/settings';
@@ -183,7 +183,7 @@ function printLeaves(leaves: Map<string, Map<string, number>>, requests: number)
 
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-stages-'));
+  const dataDir = freshBenchDir('atelier-stages-');
   const simulator = child('simulator');
   const gateway = child('gateway');
   try {
