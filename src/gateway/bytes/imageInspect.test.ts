@@ -1,6 +1,11 @@
 import sharp from 'sharp';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { inspectBase64Prefix, inspectImage, type ImageInfo } from './imageInspect';
+import {
+  inspectBase64Head,
+  inspectBase64Prefix,
+  inspectImage,
+  type ImageInfo,
+} from './imageInspect';
 
 // Fixtures are made by sharp here; the module under test reads header bytes only.
 const W = 37;
@@ -267,7 +272,16 @@ describe('inspectBase64Prefix', () => {
     expect(inspectBase64Prefix(text)).toEqual(info('png', true));
     const decoded = base64Decodes(from.mock.calls as unknown[][]);
     expect(decoded.length).toBe(1);
-    expect(Math.max(...decoded)).toBeLessThanOrEqual(96 * 1024);
+    expect(Math.max(...decoded)).toBeLessThanOrEqual(1024);
+  });
+
+  it('looks at the head of an arriving image by the same first window', () => {
+    // The first socket piece of a small image: a megabyte, of which a kilobyte tells the header.
+    const head = Buffer.from(f.pngRgb.toString('base64') + 'A'.repeat(1024 * 1024), 'latin1');
+    const from = vi.spyOn(Buffer, 'from');
+    expect(inspectBase64Head(head)).toEqual(info('png', false));
+    const decoded = base64Decodes(from.mock.calls as unknown[][]);
+    expect(decoded).toEqual([1024]);
   });
 
   it('decodes further when SOF sits behind large APP segments, but not the whole', () => {
