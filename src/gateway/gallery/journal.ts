@@ -151,7 +151,8 @@ export function createJournals(dir: string, options: JournalOptions = {}): Journ
     slot.fd = null;
     if (!trimTimer) trimWhenQuiet(warmForMs);
   };
-  const take = (): Slot => {
+  /** A free slot (its file open), else a new one, created in the thread pool (openNew). */
+  const take = async (): Promise<Slot> => {
     for (let slot = free.pop(); slot; slot = free.pop()) {
       freeBytes -= slot.size;
       if (slot.fd !== null) return slot;
@@ -164,13 +165,13 @@ export function createJournals(dir: string, options: JournalOptions = {}): Journ
     }
     // Named by the run and a count: no other writer ever opens it.
     const file = path.join(dir, `slot-${(made += 1)}${JOURNAL_SUFFIX}`);
-    return { path: file, fd: openNew(file), size: 0 };
+    return { path: file, fd: await openNew(file), size: 0 };
   };
   return {
     async write(batch) {
       const seal = randomBytes(8).toString('hex');
       const pieces = journalPieces(batch, seal);
-      const slot = take();
+      const slot = await take();
       lastWriteAt = performance.now();
       let written: number;
       try {
@@ -266,14 +267,21 @@ export function isDeadRunFolder(name: string): boolean {
   }
 }
 
-/** Creates `file`; its folder is made again should another run's sweep have taken it empty. */
-function openNew(file: string): number {
+/**
+ * Creates `file` in the thread pool (a create can cost a millisecond: uncachedFile.ts
+ * `openUncachedFile`); its folder is made again should another run's sweep have taken it empty.
+ */
+async function openNew(file: string): Promise<number> {
+  const create = () =>
+    new Promise<number>((resolve, reject) =>
+      fsSync.open(file, 'wx', 0o600, (error, fd) => (error ? reject(error) : resolve(fd))),
+    );
   try {
-    return fsSync.openSync(file, 'wx', 0o600);
+    return await create();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    fsSync.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    return fsSync.openSync(file, 'wx', 0o600);
+    await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+    return await create();
   }
 }
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import { Base64Quanta } from '../bytes/base64Pieces';
 import { giveBack, takeBuffer } from './bufferPool';
-import { createUncachedFile } from './uncachedFile';
+import { openUncachedFile } from './uncachedFile';
 
 /** Decoded bytes the pooled buffer must have free before a 64 KB string of text is decoded. */
 const MAX_DECODED = 48 * 1024 + 3;
@@ -20,7 +20,7 @@ export async function decodeInto(
   const temp = `${to}.${randomBytes(4).toString('hex')}.tmp`;
   const decoded = takeBuffer();
   try {
-    const out = createUncachedFile(temp, { direct });
+    const out = await openUncachedFile(temp, { direct });
     let total = 0;
     let filled = 0;
     // Copied (or written) before it resolves: the buffer is free again after.

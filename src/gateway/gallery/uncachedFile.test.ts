@@ -3,12 +3,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { openFlags } from '../../../test/support/openFiles';
 import {
   BLOCK,
   createUncachedFile,
   isPageAligned,
+  openUncachedFile,
   pageAligned,
   SLOT,
   StagingPool,
@@ -46,6 +47,24 @@ async function writeInPieces(
 }
 
 describe('a file written past the page cache', () => {
+  it('is created in the thread pool when opened, not on the event loop, as createUncachedFile would', async () => {
+    const file = nextFile();
+    const openSync = vi.spyOn(fs, 'openSync');
+    const out = await openUncachedFile(file);
+    // The create was the thread pool's (fs.open): the event loop made no synchronous open.
+    expect(openSync).not.toHaveBeenCalled();
+    openSync.mockRestore();
+    expect(out.direct).toBe(true);
+    expect(openFlags(file) & fs.constants.O_DIRECT).toBe(fs.constants.O_DIRECT);
+    const bytes = randomBytes(2 * 1024 * 1024 + 5);
+    await out.append([bytes]);
+    await out.close();
+    expect(fs.readFileSync(file).equals(bytes)).toBe(true);
+    // As exclusive as the synchronous create: an existing file is refused, and kept as it was.
+    await expect(openUncachedFile(file)).rejects.toMatchObject({ code: 'EEXIST' });
+    expect(fs.readFileSync(file).equals(bytes)).toBe(true);
+  });
+
   it('is opened with O_DIRECT on this file system and holds exactly its bytes', async () => {
     const file = nextFile();
     const out = createUncachedFile(file);
