@@ -5,7 +5,7 @@ import type { BenchContext } from '../context';
 import { machineBusyMs, waitIdle } from '../cpu';
 import { startBaselineGateway } from '../baseline';
 import { startExtraGateway, type ExtraGateway } from '../gateways';
-import { timedPost, type Target } from '../http';
+import { timedFetch, timedPost, type Target } from '../http';
 import type { Row } from '../report';
 import { directGeneration, throughGeneration, viaProxy } from '../requests';
 import { ratioByRound } from '../rounds';
@@ -17,29 +17,39 @@ const SMALL = { size: '1024x640', width: 1024, height: 640 } as const;
 /** Issue 16: as installed, at least 0.9x the rate through the do-nothing streaming proxy. */
 const FLOOR_SHARE = 0.9;
 
+/** The two clients the rate is measured with (issue 26): undici's `request` and `fetch`. */
+type Client = (target: Target) => Promise<unknown>;
+
 /** `requests` calls through `concurrency` workers; answers requests per second. */
-async function drive(target: Target, requests: number, concurrency: number): Promise<number> {
+async function drive(
+  target: Target,
+  requests: number,
+  concurrency: number,
+  client: Client = timedPost,
+): Promise<number> {
   let next = 0;
   const started = performance.now();
   const worker = async () => {
     while (next < requests) {
       next += 1;
-      await timedPost(target);
+      await client(target);
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
   return requests / ((performance.now() - started) / 1000);
 }
 
-type Way = 'direct' | 'floor' | 'gateway' | 'other' | 'baseline';
+type Way = 'direct' | 'floor' | 'gateway' | 'other' | 'baseline' | 'floorFetch' | 'gatewayFetch';
 
 /**
- * Many small images at a fixed concurrency (API-key transport), four ways (five with --baseline:
+ * Many small images at a fixed concurrency (API-key transport), six ways (seven with --baseline:
  * the other checkout's gateway, its gallery set as the gateway's) in interleaved rounds
  * (runBlocks: the order turns each round): direct, the floor (the do-nothing streaming Node proxy),
- * the gateway as the plan sets its gallery (as installed by default) and a second gateway child
- * with the gallery set the other way. One call is one load of `requests`; its figure is req/s.
- * The target compares the gateway's rate with the floor's in the same round, over the rounds.
+ * the gateway as the plan sets its gallery (as installed by default), a second gateway child
+ * with the gallery set the other way, and the floor and the gateway again with `fetch` as the
+ * client instead of undici's `request`. One call is one load of `requests`; its figure is req/s.
+ * Each target compares the gateway's rate with the floor's, by the same client, in the same
+ * round, over the rounds.
  */
 export async function throughputCases(ctx: BenchContext): Promise<Row[]> {
   if (!ctx.wants('throughput.small')) return [];
@@ -65,9 +75,11 @@ export async function throughputCases(ctx: BenchContext): Promise<Row[]> {
       other: otherTarget,
       ...(baselineTarget && { baseline: baselineTarget }),
     };
-    // Warm-up: one load of `concurrency` (16 >= 10) requests per way, untimed.
+    // Warm-up: one load of `concurrency` (16 >= 10) requests per way and client, untimed.
     for (const target of Object.values(targets))
       await drive(target, Math.max(WARMUP_CALLS, concurrency), concurrency);
+    for (const target of [floorTarget, through])
+      await drive(target, Math.max(WARMUP_CALLS, concurrency), concurrency, timedFetch);
     await Promise.all([
       ctx.settle(),
       waitIdle(other.gateway.pid),
@@ -77,17 +89,26 @@ export async function throughputCases(ctx: BenchContext): Promise<Row[]> {
     // the hypervisor's steal): on two cores the rate is bound by it, so it says what a way may
     // spend to keep up with another (docs/benchmarks.md, "What the floor's rate leaves").
     const machineMs: Partial<Record<Way, number[]>> = {};
-    const load = (way: Way, target: Target) => async () => {
-      const before = machineBusyMs();
-      const rate = await drive(target, requests, concurrency);
-      (machineMs[way] ??= []).push((machineBusyMs() - before) / requests);
-      return rate;
-    };
+    const load =
+      (way: Way, target: Target, client: Client = timedPost) =>
+      async () => {
+        const before = machineBusyMs();
+        const rate = await drive(target, requests, concurrency, client);
+        (machineMs[way] ??= []).push((machineBusyMs() - before) / requests);
+        return rate;
+      };
     const variants: Array<Variant<Way>> = [
       { name: 'direct', call: load('direct', direct) },
       { name: 'floor', call: load('floor', floorTarget) },
       { name: 'gateway', call: load('gateway', through), gateway: ctx.gateway },
       { name: 'other', call: load('other', otherTarget), gateway: other.gateway },
+      // The same floor and installed gateway with fetch as the client.
+      { name: 'floorFetch', call: load('floorFetch', floorTarget, timedFetch) },
+      {
+        name: 'gatewayFetch',
+        call: load('gatewayFetch', through, timedFetch),
+        gateway: ctx.gateway,
+      },
       ...(baseline && baselineTarget
         ? [
             {
@@ -110,6 +131,7 @@ export async function throughputCases(ctx: BenchContext): Promise<Row[]> {
     const d = of('direct');
     const floorRate = of('floor').p50;
     const toFloor = versus('gateway', 'floor');
+    const toFloorFetch = versus('gatewayFetch', 'floorFetch');
     const cpuPerRequest = (way: Way) =>
       (distribution(result.cpuInMs[way] ?? []).p50 +
         distribution(result.cpuAfterMs[way] ?? []).p50) /
@@ -123,7 +145,8 @@ export async function throughputCases(ctx: BenchContext): Promise<Row[]> {
       `small images: direct ${d.p50.toFixed(1)}, floor ${floorRate.toFixed(1)}, gateway ` +
         `${of('gateway').p50.toFixed(1)}, other gallery ${of('other').p50.toFixed(1)} req/s; ` +
         `gateway / floor ${toFloor.ratio.toFixed(2)}x (rounds ${toFloor.spread.min.toFixed(2)}` +
-        `..${toFloor.spread.max.toFixed(2)})`,
+        `..${toFloor.spread.max.toFixed(2)}); with fetch: floor ${of('floorFetch').p50.toFixed(1)}` +
+        `, gateway ${of('gatewayFetch').p50.toFixed(1)} req/s, ${toFloorFetch.ratio.toFixed(2)}x`,
     );
     ctx.log(
       `  machine CPU per request: direct ${machinePerRequest('direct').toFixed(2)}, floor ` +
@@ -180,6 +203,23 @@ export async function throughputCases(ctx: BenchContext): Promise<Row[]> {
             machineCpuMsPerRequest: machinePerRequest('gateway'),
             settleMs: distribution(result.settleMs.gateway ?? []).p50,
             gatewayMemory: memory,
+          },
+        },
+      ),
+      row(
+        'throughput.small.fetch',
+        `${label}, gallery ${ctx.plan.keepApiImages ? 'on (as installed)' : 'off'}, fetch as the client (ratio to the floor with fetch)`,
+        'gatewayFetch',
+        'floorFetch',
+        {
+          target: `>= ${FLOOR_SHARE}x the floor's rate`,
+          pass: toFloorFetch.ratio >= FLOOR_SHARE,
+          details: {
+            rounds,
+            floorRate: of('floorFetch').p50,
+            keepApiImages: ctx.plan.keepApiImages,
+            machineCpuMsPerRequest: machinePerRequest('gatewayFetch'),
+            floorMachineCpuMsPerRequest: machinePerRequest('floorFetch'),
           },
         },
       ),
