@@ -15,6 +15,8 @@ export interface RunIdentity {
   mode: 'quick' | 'full';
   /** With --baseline: that checkout's commit; runs against different baselines never agree. */
   baseline?: string;
+  /** With --pairs: its rounds; only runs of the same kind decide together. */
+  pairs?: number;
 }
 
 /** One case's raw outcome in one run (null: the case has no target). */
@@ -30,7 +32,9 @@ export type Agreement =
   | { kind: 'info' }
   | { kind: 'agrees'; pass: boolean; with: string }
   | { kind: 'differs'; with: string }
-  | { kind: 'first'; reason: string };
+  | { kind: 'first'; reason: string }
+  /** The run itself could not decide (report.ts `undecided`): no verdict whatever came before. */
+  | { kind: 'undecided'; reason: string };
 
 /**
  * Whether a previous run may decide with this one: a full run of the same commit on the same
@@ -44,6 +48,7 @@ export function comparable(a: RunIdentity, b: RunIdentity): boolean {
     a.commit === b.commit &&
     a.machine === b.machine &&
     a.baseline === b.baseline &&
+    a.pairs === b.pairs &&
     !(a.baseline ?? '').endsWith('+dirty')
   );
 }
@@ -80,6 +85,8 @@ export function verdictText(a: Agreement, outcome: Outcome): string {
       return `differs: no verdict (${outcome ? 'pass' : 'FAIL'} here, not in ${a.with})`;
     case 'first':
       return `${outcome ? 'pass' : 'FAIL'}? (${a.reason})`;
+    case 'undecided':
+      return `no verdict: ${a.reason}`;
   }
 }
 
@@ -111,7 +118,8 @@ function isIdentity(value: unknown): value is RunIdentity {
     typeof v.commit === 'string' &&
     typeof v.machine === 'string' &&
     (v.mode === 'quick' || v.mode === 'full') &&
-    (v.baseline === undefined || typeof v.baseline === 'string')
+    (v.baseline === undefined || typeof v.baseline === 'string') &&
+    (v.pairs === undefined || typeof v.pairs === 'number')
   );
 }
 

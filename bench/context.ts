@@ -48,10 +48,11 @@ export interface BenchContext {
   /**
    * Runs `fn` and measures the gateway child's peak RSS over it, after a full GC there. With
    * `fresh`, a new gateway child serves the case, so its peak is not what earlier cases left.
+   * With `of`, that gateway child is measured instead (the installed way beside a baseline).
    */
   withPeak<T>(
     fn: () => Promise<T>,
-    opts?: { fresh?: boolean; label?: string },
+    opts?: { fresh?: boolean; label?: string; of?: GatewayProcess | null },
   ): Promise<{ value: T; memory: PeakMemory }>;
 }
 
@@ -87,12 +88,14 @@ export async function createContext(parts: ContextParts): Promise<BenchContext> 
       return [...ownPids];
     },
     async withPeak(fn, opts = {}) {
+      if (opts.fresh && opts.of) throw new Error('withPeak: fresh restarts the own gateway only');
       if (opts.fresh) {
         await gateway.close();
         gateway = await parts.startGateway();
       }
-      const heapBefore = await gateway.gc();
-      const watch: PeakWatch = watchPeak(gateway.pid);
+      const watched = opts.of ?? gateway;
+      const heapBefore = await watched.gc();
+      const watch: PeakWatch = watchPeak(watched.pid);
       let peak: ReturnType<PeakWatch['stop']>;
       let value;
       try {
@@ -100,13 +103,13 @@ export async function createContext(parts: ContextParts): Promise<BenchContext> 
       } finally {
         peak = watch.stop();
       }
-      await ctx.settle();
-      const heapAfter = await gateway.gc();
-      const rssAfterGcBytes = readMemory(gateway.pid).rssBytes;
+      await waitIdle(watched.pid);
+      const heapAfter = await watched.gc();
+      const rssAfterGcBytes = readMemory(watched.pid).rssBytes;
       let retained: Retained[] | undefined;
       if (parts.plan.heapSnapshotDir && opts.label) {
         fs.mkdirSync(parts.plan.heapSnapshotDir, { recursive: true });
-        const file = await gateway.heapSnapshot(
+        const file = await watched.heapSnapshot(
           path.resolve(parts.plan.heapSnapshotDir, `${opts.label}.heapsnapshot`),
         );
         const found = retainedBy(file);

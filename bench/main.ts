@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { agree, findPrior, verdictText, type RunIdentity } from './agreement';
+import { agree, findPrior, verdictText, type Agreement, type RunIdentity } from './agreement';
 import { buildBaseline, type BaselineBuild } from './baselineBuild';
 import { baselineSummary } from './versusBaseline';
 import { editCases } from './cases/edit';
@@ -66,6 +66,7 @@ function identityOf(
   info: Record<string, unknown>,
   mode: RunIdentity['mode'],
   baseline: BaselineBuild | null,
+  pairs: number | null,
 ): RunIdentity {
   const machineKey = [os.hostname(), info.cpuModel, info.cpus, info.memoryBytes].join(' / ');
   return {
@@ -73,6 +74,7 @@ function identityOf(
     machine: machineKey,
     mode,
     ...(baseline && { baseline: baseline.commit }),
+    ...(pairs !== null && { pairs }),
   };
 }
 
@@ -108,7 +110,7 @@ async function main(): Promise<number> {
   // Built first: a baseline tree that cannot be built stops the run before anything is measured.
   const baseline = plan.baseline ? await buildBaseline(plan.baseline) : null;
   // Taken at the start: the tree measured is the one the run began with, whatever lands meanwhile.
-  const identity = identityOf(info, plan.mode, baseline);
+  const identity = identityOf(info, plan.mode, baseline, plan.pairs);
   const loadAtStart = os.loadavg()[0]!;
   if (loadAtStart > 0.5) {
     process.stderr.write(
@@ -185,7 +187,11 @@ async function main(): Promise<number> {
   // A verdict needs two full runs of the same tree on the same machine that reach it.
   const stamp = `${startedAt.toISOString().replace(/[:.]/g, '-')}.json`;
   const prior = findPrior(RESULTS_DIR, identity, stamp);
-  const agreements = rows.map((r) => agree(r.id, r.pass, prior, identity));
+  const agreements = rows.map((r): Agreement =>
+    r.undecided !== undefined
+      ? { kind: 'undecided', reason: r.undecided }
+      : agree(r.id, r.pass, prior, identity),
+  );
   rows.forEach((r, i) => (r.verdict = verdictText(agreements[i]!, r.pass)));
   const file = writeReport({
     startedAt: startedAt.toISOString(),
@@ -202,6 +208,7 @@ async function main(): Promise<number> {
       latency: plan.latency,
       paths: plan.paths,
       streaming: plan.streaming,
+      pairs: plan.pairs,
       concurrency: plan.concurrency,
       throughput: plan.throughput,
       edit: plan.edit,

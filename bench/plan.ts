@@ -41,6 +41,12 @@ export interface Plan {
    * Absolute.
    */
   baseline: string | null;
+  /**
+   * With --baseline, the before/after question alone (`--pairs <n>`): in the one-at-a-time
+   * groups (PAIRS_GROUPS), only this tree's gateway and the baseline's, one call each per round,
+   * `n` rounds, judged by the interval of their ratio (versusBaseline.ts). Null otherwise.
+   */
+  pairs: number | null;
   verbose: boolean;
   /** The gateway's keep_api_images setting: on (the default) writes every image to the gallery. */
   keepApiImages: boolean;
@@ -51,6 +57,12 @@ export interface Plan {
   /** Write a V8 CPU profile of the gateway child into this folder. */
   cpuProfileDir: string | null;
 }
+
+/** The groups --pairs runs: one call at a time, where one call's noise needs many rounds. */
+export const PAIRS_GROUPS: readonly CaseGroup[] = ['latency', 'streaming'];
+/** Fewer rounds than this give no 90 % interval (interval.ts); more than this is a day. */
+const PAIRS_MIN = 5;
+const PAIRS_MAX = 2000;
 
 export const USAGE = `Usage: npm run bench -- [options]
 
@@ -65,7 +77,13 @@ export const USAGE = `Usage: npm run bench -- [options]
                        gallery off, against the floor, with a client that does not wait)
   --baseline <dir>     also run the gateway of another checkout (e.g. the tree before a change)
                        as one more way in every case's rounds, and report installed / baseline
-                       per case (target within 1.05x); the checkout needs its own node_modules
+                       per case (target within 1.05x, judged by the 90 % interval of the
+                       rounds' ratios); the checkout needs its own node_modules
+  --pairs <n>          with --baseline: the before/after question alone, decided: in the
+                       one-at-a-time groups (${PAIRS_GROUPS.join(', ')}), only this tree's gateway and
+                       the baseline's, both started fresh, one call each per round, n rounds
+                       (a 1024 reply varies about 1.5x call to call here: 200 rounds narrow
+                       its interval to about +-5 %; about 13 minutes for both groups)
   --profile            also write a V8 CPU profile of the gateway child (bench-results/profiles/)
                        and print its top self-time functions; best combined with --only
   --keep-api-images <on|off>
@@ -89,6 +107,8 @@ export function parsePlan(argv: readonly string[]): Plan | 'help' {
   let heapSnapshot = false;
   let gatewayFlags: string[] = [];
   let baseline: string | null = null;
+  let pairs: number | null = null;
+  let onlyGiven = false;
   while (args.length > 0) {
     const arg = args.shift()!;
     if (arg === '--quick') quick = true;
@@ -103,6 +123,11 @@ export function parsePlan(argv: readonly string[]): Plan | 'help' {
       if (dir === undefined || dir === '' || dir.startsWith('--'))
         throw new Error('--baseline takes the folder of another checkout');
       baseline = path.resolve(dir);
+    } else if (arg === '--pairs') {
+      const n = Number(args.shift());
+      if (!Number.isInteger(n) || n < PAIRS_MIN || n > PAIRS_MAX)
+        throw new Error(`--pairs takes a whole number of rounds from ${PAIRS_MIN} to ${PAIRS_MAX}`);
+      pairs = n;
     } else if (arg === '--keep-api-images') {
       const value = args.shift();
       if (value !== 'on' && value !== 'off') throw new Error('--keep-api-images takes on or off');
@@ -117,33 +142,52 @@ export function parsePlan(argv: readonly string[]): Plan | 'help' {
       if (list.length === 0 || unknown.length > 0)
         throw new Error(`--only takes a comma list of ${CASE_GROUPS.join(', ')}`);
       groups = list as CaseGroup[];
+      onlyGiven = true;
     } else throw new Error(`unknown option ${arg}\n\n${USAGE}`);
   }
+  if (pairs !== null) {
+    if (baseline === null) throw new Error('--pairs compares with a --baseline: give one');
+    if (quick) throw new Error('--pairs is a run that decides: not with --quick');
+    groups = onlyGiven ? groups.filter((g) => PAIRS_GROUPS.includes(g)) : [...PAIRS_GROUPS];
+    if (groups.length === 0) throw new Error(`--pairs runs only ${PAIRS_GROUPS.join(', ')}`);
+  }
+  const fullRounds = baseline ? 10 : 8;
+  const pairsRounds =
+    pairs === null
+      ? null
+      : {
+          small: { rounds: pairs, block: 1 },
+          large: { rounds: pairs, block: 1 },
+        };
   return {
     mode: quick ? 'quick' : 'full',
     groups,
     caseFilter,
     warmup: quick ? 3 : 10,
-    // Four ways (five with --baseline) turn through every position in 8 (10) rounds.
-    latency: quick
-      ? { small: { rounds: 4, block: 2 }, large: { rounds: 4, block: 1 } }
-      : { small: { rounds: 8, block: 3 }, large: { rounds: 8, block: 1 } },
-    // Four ways turn through every position in 8 rounds (roundOrder); --quick runs half of them.
-    paths: { rounds: quick ? 4 : 8 },
-    streaming: quick ? { rounds: 4, block: 1 } : { rounds: 8, block: 2 },
-    // --quick leaves out 64 x 4K (over a minute per round here).
+    // Four ways turn through every position in 8 rounds (roundOrder), five in 10 with
+    // --baseline; --quick runs half of them.
+    latency: pairsRounds ?? {
+      small: { rounds: quick ? 4 : fullRounds, block: quick ? 2 : 3 },
+      large: { rounds: quick ? 4 : fullRounds, block: 1 },
+    },
+    paths: { rounds: quick ? 4 : fullRounds },
+    streaming:
+      pairsRounds?.small ?? (quick ? { rounds: 4, block: 1 } : { rounds: fullRounds, block: 2 }),
+    // --quick leaves out 64 x 4K (over a minute per round here). With --baseline, 6 rounds of
+    // 16 x 4K: the before/after interval needs 5 at least.
     concurrency: {
       levels: quick
         ? [{ n: 16, iterations: 2 }]
         : [
-            { n: 16, iterations: 4 },
+            { n: 16, iterations: baseline ? 6 : 4 },
             { n: 64, iterations: 2 },
           ],
     },
     throughput: { requests: quick ? 120 : 200, concurrency: 16, rounds: quick ? 4 : 6 },
-    edit: quick ? { rounds: 2, block: 1 } : { rounds: 4, block: 2 },
+    edit: quick ? { rounds: 2, block: 1 } : { rounds: baseline ? 6 : 4, block: 2 },
     postgres: quick ? { rounds: 4, block: 3 } : { rounds: 8, block: 6 },
     baseline,
+    pairs,
     verbose,
     keepApiImages,
     gatewayFlags,

@@ -28,7 +28,19 @@ export interface Row {
    * Cases run in rounds: the compared figure per round, summarised (the median of the rounds'
    * figures is the one `addedMs` or `ratio` gives, the min-max is how far noise moved it).
    */
-  spread?: { min: number; max: number; rounds: number; unit: 'ms' | 'x' | 'req/s' };
+  spread?: {
+    min: number;
+    max: number;
+    rounds: number;
+    unit: 'ms' | 'x' | 'req/s';
+    /** The min .. max is a confidence interval around the ratio (versusBaseline.ts), not a range. */
+    interval?: boolean;
+  };
+  /**
+   * A target the run could not decide either way (an interval across the limit): why. Its
+   * `pass` is null, and it counts among the targets without a verdict.
+   */
+  undecided?: string;
   /** pass/FAIL only when two full runs agree (agreement.ts); set by main before the table. */
   verdict?: string;
 }
@@ -64,7 +76,7 @@ function spreadCell(s: Row['spread']): string {
   if (!s) return '-';
   const f = (x: number) =>
     s.unit === 'ms' ? formatMs(x) : s.unit === 'x' ? `${x.toFixed(2)}x` : x.toFixed(1);
-  return `${f(s.min)} .. ${f(s.max)} (${s.rounds} rounds)`;
+  return `${f(s.min)} .. ${f(s.max)} (${s.interval ? '90 % interval, ' : ''}${s.rounds} rounds)`;
 }
 
 function cell(d: Distribution | null, unit: Row['unit']): string {

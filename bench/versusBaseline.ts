@@ -1,9 +1,12 @@
+import { judgeAtMost, ratioInterval } from './interval';
 import type { Row } from './report';
 import { ratioByRound, type RoundSummary } from './rounds';
 import { distribution } from './stats';
 
 /** Issue 24: every case within 1.05x of the tree before the change. */
 export const BASELINE_RATIO = 1.05;
+/** The before/after interval's coverage: each side wrong at most 5 % of the time. */
+export const BASELINE_CONFIDENCE = 0.9;
 
 /**
  * How much slower the installed gateway is than the baseline, round by round (each round's
@@ -20,8 +23,11 @@ export function slowdownByRound(
 
 /**
  * The row that compares a case's installed way with the baseline's: the Direct column holds the
- * baseline, Through the installed gateway, Ratio the median of the rounds' slowdowns and the
- * spread their min .. max. No rounds (a way that never ran): no verdict.
+ * baseline, Through the installed gateway. Ratio is the Hodges-Lehmann estimate of the rounds'
+ * slowdowns and the spread its 90 % interval (interval.ts); the outcome comes from where that
+ * interval lies: within 1.05x (pass), above it (FAIL), or across it (undecided: more rounds,
+ * `--pairs`). Under 5 rounds there is no interval: the median of the rounds and their min .. max,
+ * undecided. No rounds (a way that never ran): no verdict.
  */
 export function baselineRow(fields: {
   id: string;
@@ -33,8 +39,17 @@ export function baselineRow(fields: {
   commit: string;
 }): Row {
   const s = slowdownByRound(fields.installed, fields.baseline, fields.unit);
+  const interval = ratioInterval(s.roundMedians, BASELINE_CONFIDENCE);
+  const judgement = judgeAtMost(interval, BASELINE_RATIO);
   const base = distribution(fields.baseline.flat());
   const mine = distribution(fields.installed.flat());
+  const undecided =
+    s.rounds === 0 || judgement !== 'undecided'
+      ? undefined
+      : interval
+        ? `its ${pct(interval.confidence)} interval ${interval.low.toFixed(2)}x .. ` +
+          `${interval.high.toFixed(2)}x spans ${BASELINE_RATIO}x: more rounds (--pairs)`
+        : `${s.rounds} rounds are too few for an interval (5 at least)`;
   return {
     id: `${fields.id}.baseline`,
     label: `${fields.label}: as installed / baseline`,
@@ -42,29 +57,42 @@ export function baselineRow(fields: {
     direct: base,
     through: mine,
     addedMs: fields.unit === 'ms' ? mine.p50 - base.p50 : null,
-    ratio: s.median,
-    spread: { min: s.min, max: s.max, rounds: s.rounds, unit: 'x' },
+    ratio: interval ? interval.estimate : s.median,
+    spread: interval
+      ? { min: interval.low, max: interval.high, rounds: s.rounds, unit: 'x', interval: true }
+      : { min: s.min, max: s.max, rounds: s.rounds, unit: 'x' },
     target: `<= ${BASELINE_RATIO}x the baseline's ${fields.unit === 'ms' ? 'time' : '1 / rate'}`,
-    pass: s.rounds === 0 ? null : s.median <= BASELINE_RATIO,
+    pass: judgement === 'within' ? true : judgement === 'over' ? false : null,
+    ...(undecided !== undefined && { undecided }),
     details: {
       baselineCommit: fields.commit,
       slowdown: fields.unit === 'ms' ? 'installed / baseline time' : 'baseline / installed rate',
       roundSlowdowns: s.roundMedians,
+      roundsMedian: s.median,
+      roundsMin: s.min,
+      roundsMax: s.max,
+      interval,
+      judgement: s.rounds === 0 ? null : judgement,
     },
   };
 }
 
+const pct = (p: number) => `${Math.floor(p * 100)} %`;
+
 /**
- * One line for issue 24's question over a run's `.baseline` rows: how many cases are within
- * 1.05x in this run, and the slowest. The verdict is still per row, from two agreeing runs.
+ * One line for issue 24's question over a run's `.baseline` rows: how many cases this run puts
+ * within 1.05x, over it, or leaves undecided, and the slowest. The verdict is still per row, from
+ * two agreeing runs.
  */
 export function baselineSummary(rows: readonly Row[], commit: string): string {
   const compared = rows.filter((r) => r.id.endsWith('.baseline') && r.ratio !== null);
   if (compared.length === 0) return `installed / baseline ${commit}: no case compared`;
   const within = compared.filter((r) => r.pass === true).length;
+  const over = compared.filter((r) => r.pass === false).length;
   const slowest = compared.reduce((a, b) => ((b.ratio ?? 0) > (a.ratio ?? 0) ? b : a));
   return (
-    `installed / baseline ${commit}: ${within} of ${compared.length} cases within ` +
-    `${BASELINE_RATIO}x in this run; slowest ${slowest.ratio!.toFixed(2)}x (${slowest.label})`
+    `installed / baseline ${commit}: of ${compared.length} cases, ${within} within ` +
+    `${BASELINE_RATIO}x, ${over} over it, ${compared.length - within - over} undecided in ` +
+    `this run; slowest ${slowest.ratio!.toFixed(2)}x (${slowest.label})`
   );
 }

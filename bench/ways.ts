@@ -19,36 +19,58 @@ export interface Served {
   setup: BenchSetup;
 }
 
-/** The gateways beside the bench's own (installed) one: gallery off, and the baseline. */
+/**
+ * The gateways beside the bench's own (installed) one: gallery off, and with --baseline the
+ * baseline's with a fresh gateway of this tree started beside it (`mine`), which is then the
+ * installed way. The bench's own gateway has lived the whole run; set against one just started,
+ * the same code read 1.24x in one run (`--pairs 40` of this tree against itself, the bridge's
+ * 1024 reply) and nothing beyond noise when both were fresh: before/after compares like with like.
+ * With --pairs there is no gallery-off way.
+ */
 export interface OtherGateways {
-  off: ExtraGateway;
+  off: ExtraGateway | null;
   baseline: ExtraGateway | null;
+  mine: ExtraGateway | null;
   close(): Promise<void>;
 }
 
-/** Starts the gallery-off gateway, and the baseline's when the run has one. */
-export async function startOtherGateways(ctx: BenchContext): Promise<OtherGateways> {
-  const off = await startExtraGateway(ctx, false);
-  let baseline: ExtraGateway | null = null;
+/**
+ * Starts the gallery-off gateway, and the baseline's beside a fresh one of ours when asked.
+ * `ownIsFresh`: the case restarts the bench's own gateway for itself (withPeak's `fresh`), which
+ * is then as new as the baseline's and stays the installed way.
+ */
+export async function startOtherGateways(
+  ctx: BenchContext,
+  opts: { ownIsFresh?: boolean } = {},
+): Promise<OtherGateways> {
+  const started: ExtraGateway[] = [];
+  const start = async (making: Promise<ExtraGateway>) => {
+    const gateway = await making;
+    started.push(gateway);
+    return gateway;
+  };
+  const close = async () => {
+    for (const gateway of started.reverse()) await gateway.close();
+  };
   try {
-    // Its gallery as the bench's own gateway's (as installed unless --keep-api-images off).
-    baseline = ctx.baseline ? await startBaselineGateway(ctx, ctx.plan.keepApiImages) : null;
+    const off = ctx.plan.pairs === null ? await start(startExtraGateway(ctx, false)) : null;
+    // Their galleries as the bench's own gateway's (as installed unless --keep-api-images off).
+    const mine =
+      ctx.baseline && !opts.ownIsFresh
+        ? await start(startExtraGateway(ctx, ctx.plan.keepApiImages))
+        : null;
+    const baseline = ctx.baseline
+      ? await start(startBaselineGateway(ctx, ctx.plan.keepApiImages))
+      : null;
+    return { off, baseline, mine, close };
   } catch (error) {
-    await off.close();
+    await close();
     throw error;
   }
-  return {
-    off,
-    baseline,
-    async close() {
-      await off.close();
-      await baseline?.close();
-    },
-  };
 }
 
 /** The gateways of a case, by way (baseline only with --baseline). */
-export type GatewayWays = Record<'installed' | 'off', Served> & { baseline: Served | null };
+export type GatewayWays = { installed: Served; off: Served | null; baseline: Served | null };
 
 /**
  * The variants of one case: `call(way, served)` makes a way's call (served is null for direct and
@@ -63,19 +85,22 @@ export function variantsOf<Sample>(
     call: call(way, served),
     gateway: served.gateway,
   });
+  // --pairs: the two gateways alone (the baseline is always there then).
+  if (ways.off === null && ways.baseline)
+    return [gatewayWay('installed', ways.installed), gatewayWay('baseline', ways.baseline)];
   return [
     { name: 'direct', call: call('direct', null) },
     { name: 'floor', call: call('floor', null) },
     gatewayWay('installed', ways.installed),
-    gatewayWay('off', ways.off),
+    ...(ways.off ? [gatewayWay('off', ways.off)] : []),
     ...(ways.baseline ? [gatewayWay('baseline', ways.baseline)] : []),
   ];
 }
 
-/** The main gateway (as installed) and the others, by way. */
+/** The installed gateway (ours beside the baseline, else the bench's own) and the others. */
 export function gatewayWays(ctx: BenchContext, others: OtherGateways): GatewayWays {
   return {
-    installed: { gateway: ctx.gateway, setup: ctx.setup },
+    installed: others.mine ?? { gateway: ctx.gateway, setup: ctx.setup },
     off: others.off,
     baseline: others.baseline,
   };

@@ -58,7 +58,7 @@ export async function editCases(ctx: BenchContext): Promise<Row[]> {
   const through = (served: Served) =>
     target(`${served.gateway.url}/v1/images/edits`, served.setup.keys.apiKey);
   let b64Bytes = 0;
-  const others = await startOtherGateways(ctx);
+  const others = await startOtherGateways(ctx, { ownIsFresh: true });
   let measured;
   try {
     // The installed way is a fresh gateway child, so its peak RSS is this case's alone.

@@ -22,6 +22,13 @@ export function mapBlocks<Sample>(
   };
 }
 
+/** A before/after row in a log line: the ratio, and its interval when it has one. */
+function describeVersus(row: Row): string {
+  const s = row.spread;
+  const interval = s?.interval ? ` (${s.min.toFixed(2)}x .. ${s.max.toFixed(2)}x)` : '';
+  return `${row.ratio!.toFixed(2)}x${interval} over ${s?.rounds ?? 0} rounds`;
+}
+
 const median = (values: readonly number[] | undefined): number =>
   values && values.length > 0 ? distribution(values).p50 : Number.NaN;
 
@@ -43,6 +50,21 @@ export function roundsRows(
   },
 ): Row[] {
   const { id, label, result } = fields;
+  const versus = () =>
+    baselineRow({
+      id,
+      label,
+      unit: 'ms',
+      installed: result.byRound.installed,
+      baseline: result.byRound.baseline,
+      commit: ctx.baseline!.commit,
+    });
+  // --pairs: the two gateways alone, so the before/after row alone.
+  if (!Object.hasOwn(result.byRound, 'direct')) {
+    const row = versus();
+    ctx.log(`${label}: installed / baseline ${describeVersus(row)}`);
+    return [row];
+  }
   const direct = distribution(result.samples.direct);
   const added = (way: Way) => {
     const s = addedByRound(result.byRound[way], result.byRound.direct);
@@ -90,23 +112,12 @@ export function roundsRows(
       details: { ...fields.details, ...cpu('off') },
     }),
   ];
-  if (ctx.baseline && Object.hasOwn(result.byRound, 'baseline')) {
-    rows.push(
-      baselineRow({
-        id,
-        label,
-        unit: 'ms',
-        installed: result.byRound.installed,
-        baseline: result.byRound.baseline,
-        commit: ctx.baseline.commit,
-      }),
-    );
-  }
+  if (ctx.baseline && Object.hasOwn(result.byRound, 'baseline')) rows.push(versus());
   ctx.log(
     `${label}: added over direct, median of ${added('installed').spread.rounds} rounds: floor ` +
       `${floorAdded.toFixed(1)}, installed ${installedAdded.toFixed(1)}, off ` +
       `${added('off').addedMs.toFixed(1)} ms` +
-      (rows.length > 3 ? `; installed / baseline ${rows[3]!.ratio!.toFixed(2)}x` : ''),
+      (rows.length > 3 ? `; installed / baseline ${describeVersus(rows[3]!)}` : ''),
   );
   return rows;
 }

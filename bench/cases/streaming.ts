@@ -30,27 +30,30 @@ export async function streamingCases(ctx: BenchContext): Promise<Row[]> {
     for (const transport of transports) {
       const params = { size: '1024x1024', quality: 'medium', partialImages: PARTIALS } as const;
       const direct = directGeneration(ctx.sim, ctx.setup, transport, params);
-      const { value: result, memory } = await ctx.withPeak(async () => {
-        const ways = gatewayWays(ctx, others);
-        const variants = variantsOf(ways, (way, served): (() => Promise<StreamTimed>) => {
-          const target: Target = served
-            ? throughGeneration(served.gateway.url, served.setup, transport, params)
-            : way === 'floor'
-              ? viaProxy(ctx.sim, ctx.proxy.url, direct)
-              : direct;
-          return () => timedSse(target);
-        });
-        for (const served of [ways.installed, ways.off, ways.baseline]) {
-          if (!served) continue;
-          const target = throughGeneration(served.gateway.url, served.setup, transport, params);
-          const t = await timedSse(target, true);
-          if (t.partials !== PARTIALS) throw new Error(`stream had ${t.partials} partial images`);
-          await checkImagesSse(t.body!, 1024, 1024);
-        }
-        await warmUp(variants, ctx.plan.warmup);
-        const plan = ctx.plan.streaming;
-        return runBlocks(variants, plan.rounds, plan.block, { settleEachCall: true });
-      });
+      const { value: result, memory } = await ctx.withPeak(
+        async () => {
+          const ways = gatewayWays(ctx, others);
+          const variants = variantsOf(ways, (way, served): (() => Promise<StreamTimed>) => {
+            const target: Target = served
+              ? throughGeneration(served.gateway.url, served.setup, transport, params)
+              : way === 'floor'
+                ? viaProxy(ctx.sim, ctx.proxy.url, direct)
+                : direct;
+            return () => timedSse(target);
+          });
+          for (const served of [ways.installed, ways.off, ways.baseline]) {
+            if (!served) continue;
+            const target = throughGeneration(served.gateway.url, served.setup, transport, params);
+            const t = await timedSse(target, true);
+            if (t.partials !== PARTIALS) throw new Error(`stream had ${t.partials} partial images`);
+            await checkImagesSse(t.body!, 1024, 1024);
+          }
+          await warmUp(variants, ctx.plan.warmup);
+          const plan = ctx.plan.streaming;
+          return runBlocks(variants, plan.rounds, plan.block, { settleEachCall: true });
+        },
+        { of: others.mine?.gateway },
+      );
       const label = `stream 1024x1024 + ${PARTIALS} partials, ${TRANSPORT_LABEL[transport]}`;
       const metrics = [
         { key: 'firstPartialMs', name: 'first partial' },
@@ -68,7 +71,8 @@ export async function streamingCases(ctx: BenchContext): Promise<Row[]> {
             },
             details: {
               ...ctx.plan.streaming,
-              directEvents: result.samples.direct[0]?.events,
+              // No direct way under --pairs.
+              directEvents: (result.samples.direct as StreamTimed[] | undefined)?.[0]?.events,
               throughEvents: result.samples.installed[0]?.events,
               gatewayMemory: memory,
             },

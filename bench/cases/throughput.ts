@@ -56,15 +56,19 @@ export async function throughputCases(ctx: BenchContext): Promise<Row[]> {
   const { requests, concurrency, rounds } = ctx.plan.throughput;
   const params = { size: SMALL.size, quality: 'low', partialImages: 0 } as const;
   const direct = directGeneration(ctx.sim, ctx.setup, 'apiKey', params);
-  const through = throughGeneration(ctx.gateway.url, ctx.setup, 'apiKey', params);
   const floorTarget = viaProxy(ctx.sim, ctx.proxy.url, direct);
-  await checkImagesJson((await timedPost(through, true)).body!, SMALL.width, SMALL.height);
   const keepOther = !ctx.plan.keepApiImages;
   const other = await startExtraGateway(ctx, keepOther);
   let baseline: ExtraGateway | null = null;
+  let mine: ExtraGateway | null = null;
   try {
-    // The baseline's gallery as the plan sets the gateway's: installed / baseline compares alike.
+    // The baseline's gallery as the plan sets the gateway's, and beside it a fresh gateway of
+    // this tree as the installed way: installed / baseline compares alike (ways.ts).
+    mine = ctx.baseline ? await startExtraGateway(ctx, ctx.plan.keepApiImages) : null;
     baseline = ctx.baseline ? await startBaselineGateway(ctx, ctx.plan.keepApiImages) : null;
+    const installed = mine ?? { gateway: ctx.gateway, setup: ctx.setup };
+    const through = throughGeneration(installed.gateway.url, installed.setup, 'apiKey', params);
+    await checkImagesJson((await timedPost(through, true)).body!, SMALL.width, SMALL.height);
     const otherTarget = throughGeneration(other.gateway.url, other.setup, 'apiKey', params);
     const baselineTarget =
       baseline && throughGeneration(baseline.gateway.url, baseline.setup, 'apiKey', params);
@@ -82,6 +86,7 @@ export async function throughputCases(ctx: BenchContext): Promise<Row[]> {
       await drive(target, Math.max(WARMUP_CALLS, concurrency), concurrency, timedFetch);
     await Promise.all([
       ctx.settle(),
+      mine && waitIdle(mine.gateway.pid),
       waitIdle(other.gateway.pid),
       baseline && waitIdle(baseline.gateway.pid),
     ]);
@@ -100,14 +105,14 @@ export async function throughputCases(ctx: BenchContext): Promise<Row[]> {
     const variants: Array<Variant<Way>> = [
       { name: 'direct', call: load('direct', direct) },
       { name: 'floor', call: load('floor', floorTarget) },
-      { name: 'gateway', call: load('gateway', through), gateway: ctx.gateway },
+      { name: 'gateway', call: load('gateway', through), gateway: installed.gateway },
       { name: 'other', call: load('other', otherTarget), gateway: other.gateway },
       // The same floor and installed gateway with fetch as the client.
       { name: 'floorFetch', call: load('floorFetch', floorTarget, timedFetch) },
       {
         name: 'gatewayFetch',
         call: load('gatewayFetch', through, timedFetch),
-        gateway: ctx.gateway,
+        gateway: installed.gateway,
       },
       ...(baseline && baselineTarget
         ? [
@@ -119,7 +124,9 @@ export async function throughputCases(ctx: BenchContext): Promise<Row[]> {
           ]
         : []),
     ];
-    const { value: result, memory } = await ctx.withPeak(() => runBlocks(variants, rounds, 1));
+    const { value: result, memory } = await ctx.withPeak(() => runBlocks(variants, rounds, 1), {
+      of: mine?.gateway,
+    });
     const of = (way: Way) => distribution(result.samples[way]);
     const versus = (way: Way, reference: Way) => {
       const s = ratioByRound(result.byRound[way], result.byRound[reference]);
@@ -253,6 +260,7 @@ export async function throughputCases(ctx: BenchContext): Promise<Row[]> {
     ];
   } finally {
     await other.close();
+    await mine?.close();
     await baseline?.close();
   }
 }

@@ -88,6 +88,25 @@ describe('comparable', () => {
     expect(comparable(dirty, dirty)).toBe(false);
     expect(agree('x', true, prior({ x: true }, dirty), dirty).kind).toBe('first');
   });
+
+  it('keeps --pairs runs apart from full runs and from pairs runs of another length', () => {
+    const base = { ...SELF, baseline: 'c7d61aa' };
+    const pairs = { ...base, pairs: 200 };
+    expect(comparable(pairs, pairs)).toBe(true);
+    expect(comparable(pairs, base)).toBe(false);
+    expect(comparable(pairs, { ...pairs, pairs: 100 })).toBe(false);
+    expect(readPrior('f.json', JSON.stringify({ identity: pairs, rows: [] }))?.identity).toEqual(
+      pairs,
+    );
+  });
+});
+
+describe('verdictText of an undecided row', () => {
+  it('says no verdict, and why', () => {
+    expect(verdictText({ kind: 'undecided', reason: 'its interval spans 1.05x' }, null)).toBe(
+      'no verdict: its interval spans 1.05x',
+    );
+  });
 });
 
 describe('readPrior', () => {

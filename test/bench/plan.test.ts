@@ -31,6 +31,43 @@ describe('parsePlan', () => {
     expect(() => parsePlan(['--baseline', '--quick'])).toThrow(/--baseline takes the folder/);
   });
 
+  it('gives every before/after case at least 5 rounds with --baseline (the interval needs them)', () => {
+    const p = plan(['--baseline', '/work/wt/base']);
+    expect(p.latency.small.rounds).toBe(10);
+    expect(p.latency.large.rounds).toBe(10);
+    expect(p.paths.rounds).toBe(10);
+    expect(p.streaming.rounds).toBe(10);
+    expect(p.edit.rounds).toBeGreaterThanOrEqual(5);
+    expect(p.throughput.rounds).toBeGreaterThanOrEqual(5);
+    expect(p.concurrency.levels.find((l) => l.n === 16)?.iterations).toBeGreaterThanOrEqual(5);
+    expect(plan([]).latency.small.rounds).toBe(8);
+    expect(plan([]).pairs).toBeNull();
+  });
+
+  it('takes --pairs with a baseline: the one-at-a-time groups, one call per round', () => {
+    const p = plan(['--baseline', '/b', '--pairs', '200']);
+    expect(p.pairs).toBe(200);
+    expect(p.groups).toEqual(['latency', 'streaming']);
+    expect(p.latency).toEqual({
+      small: { rounds: 200, block: 1 },
+      large: { rounds: 200, block: 1 },
+    });
+    expect(p.streaming).toEqual({ rounds: 200, block: 1 });
+    expect(plan(['--baseline', '/b', '--pairs', '40', '--only', 'streaming,edit']).groups).toEqual([
+      'streaming',
+    ]);
+  });
+
+  it('refuses --pairs without a baseline, with --quick, out of range or for other groups', () => {
+    expect(() => parsePlan(['--pairs', '40'])).toThrow(/--baseline/);
+    expect(() => parsePlan(['--baseline', '/b', '--pairs', '40', '--quick'])).toThrow(/--quick/);
+    for (const n of ['4', '2001', '1.5', 'x', ''])
+      expect(() => parsePlan(['--baseline', '/b', '--pairs', n])).toThrow(/--pairs takes/);
+    expect(() => parsePlan(['--baseline', '/b', '--pairs', '40', '--only', 'edit'])).toThrow(
+      /--pairs runs only latency, streaming/,
+    );
+  });
+
   it('knows the postgres group', () => {
     expect(plan(['--only', 'postgres']).groups).toEqual(['postgres']);
   });

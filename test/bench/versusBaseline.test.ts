@@ -79,54 +79,101 @@ describe('baselineRow', () => {
     unit: 'ms' as const,
     commit: 'c7d61aa',
   };
+  const rounds = (...ms: number[]) => ms.map((x) => [x]);
+  const hundreds = (n: number) => rounds(...new Array<number>(n).fill(100));
 
-  it('passes within 1.05x and fails beyond, with the rounds as its spread', () => {
-    const within = baselineRow({
+  it('is within 1.05x when the whole interval is, and gives it as the spread', () => {
+    const row = baselineRow({
+      ...fields,
+      installed: rounds(98, 99, 100, 101, 102, 100, 99, 101),
+      baseline: hundreds(8),
+    });
+    expect(row.id).toBe('latency.apiKey.1024x1024.baseline');
+    expect(row.pass).toBe(true);
+    expect(row.undecided).toBeUndefined();
+    expect(row.ratio).toBeCloseTo(1, 2);
+    expect(row.spread?.interval).toBe(true);
+    expect(row.spread?.rounds).toBe(8);
+    expect(row.spread!.max).toBeLessThanOrEqual(BASELINE_RATIO);
+    expect(row.spread!.min).toBeLessThanOrEqual(row.ratio!);
+    expect(row.target).toBe(`<= ${BASELINE_RATIO}x the baseline's time`);
+    expect(row.details?.judgement).toBe('within');
+  });
+
+  it('is over when the whole interval is above 1.05x', () => {
+    const row = baselineRow({
+      ...fields,
+      installed: rounds(110, 112, 109, 111, 115, 108, 113, 110),
+      baseline: hundreds(8),
+    });
+    expect(row.pass).toBe(false);
+    expect(row.undecided).toBeUndefined();
+    expect(row.spread!.min).toBeGreaterThan(BASELINE_RATIO);
+  });
+
+  it('decides nothing when the interval spans 1.05x, and says what would', () => {
+    const row = baselineRow({
+      ...fields,
+      installed: rounds(80, 130, 95, 120, 100, 110, 70, 140),
+      baseline: hundreds(8),
+    });
+    expect(row.pass).toBeNull();
+    expect(row.undecided).toMatch(/interval .* spans 1\.05x: more rounds \(--pairs\)/);
+    expect(row.details?.judgement).toBe('undecided');
+  });
+
+  it('decides nothing from fewer than 5 rounds: no interval, the rounds as its spread', () => {
+    const row = baselineRow({
       ...fields,
       installed: [[104], [106], [100]],
       baseline: [[100], [100], [100]],
     });
-    expect(within.id).toBe('latency.apiKey.1024x1024.baseline');
-    expect(within.ratio).toBeCloseTo(1.04, 9);
-    expect(within.spread).toEqual({ min: 1, max: 1.06, rounds: 3, unit: 'x' });
-    expect(within.pass).toBe(true);
-    expect(within.addedMs).toBe(4);
-    expect(within.target).toBe(`<= ${BASELINE_RATIO}x the baseline's time`);
-    const beyond = baselineRow({
+    expect(row.pass).toBeNull();
+    expect(row.undecided).toBe('3 rounds are too few for an interval (5 at least)');
+    expect(row.ratio).toBeCloseTo(1.04, 9);
+    expect(row.spread).toEqual({ min: 1, max: 1.06, rounds: 3, unit: 'x' });
+    expect(row.addedMs).toBe(4);
+  });
+
+  it('has no verdict and no reason when the ways never ran', () => {
+    const row = baselineRow({ ...fields, installed: [], baseline: [] });
+    expect(row.pass).toBeNull();
+    expect(row.undecided).toBeUndefined();
+  });
+
+  it('turns rates over and reports no added ms for them', () => {
+    const row = baselineRow({
       ...fields,
-      installed: [[106], [107], [100]],
-      baseline: [[100], [100], [100]],
+      unit: 'req/s',
+      installed: rounds(80, 81, 79, 80, 82, 80),
+      baseline: rounds(100, 100, 100, 100, 100, 100),
     });
-    expect(beyond.pass).toBe(false);
-  });
-
-  it('has no verdict when the ways never ran', () => {
-    expect(baselineRow({ ...fields, installed: [], baseline: [] }).pass).toBeNull();
-  });
-
-  it('reports no added ms for rates', () => {
-    const row = baselineRow({ ...fields, unit: 'req/s', installed: [[95]], baseline: [[100]] });
     expect(row.addedMs).toBeNull();
-    expect(row.ratio).toBeCloseTo(100 / 95, 9);
+    expect(row.ratio).toBeCloseTo(1.25, 1);
     expect(row.pass).toBe(false);
   });
 });
 
 describe('baselineSummary', () => {
-  const row = (id: string, installed: number, base: number) =>
+  const row = (id: string, installed: number[], base: number) =>
     baselineRow({
       id,
       label: id,
       unit: 'ms',
-      installed: [[installed]],
-      baseline: [[base]],
+      installed: installed.map((x) => [x]),
+      baseline: installed.map(() => [base]),
       commit: 'c7d61aa',
     });
 
-  it('counts the cases within 1.05x and names the slowest', () => {
-    const rows = [row('a', 100, 100), row('b', 112, 100), row('c', 90, 100)];
+  it('counts the cases within 1.05x, over it and undecided, and names the slowest', () => {
+    const rows = [
+      row('a', [100, 101, 99, 100, 100], 100),
+      row('b', [112, 113, 111, 112, 112], 100),
+      row('c', [80, 130, 95, 120, 100], 100),
+    ];
     expect(baselineSummary(rows, 'c7d61aa')).toBe(
-      'installed / baseline c7d61aa: 2 of 3 cases within 1.05x in this run; slowest 1.12x (b: as installed / baseline)',
+      'installed / baseline c7d61aa: of 3 cases, 1 within 1.05x, 1 over it, 1 undecided in ' +
+        'this run; slowest 1.12x (b: as installed / baseline)',
     );
   });
 
