@@ -38,6 +38,24 @@ export function signedRankCdf(n: number): Float64Array {
   return p;
 }
 
+/** Every pairwise average of the values (each with itself too), sorted. */
+function walshAverages(values: readonly number[]): number[] {
+  const walsh: number[] = [];
+  for (let i = 0; i < values.length; i += 1)
+    for (let j = i; j < values.length; j += 1) walsh.push((values[i]! + values[j]!) / 2);
+  return walsh.sort((a, b) => a - b);
+}
+
+const middle = (sorted: readonly number[]) => {
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+/** The Hodges-Lehmann estimate alone (the median of the Walsh averages); NaN for no values. */
+export function centre(values: readonly number[]): number {
+  return values.length === 0 ? Number.NaN : middle(walshAverages(values));
+}
+
 /**
  * The Hodges-Lehmann estimate of the values' centre and its two-sided interval at `confidence`
  * (0.9: each side wrong at most 5 % of the time). Null when there are too few values for any
@@ -47,10 +65,7 @@ export function centreInterval(values: readonly number[], confidence = 0.9): Int
   if (!(confidence > 0 && confidence < 1)) throw new RangeError('confidence must be in (0, 1)');
   const n = values.length;
   if (n === 0 || values.some((v) => !Number.isFinite(v))) return null;
-  const walsh: number[] = [];
-  for (let i = 0; i < n; i += 1)
-    for (let j = i; j < n; j += 1) walsh.push((values[i]! + values[j]!) / 2);
-  walsh.sort((a, b) => a - b);
+  const walsh = walshAverages(values);
   const m = walsh.length;
   const cdf = signedRankCdf(n);
   const tail = (1 - confidence) / 2;
@@ -59,10 +74,8 @@ export function centreInterval(values: readonly number[], confidence = 0.9): Int
   let k = 0;
   while (k < m && cdf[k]! <= tail) k += 1;
   if (k === 0) return null;
-  const mid = Math.floor(m / 2);
-  const estimate = m % 2 === 1 ? walsh[mid]! : (walsh[mid - 1]! + walsh[mid]!) / 2;
   return {
-    estimate,
+    estimate: middle(walsh),
     low: walsh[k - 1]!,
     high: walsh[m - k]!,
     confidence: 1 - 2 * cdf[k - 1]!,

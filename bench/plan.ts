@@ -44,7 +44,8 @@ export interface Plan {
   /**
    * With --baseline, the before/after question alone (`--pairs <n>`): in the one-at-a-time
    * groups (PAIRS_GROUPS), only this tree's gateway and the baseline's, one call each per round,
-   * `n` rounds, judged by the interval of their ratio (versusBaseline.ts). Null otherwise.
+   * on `n` fresh pairs of gateway children per case, PAIR_ROUNDS rounds each, judged by the
+   * interval of the pairs' ratios (versusBaseline.ts). Null otherwise.
    */
   pairs: number | null;
   verbose: boolean;
@@ -60,9 +61,11 @@ export interface Plan {
 
 /** The groups --pairs runs: one call at a time, where one call's noise needs many rounds. */
 export const PAIRS_GROUPS: readonly CaseGroup[] = ['latency', 'streaming'];
-/** Fewer rounds than this give no 90 % interval (interval.ts); more than this is a day. */
+/** Rounds per pair of gateway children under --pairs: the 2-way order repeats every 4 rounds. */
+export const PAIR_ROUNDS = 16;
+/** Fewer pairs than this give no 90 % interval (interval.ts); more than this is a day. */
 const PAIRS_MIN = 5;
-const PAIRS_MAX = 2000;
+const PAIRS_MAX = 100;
 
 export const USAGE = `Usage: npm run bench -- [options]
 
@@ -81,9 +84,10 @@ export const USAGE = `Usage: npm run bench -- [options]
                        rounds' ratios); the checkout needs its own node_modules
   --pairs <n>          with --baseline: the before/after question alone, decided: in the
                        one-at-a-time groups (${PAIRS_GROUPS.join(', ')}), only this tree's gateway and
-                       the baseline's, both started fresh, one call each per round, n rounds
-                       (a 1024 reply varies about 1.5x call to call here: 200 rounds narrow
-                       its interval to about +-5 %; about 13 minutes for both groups)
+                       the baseline's, one call each per round, on n fresh pairs of gateway
+                       children per case (started in turn, the first alternating), ${PAIR_ROUNDS}
+                       rounds each; the interval is over the pairs (one child of the same code
+                       differs from another by up to 1.2x here). --pairs 12: about 25 minutes
   --profile            also write a V8 CPU profile of the gateway child (bench-results/profiles/)
                        and print its top self-time functions; best combined with --only
   --keep-api-images <on|off>
@@ -126,7 +130,7 @@ export function parsePlan(argv: readonly string[]): Plan | 'help' {
     } else if (arg === '--pairs') {
       const n = Number(args.shift());
       if (!Number.isInteger(n) || n < PAIRS_MIN || n > PAIRS_MAX)
-        throw new Error(`--pairs takes a whole number of rounds from ${PAIRS_MIN} to ${PAIRS_MAX}`);
+        throw new Error(`--pairs takes a whole number of pairs from ${PAIRS_MIN} to ${PAIRS_MAX}`);
       pairs = n;
     } else if (arg === '--keep-api-images') {
       const value = args.shift();
@@ -156,8 +160,8 @@ export function parsePlan(argv: readonly string[]): Plan | 'help' {
     pairs === null
       ? null
       : {
-          small: { rounds: pairs, block: 1 },
-          large: { rounds: pairs, block: 1 },
+          small: { rounds: PAIR_ROUNDS, block: 1 },
+          large: { rounds: PAIR_ROUNDS, block: 1 },
         };
   return {
     mode: quick ? 'quick' : 'full',

@@ -35,6 +35,8 @@ export interface Row {
     unit: 'ms' | 'x' | 'req/s';
     /** The min .. max is a confidence interval around the ratio (versusBaseline.ts), not a range. */
     interval?: boolean;
+    /** The interval is over this many pairs of gateway children (--pairs), not over the rounds. */
+    pairs?: number;
   };
   /**
    * A target the run could not decide either way (an interval across the limit): why. Its
@@ -76,7 +78,8 @@ function spreadCell(s: Row['spread']): string {
   if (!s) return '-';
   const f = (x: number) =>
     s.unit === 'ms' ? formatMs(x) : s.unit === 'x' ? `${x.toFixed(2)}x` : x.toFixed(1);
-  return `${f(s.min)} .. ${f(s.max)} (${s.interval ? '90 % interval, ' : ''}${s.rounds} rounds)`;
+  const over = s.pairs ? `${s.pairs} pairs, ${s.rounds} rounds` : `${s.rounds} rounds`;
+  return `${f(s.min)} .. ${f(s.max)} (${s.interval ? '90 % interval, ' : ''}${over})`;
 }
 
 function cell(d: Distribution | null, unit: Row['unit']): string {

@@ -5,7 +5,7 @@ import { timedPost, type Target } from '../http';
 import type { Row } from '../report';
 import { directGeneration, throughGeneration, viaProxy } from '../requests';
 import { TRANSPORTS, TRANSPORT_LABEL } from '../setup';
-import { gatewayWays, startOtherGateways, variantsOf } from '../ways';
+import { gatewayWays, inPairs, startOtherGateways, variantsOf, type GatewayWays } from '../ways';
 import { roundsRows } from './roundsRows';
 
 const SIZES = [
@@ -34,32 +34,35 @@ export async function latencyCases(ctx: BenchContext): Promise<Row[]> {
       const direct = directGeneration(ctx.sim, ctx.setup, transport, params);
       const plan = spec.width > 1024 ? ctx.plan.latency.large : ctx.plan.latency.small;
       let b64Bytes = 0;
-      const { value: result, memory } = await ctx.withPeak(
-        async () => {
-          const ways = gatewayWays(ctx, others);
-          const variants = variantsOf(ways, (way, served): (() => Promise<number>) => {
-            const target: Target = served
-              ? throughGeneration(served.gateway.url, served.setup, transport, params)
-              : way === 'floor'
-                ? viaProxy(ctx.sim, ctx.proxy.url, direct)
-                : direct;
-            return async () => (await timedPost(target)).ms;
-          });
-          // A spot check of what each gateway answers, then the warm-up calls.
-          for (const served of [ways.installed, ways.off, ways.baseline]) {
-            if (!served) continue;
-            const target = throughGeneration(served.gateway.url, served.setup, transport, params);
-            b64Bytes = await checkImagesJson(
-              (await timedPost(target, true)).body!,
-              spec.width,
-              spec.height,
-            );
-          }
-          await warmUp(variants, ctx.plan.warmup);
-          return runBlocks(variants, plan.rounds, plan.block, { settleEachCall: true });
-        },
-        { of: others.mine?.gateway },
-      );
+      const measure = async (ways: GatewayWays) => {
+        const variants = variantsOf(ways, (way, served): (() => Promise<number>) => {
+          const target: Target = served
+            ? throughGeneration(served.gateway.url, served.setup, transport, params)
+            : way === 'floor'
+              ? viaProxy(ctx.sim, ctx.proxy.url, direct)
+              : direct;
+          return async () => (await timedPost(target)).ms;
+        });
+        // A spot check of what each gateway answers, then the warm-up calls.
+        for (const served of [ways.installed, ways.off, ways.baseline]) {
+          if (!served) continue;
+          const target = throughGeneration(served.gateway.url, served.setup, transport, params);
+          b64Bytes = await checkImagesJson(
+            (await timedPost(target, true)).body!,
+            spec.width,
+            spec.height,
+          );
+        }
+        await warmUp(variants, ctx.plan.warmup);
+        return runBlocks(variants, plan.rounds, plan.block, { settleEachCall: true });
+      };
+      // --pairs: fresh pairs of gateways, one after another, and no memory figure.
+      const { value: result, memory } =
+        ctx.plan.pairs === null
+          ? await ctx.withPeak(() => measure(gatewayWays(ctx, others)), {
+              of: others.mine?.gateway,
+            })
+          : { value: await inPairs(ctx, measure), memory: null };
       const label = `${spec.size} PNG, ${TRANSPORT_LABEL[transport]}`;
       rows.push(
         ...roundsRows(ctx, {

@@ -3,6 +3,7 @@ import type { BenchContext } from '../context';
 import { timeRow, type Row } from '../report';
 import { addedByRound } from '../rounds';
 import { distribution } from '../stats';
+import { PAIR_ROUNDS } from '../plan';
 import { baselineRow } from '../versusBaseline';
 import type { Way } from '../ways';
 
@@ -26,7 +27,8 @@ export function mapBlocks<Sample>(
 function describeVersus(row: Row): string {
   const s = row.spread;
   const interval = s?.interval ? ` (${s.min.toFixed(2)}x .. ${s.max.toFixed(2)}x)` : '';
-  return `${row.ratio!.toFixed(2)}x${interval} over ${s?.rounds ?? 0} rounds`;
+  const pairs = s?.pairs ? `${s.pairs} pairs, ` : '';
+  return `${row.ratio!.toFixed(2)}x${interval} over ${pairs}${s?.rounds ?? 0} rounds`;
 }
 
 const median = (values: readonly number[] | undefined): number =>
@@ -58,6 +60,8 @@ export function roundsRows(
       installed: result.byRound.installed,
       baseline: result.byRound.baseline,
       commit: ctx.baseline!.commit,
+      // --pairs: the rounds came from pairs of gateway children, PAIR_ROUNDS each.
+      ...(ctx.plan.pairs !== null && { pairRounds: PAIR_ROUNDS }),
     });
   // --pairs: the two gateways alone, so the before/after row alone.
   if (!Object.hasOwn(result.byRound, 'direct')) {

@@ -5,7 +5,7 @@ import { timedSse, type StreamTimed, type Target } from '../http';
 import type { Row } from '../report';
 import { directGeneration, throughGeneration, viaProxy } from '../requests';
 import { TRANSPORT_LABEL, type Transport } from '../setup';
-import { gatewayWays, startOtherGateways, variantsOf } from '../ways';
+import { gatewayWays, inPairs, startOtherGateways, variantsOf, type GatewayWays } from '../ways';
 import { mapBlocks, roundsRows } from './roundsRows';
 
 const PARTIALS = 3;
@@ -30,30 +30,33 @@ export async function streamingCases(ctx: BenchContext): Promise<Row[]> {
     for (const transport of transports) {
       const params = { size: '1024x1024', quality: 'medium', partialImages: PARTIALS } as const;
       const direct = directGeneration(ctx.sim, ctx.setup, transport, params);
-      const { value: result, memory } = await ctx.withPeak(
-        async () => {
-          const ways = gatewayWays(ctx, others);
-          const variants = variantsOf(ways, (way, served): (() => Promise<StreamTimed>) => {
-            const target: Target = served
-              ? throughGeneration(served.gateway.url, served.setup, transport, params)
-              : way === 'floor'
-                ? viaProxy(ctx.sim, ctx.proxy.url, direct)
-                : direct;
-            return () => timedSse(target);
-          });
-          for (const served of [ways.installed, ways.off, ways.baseline]) {
-            if (!served) continue;
-            const target = throughGeneration(served.gateway.url, served.setup, transport, params);
-            const t = await timedSse(target, true);
-            if (t.partials !== PARTIALS) throw new Error(`stream had ${t.partials} partial images`);
-            await checkImagesSse(t.body!, 1024, 1024);
-          }
-          await warmUp(variants, ctx.plan.warmup);
-          const plan = ctx.plan.streaming;
-          return runBlocks(variants, plan.rounds, plan.block, { settleEachCall: true });
-        },
-        { of: others.mine?.gateway },
-      );
+      const measure = async (ways: GatewayWays) => {
+        const variants = variantsOf(ways, (way, served): (() => Promise<StreamTimed>) => {
+          const target: Target = served
+            ? throughGeneration(served.gateway.url, served.setup, transport, params)
+            : way === 'floor'
+              ? viaProxy(ctx.sim, ctx.proxy.url, direct)
+              : direct;
+          return () => timedSse(target);
+        });
+        for (const served of [ways.installed, ways.off, ways.baseline]) {
+          if (!served) continue;
+          const target = throughGeneration(served.gateway.url, served.setup, transport, params);
+          const t = await timedSse(target, true);
+          if (t.partials !== PARTIALS) throw new Error(`stream had ${t.partials} partial images`);
+          await checkImagesSse(t.body!, 1024, 1024);
+        }
+        await warmUp(variants, ctx.plan.warmup);
+        const plan = ctx.plan.streaming;
+        return runBlocks(variants, plan.rounds, plan.block, { settleEachCall: true });
+      };
+      // --pairs: fresh pairs of gateways, one after another, and no memory figure.
+      const { value: result, memory } =
+        ctx.plan.pairs === null
+          ? await ctx.withPeak(() => measure(gatewayWays(ctx, others)), {
+              of: others.mine?.gateway,
+            })
+          : { value: await inPairs(ctx, measure), memory: null };
       const label = `stream 1024x1024 + ${PARTIALS} partials, ${TRANSPORT_LABEL[transport]}`;
       const metrics = [
         { key: 'firstPartialMs', name: 'first partial' },

@@ -5,6 +5,7 @@ import {
   baselineRow,
   baselineSummary,
   slowdownByRound,
+  slowdownBySegment,
 } from '../../bench/versusBaseline';
 
 describe('slowdownByRound', () => {
@@ -151,6 +152,41 @@ describe('baselineRow', () => {
     expect(row.addedMs).toBeNull();
     expect(row.ratio).toBeCloseTo(1.25, 1);
     expect(row.pass).toBe(false);
+  });
+});
+
+describe('slowdownBySegment and rows from pairs of gateways', () => {
+  it('gives each run of consecutive rounds its own estimate, the last one short', () => {
+    const out = slowdownBySegment([1, 1, 1, 2, 2, 2, 4], 3);
+    expect(out).toHaveLength(3);
+    expect(out[0]).toBeCloseTo(1, 12);
+    expect(out[1]).toBeCloseTo(2, 12);
+    expect(out[2]).toBeCloseTo(4, 12);
+    expect(() => slowdownBySegment([1], 0)).toThrow(RangeError);
+  });
+
+  it('judges by the pairs, so a pair that differs widens the interval as it should', () => {
+    const fields = { id: 'latency.bridge.3840x2160', label: '4K', unit: 'ms' as const };
+    // Six pairs of four rounds: every round of a pair alike, the pairs 0.95x to 1.15x apart.
+    const perPair = [1.0, 1.1, 0.95, 1.15, 1.02, 1.08];
+    const installed = perPair.flatMap((r) => [[100 * r], [100 * r], [100 * r], [100 * r]]);
+    const baseline = installed.map(() => [100]);
+    const byRounds = baselineRow({ ...fields, installed, baseline, commit: 'c7d61aa' });
+    const byPairs = baselineRow({
+      ...fields,
+      installed,
+      baseline,
+      commit: 'c7d61aa',
+      pairRounds: 4,
+    });
+    expect(byPairs.spread?.pairs).toBe(6);
+    expect(byPairs.spread?.rounds).toBe(24);
+    expect((byPairs.details?.pairSlowdowns as number[]).map((x) => +x.toFixed(6))).toEqual(perPair);
+    // Treating 24 rounds as independent claims more than 6 pairs can show.
+    const width = (row: typeof byPairs) => row.spread!.max - row.spread!.min;
+    expect(width(byPairs)).toBeGreaterThan(width(byRounds));
+    expect(byPairs.pass).toBeNull();
+    expect(byPairs.undecided).toMatch(/spans 1\.05x: more pairs$/);
   });
 });
 
