@@ -87,7 +87,7 @@ export const USAGE = `Usage: npm run bench -- [options]
                        the baseline's, one call each per round, on n fresh pairs of gateway
                        children per case (started in turn, the first alternating), ${PAIR_ROUNDS}
                        rounds each; the interval is over the pairs (one child of the same code
-                       differs from another by up to 1.2x here). --pairs 12: about 25 minutes
+                       differs from another by up to 1.2x here). --pairs 12: about 15 minutes
   --profile            also write a V8 CPU profile of the gateway child (bench-results/profiles/)
                        and print its top self-time functions; best combined with --only
   --keep-api-images <on|off>
