@@ -15,7 +15,7 @@ export interface RunIdentity {
   mode: 'quick' | 'full';
   /** With --baseline: that checkout's commit; runs against different baselines never agree. */
   baseline?: string;
-  /** With --pairs: its rounds; only runs of the same kind decide together. */
+  /** With --pairs: how many pairs of gateways; only runs of the same kind decide together. */
   pairs?: number;
 }
 
